@@ -1,0 +1,45 @@
+# fanout: the two set-up commands of README.md (`make demo`, `make test`) and their parts.
+# CMake does the real build; this file only strings the steps together.
+
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD     ?= build
+ASAN      ?= build-asan
+WERROR    := $(if $(CI),ON,OFF)
+FANOUT    := $(BUILD)/fanout
+DEMO      := $(BUILD)/demo
+
+.PHONY: all bootstrap build demo test test-asan bench clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+build: bootstrap
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFO_WERROR=$(WERROR) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Import the Cora graph shipped in data/, sample one batch, run a short benchmark.
+demo: build
+	@mkdir -p $(DEMO)
+	$(FANOUT) import --format planetoid data/cora/cora.content.gz data/cora/cora.cites \
+	  --undirected --csc --csr --force -o $(DEMO)/cora
+	$(FANOUT) info $(DEMO)/cora
+	$(FANOUT) verify $(DEMO)/cora
+	$(FANOUT) sample $(DEMO)/cora --fanout 3,2 --seeds 0,1 --seed 7 --json
+	$(FANOUT) bench $(DEMO)/cora --fanout 15,10,5 --batch-size 128 --seed 1
+
+# The whole CTest suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory test-asan
+
+test-asan: bootstrap
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DFO_SANITIZE="address;undefined" \
+	  -DFO_BUILD_BENCH=OFF -DFO_WERROR=$(WERROR) >/dev/null
+	cmake --build $(ASAN) -j $(JOBS)
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

@@ -1,0 +1,131 @@
+/*
+ * cli/args.c: argument parsing and error printing shared by the subcommands.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "fanout %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry 'fanout %s --help'.\n", cmd);
+  return CLI_USAGE;
+}
+
+int cli_fail(int rc) {
+  fprintf(stderr, "fanout: %s (%s)\n", fo_last_error(), fo_status_name(rc));
+  return CLI_FAIL;
+}
+
+static int parse_i64(const char *s, size_t len, int64_t *out) {
+  char buf[32], *end;
+  long long v;
+  if (len == 0 || len >= sizeof buf) return -1;
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  errno = 0;
+  v = strtoll(buf, &end, 10);
+  if (*end || errno) return -1;
+  *out = v;
+  return 0;
+}
+
+int cli_i64(const char *cmd, const char *opt, const char *s, int64_t *out) {
+  if (parse_i64(s, strlen(s), out) != 0)
+    return cli_usage_error(cmd, "%s: '%s' is not an integer", opt, s);
+  return 0;
+}
+
+int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out) {
+  char *end;
+  unsigned long long v;
+  errno = 0;
+  if (!*s || *s == '-' || ((v = strtoull(s, &end, 10)), *end) || errno)
+    return cli_usage_error(cmd, "%s: '%s' is not a non-negative integer", opt, s);
+  *out = v;
+  return 0;
+}
+
+int cli_i64_list(const char *cmd, const char *opt, const char *s, int64_t **out, int64_t *n) {
+  int64_t cnt = 1, k = 0;
+  const char *p = s;
+  int64_t *a;
+  *out = NULL;
+  *n = 0;
+  for (const char *q = s; *q; q++) cnt += *q == ',';
+  if (!(a = malloc((size_t)cnt * sizeof *a))) return cli_usage_error(cmd, "%s: out of memory", opt);
+  for (;;) {
+    const char *c = strchr(p, ',');
+    size_t len = c ? (size_t)(c - p) : strlen(p);
+    if (parse_i64(p, len, &a[k]) != 0) {
+      free(a);
+      return cli_usage_error(cmd, "%s: '%.*s' is not an integer (expected a list like 15,10,5)",
+                             opt, (int)len, p);
+    }
+    k++;
+    if (!c) break;
+    p = c + 1;
+  }
+  *out = a;
+  *n = k;
+  return 0;
+}
+
+int cli_i32_list(const char *cmd, const char *opt, const char *s, int32_t **out, int32_t *n) {
+  int64_t *a, k;
+  int32_t *b;
+  int rc = cli_i64_list(cmd, opt, s, &a, &k);
+  *out = NULL;
+  *n = 0;
+  if (rc) return rc;
+  if (!(b = malloc((size_t)k * sizeof *b))) {
+    free(a);
+    return cli_usage_error(cmd, "%s: out of memory", opt);
+  }
+  for (int64_t i = 0; i < k; i++) {
+    if (a[i] < INT32_MIN || a[i] > INT32_MAX) {
+      free(a);
+      free(b);
+      return cli_usage_error(cmd, "%s: %lld is out of range", opt, (long long)a[i]);
+    }
+    b[i] = (int32_t)a[i];
+  }
+  free(a);
+  *out = b;
+  *n = (int32_t)k;
+  return 0;
+}
+
+int cli_edge_dir(const char *cmd, const char *s, fo_edge_dir *out) {
+  if (!strcmp(s, "in")) *out = FO_EDGE_DIR_IN;
+  else if (!strcmp(s, "out")) *out = FO_EDGE_DIR_OUT;
+  else return cli_usage_error(cmd, "--edge-dir: '%s' is not 'in' or 'out'", s);
+  return 0;
+}
+
+int cli_load_mode(const char *cmd, const char *s, fo_load_mode *out) {
+  if (!strcmp(s, "mmap")) *out = FO_LOAD_MMAP;
+  else if (!strcmp(s, "hugepage")) *out = FO_LOAD_HUGEPAGE;
+  else return cli_usage_error(cmd, "--load: '%s' is not 'mmap' or 'hugepage'", s);
+  return 0;
+}
+
+double cli_peak_rss_mb(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return (double)ru.ru_maxrss / 1024.0; /* ru_maxrss is in KiB on Linux */
+}
+
+double cli_now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

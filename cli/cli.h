@@ -1,0 +1,44 @@
+/*
+ * cli/cli.h: what the `fanout` subcommands share: argument parsing helpers, error printing and
+ * a minimal JSON writer. The CLI uses the public API only (<fanout/fanout.h>).
+ */
+#ifndef FO_CLI_H
+#define FO_CLI_H
+
+#include <fanout/fanout.h>
+
+#include <stdio.h>
+
+#define CLI_OK 0
+#define CLI_FAIL 1
+#define CLI_USAGE 2
+
+int cmd_import(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Print "fanout <cmd>: <message>" and a hint to stderr; returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "fanout: <fo_last_error()> (<status name>)" to stderr; returns CLI_FAIL. */
+int cli_fail(int rc);
+
+/* Parse helpers: 0 on success, else print a usage error naming `opt` and return CLI_USAGE. */
+int cli_i64(const char *cmd, const char *opt, const char *s, int64_t *out);
+int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
+/* Comma-separated int lists, e.g. "15,10,5"; *out is malloc'ed. */
+int cli_i32_list(const char *cmd, const char *opt, const char *s, int32_t **out, int32_t *n);
+int cli_i64_list(const char *cmd, const char *opt, const char *s, int64_t **out, int64_t *n);
+int cli_edge_dir(const char *cmd, const char *s, fo_edge_dir *out);
+int cli_load_mode(const char *cmd, const char *s, fo_load_mode *out);
+
+/* Peak resident set size of this process in MiB (getrusage). */
+double cli_peak_rss_mb(void);
+double cli_now_s(void);
+
+/* JSON output */
+void cli_json_string(FILE *f, const char *s, size_t len);
+void cli_json_i64_array(FILE *f, const int64_t *a, int64_t n);
+
+#endif

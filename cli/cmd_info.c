@@ -1,0 +1,95 @@
+/*
+ * cli/cmd_info.c: `fanout info DIR [--json]`: counts, degree summary per stored direction and
+ * the array list. Reads indptr once (O(n)); never the edges.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static void human_bytes(char *buf, size_t cap, int64_t b) {
+  if (b < 1024) snprintf(buf, cap, "%lld B", (long long)b);
+  else if (b < 1024 * 1024) snprintf(buf, cap, "%.1f KiB", (double)b / 1024);
+  else if (b < 1024LL * 1024 * 1024) snprintf(buf, cap, "%.1f MiB", (double)b / 1048576);
+  else snprintf(buf, cap, "%.2f GiB", (double)b / 1073741824.0);
+}
+
+static const char *kind_name(fo_orig_kind k) {
+  return k == FO_ORIG_INT64 ? "int64" : k == FO_ORIG_STRING ? "string" : "identity";
+}
+
+int cmd_info(int argc, char **argv) {
+  static const struct option lopts[] = {{"json", no_argument, NULL, 'j'},
+                                        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  bool json = false;
+  int c, rc;
+  fo_dataset_t *d;
+  const char *path;
+  optind = 0;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":", lopts, NULL)) != -1) {
+    if (c == 'j') json = true;
+    else if (c == 'h') {
+      printf("usage: fanout info DIR [--json]\n\nPrint node and edge counts, degree "
+             "min/mean/max per stored direction (in: CSC, out: CSR) and the arrays.\n");
+      return CLI_OK;
+    } else return cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
+  }
+  if (optind + 1 != argc) return cli_usage_error("info", "expected one dataset directory");
+  path = argv[optind];
+  if ((rc = fo_dataset_open(path, NULL, &d)) != FO_OK) return cli_fail(rc);
+  if (json) {
+    printf("{\"path\": ");
+    cli_json_string(stdout, path, strlen(path));
+    printf(", \"num_nodes\": %lld, \"num_edges\": %lld, \"node_ids\": \"%s\", \"degree\": {",
+           (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d),
+           kind_name(fo_dataset_node_orig_kind(d)));
+  } else {
+    printf("dataset    %s\n", path);
+    printf("nodes      %lld\n", (long long)fo_dataset_num_nodes(d));
+    printf("edges      %lld\n", (long long)fo_dataset_num_edges(d));
+    printf("node ids   %s\n", kind_name(fo_dataset_node_orig_kind(d)));
+  }
+  {
+    bool first = true;
+    for (int dir = 0; dir < 2; dir++) {
+      fo_degree_stats st;
+      const char *name = dir == FO_EDGE_DIR_IN ? "in" : "out";
+      if (!fo_dataset_has_topology(d, (fo_edge_dir)dir)) continue;
+      if ((rc = fo_dataset_degree_stats(d, (fo_edge_dir)dir, &st)) != FO_OK) {
+        if (json) printf("}}\n");
+        fo_dataset_close(d);
+        return cli_fail(rc);
+      }
+      if (json)
+        printf("%s\"%s\": {\"min\": %lld, \"mean\": %.4f, \"max\": %lld, \"argmax\": %lld, \"zero\": %lld}",
+               first ? "" : ", ", name, (long long)st.min, st.mean, (long long)st.max,
+               (long long)st.argmax, (long long)st.n_zero);
+      else
+        printf("%-3s degree min %lld, mean %.2f, max %lld (node %lld), %lld nodes with none (%s)\n",
+               name, (long long)st.min, st.mean, (long long)st.max, (long long)st.argmax,
+               (long long)st.n_zero, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+      first = false;
+    }
+  }
+  if (json) printf("}, \"arrays\": [");
+  else printf("arrays\n");
+  for (int64_t i = 0; i < fo_dataset_num_arrays(d); i++) {
+    fo_array_info a;
+    char shape[64], size[32];
+    fo_dataset_array_at(d, i, &a);
+    if (a.ndim == 2) snprintf(shape, sizeof shape, "[%lld, %lld]", (long long)a.shape[0], (long long)a.shape[1]);
+    else snprintf(shape, sizeof shape, "[%lld]", (long long)a.shape[0]);
+    if (json) {
+      printf("%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": %s, \"bytes\": %lld, \"xxh64\": \"%016llx\"}",
+             i ? ", " : "", a.name, a.dtype, shape, (long long)a.nbytes, (unsigned long long)a.xxh64);
+    } else {
+      human_bytes(size, sizeof size, a.nbytes);
+      printf("  %-12s %-5s %-16s %10s  xxh64 %016llx\n", a.name, a.dtype, shape, size,
+             (unsigned long long)a.xxh64);
+    }
+  }
+  if (json) printf("]}\n");
+  fo_dataset_close(d);
+  return CLI_OK;
+}

@@ -1,0 +1,154 @@
+/*
+ * cli/cmd_sample.c: `fanout sample DIR --fanout 15,10 --seeds 0,5,7 [...] --json`: sample one
+ * batch and print it as one JSON object (keys node, row, col, edge, num_sampled_nodes,
+ * num_sampled_edges, and batch in disjoint mode).
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void) {
+  fo_sampler_opts o;
+  fo_sampler_opts_init(&o);
+  printf("usage: fanout sample DIR --fanout F1,F2,... --seeds S1,S2,... [options] [--json]\n"
+         "\n"
+         "Sample one batch and print it (PyG SamplerOutput layout: node, row, col, edge,\n"
+         "num_sampled_nodes, num_sampled_edges; batch in disjoint mode).\n"
+         "\n"
+         "  --fanout LIST        neighbors per hop, -1 = all (required)\n"
+         "  --seeds LIST         seed node ids (dataset ids, 0-based) (required)\n"
+         "  --seed N             random seed (default %llu)\n"
+         "  --epoch N            epoch, part of the random key (default 0)\n"
+         "  --batch-index N      batch index, part of the random key (default 0)\n"
+         "  --replace            sample with replacement (default %s)\n"
+         "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
+         "  --disjoint           one tree per seed, adds 'batch' (default %s)\n"
+         "  --orig-ids           print original node ids in 'node' instead of dataset ids\n"
+         "  --json               print JSON (the only output format for now)\n",
+         (unsigned long long)o.seed, o.replace ? "on" : "off",
+         o.edge_dir == FO_EDGE_DIR_IN ? "in" : "out", o.disjoint ? "on" : "off");
+}
+
+static int print_nodes(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
+  fo_orig_kind k = fo_dataset_node_orig_kind(d);
+  if (!orig || k == FO_ORIG_IDENTITY) {
+    cli_json_i64_array(stdout, b->node, b->n_nodes);
+    return FO_OK;
+  }
+  putchar('[');
+  for (int64_t i = 0; i < b->n_nodes; i++) {
+    int rc;
+    if (i) fputs(", ", stdout);
+    if (k == FO_ORIG_INT64) {
+      int64_t v;
+      if ((rc = fo_dataset_node_orig_int(d, b->node[i], &v)) != FO_OK) return rc;
+      printf("%lld", (long long)v);
+    } else {
+      const char *s;
+      size_t len;
+      if ((rc = fo_dataset_node_orig_str(d, b->node[i], &s, &len)) != FO_OK) return rc;
+      cli_json_string(stdout, s, len);
+    }
+  }
+  putchar(']');
+  return FO_OK;
+}
+
+enum { OPT_FANOUT = 256, OPT_SEEDS, OPT_SEED, OPT_EPOCH, OPT_BATCH, OPT_REPLACE, OPT_DIR,
+       OPT_DISJOINT, OPT_ORIG, OPT_JSON, OPT_HELP };
+
+int cmd_sample(int argc, char **argv) {
+  static const struct option lopts[] = {
+      {"fanout", required_argument, NULL, OPT_FANOUT}, {"seeds", required_argument, NULL, OPT_SEEDS},
+      {"seed", required_argument, NULL, OPT_SEED}, {"epoch", required_argument, NULL, OPT_EPOCH},
+      {"batch-index", required_argument, NULL, OPT_BATCH}, {"replace", no_argument, NULL, OPT_REPLACE},
+      {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
+      {"orig-ids", no_argument, NULL, OPT_ORIG}, {"json", no_argument, NULL, OPT_JSON},
+      {"help", no_argument, NULL, OPT_HELP}, {NULL, 0, NULL, 0}};
+  fo_sampler_opts so;
+  int32_t *fanouts = NULL;
+  int64_t *seeds = NULL, n_seeds = 0;
+  uint64_t epoch = 0, batch_index = 0;
+  bool orig = false, have_seeds = false;
+  fo_dataset_t *d = NULL;
+  fo_sampler_t *s = NULL;
+  fo_batch_t *b = NULL;
+  int c, rc, ret = CLI_OK;
+
+  fo_sampler_opts_init(&so);
+  optind = 0;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":", lopts, NULL)) != -1) {
+    switch (c) {
+    case OPT_FANOUT:
+      free(fanouts);
+      if ((ret = cli_i32_list("sample", "--fanout", optarg, &fanouts, &so.n_hops))) goto out;
+      so.fanouts = fanouts;
+      break;
+    case OPT_SEEDS:
+      free(seeds);
+      if ((ret = cli_i64_list("sample", "--seeds", optarg, &seeds, &n_seeds))) goto out;
+      have_seeds = true;
+      break;
+    case OPT_SEED: if ((ret = cli_u64("sample", "--seed", optarg, &so.seed))) goto out; break;
+    case OPT_EPOCH: if ((ret = cli_u64("sample", "--epoch", optarg, &epoch))) goto out; break;
+    case OPT_BATCH: if ((ret = cli_u64("sample", "--batch-index", optarg, &batch_index))) goto out; break;
+    case OPT_REPLACE: so.replace = true; break;
+    case OPT_DIR: if ((ret = cli_edge_dir("sample", optarg, &so.edge_dir))) goto out; break;
+    case OPT_DISJOINT: so.disjoint = true; break;
+    case OPT_ORIG: orig = true; break;
+    case OPT_JSON: break;
+    case OPT_HELP: help(); goto out;
+    case ':': ret = cli_usage_error("sample", "option '%s' needs a value", argv[optind - 1]); goto out;
+    default: ret = cli_usage_error("sample", "unknown option '%s'", argv[optind - 1]); goto out;
+    }
+  }
+  if (optind + 1 != argc) {
+    ret = cli_usage_error("sample", "expected one dataset directory");
+    goto out;
+  }
+  if (!fanouts) {
+    ret = cli_usage_error("sample", "missing --fanout");
+    goto out;
+  }
+  if (!have_seeds) {
+    ret = cli_usage_error("sample", "missing --seeds");
+    goto out;
+  }
+  if ((rc = fo_dataset_open(argv[optind], NULL, &d)) != FO_OK ||
+      (rc = fo_sampler_create(d, &so, &s)) != FO_OK || (rc = fo_batch_create(&b)) != FO_OK ||
+      (rc = fo_sampler_sample(s, seeds, n_seeds, epoch, batch_index, b)) != FO_OK) {
+    ret = cli_fail(rc);
+    goto out;
+  }
+  printf("{\"node\": ");
+  if ((rc = print_nodes(d, b, orig)) != FO_OK) {
+    putchar('\n');
+    ret = cli_fail(rc);
+    goto out;
+  }
+  printf(", \"row\": ");
+  cli_json_i64_array(stdout, b->row, b->n_edges);
+  printf(", \"col\": ");
+  cli_json_i64_array(stdout, b->col, b->n_edges);
+  printf(", \"edge\": ");
+  cli_json_i64_array(stdout, b->edge, b->n_edges);
+  if (b->disjoint) {
+    printf(", \"batch\": ");
+    cli_json_i64_array(stdout, b->batch, b->n_nodes);
+  }
+  printf(", \"num_sampled_nodes\": ");
+  cli_json_i64_array(stdout, b->num_sampled_nodes, b->n_hops + 1);
+  printf(", \"num_sampled_edges\": ");
+  cli_json_i64_array(stdout, b->num_sampled_edges, b->n_hops);
+  printf("}\n");
+out:
+  fo_batch_destroy(b);
+  fo_sampler_destroy(s);
+  fo_dataset_close(d);
+  free(fanouts);
+  free(seeds);
+  return ret;
+}

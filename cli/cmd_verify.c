@@ -1,0 +1,32 @@
+/*
+ * cli/cmd_verify.c: `fanout verify DIR`: the full O(n + m) check (fo_dataset_verify).
+ */
+#include "cli.h"
+
+#include <getopt.h>
+
+int cmd_verify(int argc, char **argv) {
+  static const struct option lopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  fo_dataset_t *d;
+  int c, rc;
+  optind = 0;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":", lopts, NULL)) != -1) {
+    if (c == 'h') {
+      printf("usage: fanout verify DIR\n\nCheck every array's xxh64, that each indptr is "
+             "monotone from 0 to m, that indices and edge ids are in range, and that the CSC\n"
+             "and CSR (if both are stored) hold the same edges. Exit status 0 if all is well.\n");
+      return CLI_OK;
+    }
+    return cli_usage_error("verify", "unknown option '%s'", argv[optind - 1]);
+  }
+  if (optind + 1 != argc) return cli_usage_error("verify", "expected one dataset directory");
+  if ((rc = fo_dataset_open(argv[optind], NULL, &d)) != FO_OK) return cli_fail(rc);
+  rc = fo_dataset_verify(d);
+  if (rc == FO_OK)
+    printf("ok: %s: %lld nodes, %lld edges, %lld arrays verified\n", argv[optind],
+           (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d),
+           (long long)fo_dataset_num_arrays(d));
+  fo_dataset_close(d);
+  return rc == FO_OK ? CLI_OK : cli_fail(rc);
+}

@@ -1,0 +1,192 @@
+/*
+ * fanout/dataset.h: the on-disk dataset (store layer), opened read-only.
+ *
+ * A dataset is a directory holding `fanout.json` (the manifest: format version, counts, the
+ * array list with dtype, shape and xxh64 checksum of each array's data bytes, provenance) and
+ * one NumPy `.npy` file (format 1.0, little-endian, C order) per array, so that
+ * `numpy.load(path, mmap_mode="r")` reads any of them. See docs/FORMAT.md.
+ *
+ * Topology: CSC (in-neighbors: column v lists the sources of edges u->v) and/or CSR
+ * (out-neighbors), each as `indptr` int64 [n_nodes+1] and `indices` int32 or int64 [n_edges]
+ * (int32 when n_nodes <= INT32_MAX unless the importer was told otherwise). Neighbor lists keep
+ * the input order of the edges. Edge ids: the edge id of an edge is its position in the CSC when
+ * the dataset has a CSC, otherwise its position in the CSR; the other direction stores an `eid`
+ * array (position -> edge id). `edge_orig` int64 [n_edges] maps an edge id back to its position
+ * in the imported edge list (reverse edges added by --undirected get n_input + i).
+ * `node_orig` int64 or fixed-width bytes [n_nodes] maps a node id back to the input's id; when
+ * absent, the input ids were kept as they are.
+ *
+ * Opening is O(1) in graph size: the manifest is parsed and each array is memory-mapped
+ * read-only and checked against its .npy header and the file size, nothing more.
+ * fo_dataset_verify() does the full O(n + m) check. Readers (the sampler) check every bound they
+ * touch, so a corrupt dataset yields FO_EFORMAT, never a crash.
+ *
+ * Thread-safety: an open dataset is immutable; any number of threads may read it concurrently.
+ */
+#ifndef FANOUT_DATASET_H
+#define FANOUT_DATASET_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fo_dataset fo_dataset_t;
+
+/** How arrays are brought into memory. */
+typedef enum fo_load_mode {
+  /** Memory-map the files read-only (default): local processes share one copy through the
+   *  page cache, opening costs O(1). */
+  FO_LOAD_MMAP = 0,
+  /** Copy the topology arrays into anonymous memory advised for transparent huge pages
+   *  (2 MiB pages: about half the cost of a random load); O(n + m) to open, private to the
+   *  process. Other arrays stay memory-mapped. */
+  FO_LOAD_HUGEPAGE = 1
+} fo_load_mode;
+
+typedef struct fo_dataset_opts {
+  fo_load_mode load; /**< default FO_LOAD_MMAP */
+} fo_dataset_opts;
+
+/** Write the defaults into `o`. Cost: O(1). */
+FO_API void fo_dataset_opts_init(fo_dataset_opts *o);
+
+/**
+ * Open the dataset directory `path`.
+ *
+ * @param path  dataset directory (containing fanout.json); borrowed for the call.
+ * @param o     options, or NULL for the defaults.
+ * @param out   receives the handle, or NULL on failure. Close with fo_dataset_close().
+ * @return FO_OK; FO_EINVAL if path is NULL or not a dataset; FO_EIO if a file cannot be
+ *         opened or mapped (message has the path and strerror); FO_EFORMAT if the manifest or
+ *         an .npy header is malformed, a dtype/shape disagrees with the manifest, a file is
+ *         truncated, or indptr's first/last entries are not 0 and n_edges (message names the
+ *         file and the value); FO_ENOMEM.
+ * Thread-safety: any thread. Cost: O(number of arrays) for FO_LOAD_MMAP; O(n + m) copy for
+ * FO_LOAD_HUGEPAGE.
+ */
+FO_API int fo_dataset_open(const char *path, const fo_dataset_opts *o, fo_dataset_t **out);
+
+/** Unmap and free. Accepts NULL. Pointers obtained from `d` become invalid. */
+FO_API void fo_dataset_close(fo_dataset_t *d);
+
+/** Number of nodes n (ids are 0..n-1). Cost: O(1). */
+FO_API int64_t fo_dataset_num_nodes(const fo_dataset_t *d);
+/** Number of (directed) edges m. Cost: O(1). */
+FO_API int64_t fo_dataset_num_edges(const fo_dataset_t *d);
+/** The directory the dataset was opened from; owned by `d`. */
+FO_API const char *fo_dataset_path(const fo_dataset_t *d);
+/** The manifest's text (fanout.json), NUL-terminated; owned by `d`, valid until close. */
+FO_API const char *fo_dataset_manifest(const fo_dataset_t *d);
+
+/** A read-only view of one stored direction of the topology; all pointers owned by the dataset. */
+typedef struct fo_topology {
+  fo_edge_dir dir;       /**< FO_EDGE_DIR_IN: CSC; FO_EDGE_DIR_OUT: CSR */
+  int64_t n_nodes;       /**< n */
+  int64_t n_edges;       /**< m */
+  const int64_t *indptr; /**< [n+1]: node v's neighbors are positions indptr[v]..indptr[v+1]-1 */
+  const void *indices;   /**< [m] neighbor node ids, int32 or int64 (see indices_bytes) */
+  int indices_bytes;     /**< 4 or 8 */
+  const void *eid;       /**< [m] edge id of each position (int32/int64, eid_bytes), or NULL
+                              when the position is the edge id */
+  int eid_bytes;         /**< 0 (eid NULL), 4 or 8 */
+  const char *indices_name; /**< array names, for error messages */
+  const char *indptr_name;
+  const char *eid_name;
+} fo_topology;
+
+/**
+ * Get the view of direction `dir`.
+ * @return FO_OK; FO_EINVAL if the dataset does not store that direction (the message says
+ *         which import option adds it: --csc or --csr).
+ * Cost: O(1). The view stays valid until fo_dataset_close(d).
+ */
+FO_API int fo_dataset_topology(const fo_dataset_t *d, fo_edge_dir dir, fo_topology *out);
+
+/** Whether direction `dir` is stored. Cost: O(1). */
+FO_API bool fo_dataset_has_topology(const fo_dataset_t *d, fo_edge_dir dir);
+
+/** Description of one stored array; pointers owned by the dataset, valid until close. */
+typedef struct fo_array_info {
+  const char *name;   /**< e.g. "csc_indptr" */
+  const char *file;   /**< file name inside the dataset directory, e.g. "csc_indptr.npy" */
+  const char *dtype;  /**< NumPy descr, e.g. "<i8", "<i4", "|S12" */
+  int ndim;           /**< 1 or 2 */
+  int64_t shape[2];   /**< shape[0] rows, shape[1] columns when ndim == 2 */
+  int64_t itemsize;   /**< bytes per element */
+  int64_t nbytes;     /**< data bytes = product(shape) * itemsize */
+  uint64_t xxh64;     /**< XXH64 (seed 0) of the data bytes, from the manifest */
+  const void *data;   /**< the data, read-only */
+} fo_array_info;
+
+/** Number of arrays in the manifest. Cost: O(1). */
+FO_API int64_t fo_dataset_num_arrays(const fo_dataset_t *d);
+
+/**
+ * Describe array `i` (0 <= i < fo_dataset_num_arrays(d)), in manifest order.
+ * @return FO_OK; FO_ERANGE if `i` is out of range. Cost: O(1).
+ */
+FO_API int fo_dataset_array_at(const fo_dataset_t *d, int64_t i, fo_array_info *out);
+
+/**
+ * Describe the array called `name`.
+ * @return FO_OK; FO_EINVAL if there is none (message names it). Cost: O(number of arrays).
+ */
+FO_API int fo_dataset_array(const fo_dataset_t *d, const char *name, fo_array_info *out);
+
+/** What the original node ids look like. */
+typedef enum fo_orig_kind {
+  FO_ORIG_IDENTITY = 0, /**< no map: node id v is the input's id v */
+  FO_ORIG_INT64 = 1,    /**< `node_orig` int64 [n] */
+  FO_ORIG_STRING = 2    /**< `node_orig` fixed-width bytes [n], NUL-padded (e.g. Planetoid) */
+} fo_orig_kind;
+
+/** Kind of original node ids. Cost: O(1). */
+FO_API fo_orig_kind fo_dataset_node_orig_kind(const fo_dataset_t *d);
+
+/**
+ * Original id of node `v` as an integer (FO_ORIG_IDENTITY gives v itself).
+ * @return FO_OK; FO_ERANGE if v is not in [0, n); FO_EINVAL if the ids are strings.
+ * Cost: O(1).
+ */
+FO_API int fo_dataset_node_orig_int(const fo_dataset_t *d, fo_nid_t v, int64_t *out);
+
+/**
+ * Original id of node `v` as bytes (FO_ORIG_STRING): `*s` points into the mapped array and is
+ * NOT NUL-terminated; `*len` is its length without padding.
+ * @return FO_OK; FO_ERANGE if v is not in [0, n); FO_EINVAL if the ids are not strings.
+ * Cost: O(width).
+ */
+FO_API int fo_dataset_node_orig_str(const fo_dataset_t *d, fo_nid_t v, const char **s,
+                                    size_t *len);
+
+/** Degree summary of one direction, computed by fo_dataset_degree_stats(). */
+typedef struct fo_degree_stats {
+  int64_t min, max;
+  double mean;
+  int64_t n_zero; /**< nodes with no neighbor in this direction */
+  fo_nid_t argmax; /**< smallest node id with the maximum degree */
+} fo_degree_stats;
+
+/**
+ * Degree statistics of direction `dir` from its indptr.
+ * @return FO_OK; FO_EINVAL if `dir` is not stored; FO_EFORMAT if indptr decreases (names the
+ *         position). Cost: O(n) sequential reads.
+ */
+FO_API int fo_dataset_degree_stats(const fo_dataset_t *d, fo_edge_dir dir, fo_degree_stats *out);
+
+/**
+ * Full check of the dataset, O(n + m): each array's xxh64 against the manifest; each indptr
+ * starts at 0, never decreases and ends at m; each indices/eid entry is in range; each eid array
+ * is a permutation of [0, m); the CSC and CSR (when both are stored) hold the same edges.
+ * @return FO_OK; FO_EFORMAT naming the first bad array and position (or checksum);
+ *         FO_ENOMEM. Thread-safety: any thread. Cost: O(n + m) time, O(m) bits of memory for
+ *         the permutation check.
+ */
+FO_API int fo_dataset_verify(const fo_dataset_t *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

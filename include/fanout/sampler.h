@@ -1,0 +1,142 @@
+/*
+ * fanout/sampler.h: multi-hop node-wise neighbor sampling (GraphSAGE, Hamilton et al. 2017,
+ * "Inductive Representation Learning on Large Graphs"), with the output contract of PyG's
+ * `SamplerOutput` (see docs/ARCHITECTURE.md, "Batch").
+ *
+ * Hop by hop, every node of the frontier (the seeds, then each hop's new nodes) draws up to
+ * fanout[hop] of its neighbors (in-neighbors for FO_EDGE_DIR_IN, out-neighbors for
+ * FO_EDGE_DIR_OUT):
+ *  - fanout -1: all neighbors, in stored order; 0: none.
+ *  - without replacement: exactly min(fanout, degree) distinct edge positions, uniform over the
+ *    k-subsets (Robert Floyd's algorithm, Bentley & Floyd, "A sample of brilliance", CACM 1987);
+ *    when fanout >= degree all neighbors are taken, in stored order.
+ *  - with replacement: exactly `fanout` independent uniform draws, none for a node of degree 0.
+ * Multi-edges and self-loops are ordinary edges. The inducer then gives every distinct node a
+ * local id (its index in `node`) in discovery order: seeds first, then each hop's new nodes in
+ * the order their first edge was sampled.
+ *
+ * Duplicate seeds keep their own positions: seed i is node[i] for every i, and each copy is
+ * expanded (with the same random stream, so non-disjoint copies draw the same neighbors);
+ * a neighbor equal to a duplicated seed maps to its first position.
+ *
+ * Disjoint mode (PyG `disjoint=True`): each seed grows its own tree; a node reached from two
+ * seeds appears twice, and `batch[i]` is the index of the seed node i belongs to.
+ *
+ * Randomness: every draw comes from Random123's Philox4x64-10 (Salmon et al., "Parallel random
+ * numbers: as easy as 1, 2, 3", SC 2011) with key (seed, epoch) and counter (batch index,
+ * hop | (seed index + 1) << 8 in disjoint mode, global id of the node expanded, block), and
+ * Lemire's multiply-shift with rejection for an exact uniform integer ("Fast random integer
+ * generation in an interval", ACM TOMACS 2019). A batch is therefore a pure function of
+ * (dataset, options, seeds, epoch, batch index): bit-identical across runs, threads and
+ * processes.
+ *
+ * Thread-safety: a sampler is used by one thread at a time; any number of samplers may share one
+ * dataset concurrently. A batch is written by one sampler call at a time.
+ */
+#ifndef FANOUT_SAMPLER_H
+#define FANOUT_SAMPLER_H
+
+#include "common.h"
+#include "dataset.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fo_sampler fo_sampler_t;
+
+typedef struct fo_sampler_opts {
+  const int32_t *fanouts; /**< [n_hops] per-hop fanout, -1 = all, 0 = none; copied by create */
+  int32_t n_hops;         /**< number of hops, 1..64; default 0 = must be set */
+  bool replace;           /**< sample with replacement; default false */
+  fo_edge_dir edge_dir;   /**< default FO_EDGE_DIR_IN (needs the CSC; OUT needs the CSR) */
+  bool disjoint;          /**< one tree per seed, fills batch->batch; default false */
+  uint64_t seed;          /**< user seed of the random streams; default 0 */
+} fo_sampler_opts;
+
+/**
+ * One sampled mini-batch (PyG SamplerOutput). Arrays are owned by the batch, valid until the
+ * batch's next use by a sampler or fo_batch_destroy(); callers read, never write, the fields.
+ */
+typedef struct fo_batch {
+  int64_t n_seeds;  /**< number of seeds (the first n_seeds entries of node) */
+  int64_t n_nodes;  /**< N */
+  int64_t n_edges;  /**< E */
+  int32_t n_hops;
+  bool disjoint;
+  int64_t *node;    /**< [N] global node ids: seeds first, then each hop's new nodes */
+  int64_t *row;     /**< [E] local index (into node) of the neighbor: message source */
+  int64_t *col;     /**< [E] local index of the node it was sampled for: message target */
+  int64_t *edge;    /**< [E] global edge id (see dataset.h) of each sampled edge */
+  int64_t *batch;   /**< [N] disjoint mode: index of each node's seed; NULL otherwise */
+  int64_t *num_sampled_nodes; /**< [n_hops+1]: seeds, then new nodes per hop */
+  int64_t *num_sampled_edges; /**< [n_hops]: edges sampled per hop */
+  /* Internal: capacities of the arrays above (elements). */
+  int64_t cap_nodes, cap_batch, cap_edges, cap_hops;
+} fo_batch_t;
+
+/** Write the defaults into `o`. Cost: O(1). */
+FO_API void fo_sampler_opts_init(fo_sampler_opts *o);
+
+/**
+ * Create a sampler over dataset `d`.
+ *
+ * @param d    the dataset; borrowed, must outlive the sampler.
+ * @param o    options; `fanouts` is copied.
+ * @param out  receives the sampler, or NULL on failure.
+ * @return FO_OK; FO_EINVAL if o or o->fanouts is NULL, n_hops is outside 1..64, a fanout is
+ *         < -1 (message gives the hop and value), or the dataset lacks the topology that
+ *         edge_dir needs; FO_ENOMEM.
+ * Thread-safety: any thread. Cost: O(n_hops); the scratch grows on first use.
+ */
+FO_API int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o,
+                             fo_sampler_t **out);
+
+/** Free a sampler. Accepts NULL. */
+FO_API void fo_sampler_destroy(fo_sampler_t *s);
+
+/**
+ * Sample the multi-hop neighborhood of `seeds` into `out`.
+ *
+ * @param s            sampler; one thread at a time.
+ * @param seeds        [n_seeds] global node ids, each in [0, n); borrowed for the call.
+ * @param n_seeds      >= 0; 0 gives an empty batch (num_sampled_* all zero).
+ * @param epoch        epoch number, part of the random key.
+ * @param batch_index  index of the batch within its epoch, part of the random key.
+ * @param out          reset, then filled (see fo_batch_t).
+ * @return FO_OK; FO_EINVAL if seeds is NULL with n_seeds > 0 or n_seeds < 0; FO_ERANGE if a
+ *         seed is not in [0, n) (message gives its index and value), or a batch would exceed
+ *         2^32 - 1 nodes, or in disjoint mode n * n_seeds exceeds 2^63; FO_EFORMAT if the
+ *         dataset is corrupt where it was read (message names the array and position);
+ *         FO_ENOMEM. On error `out` is empty (n_nodes = n_edges = 0) but valid.
+ * Thread-safety: as the sampler. Cost: O(sum over hops of frontier size x fanout) expected;
+ * no allocation once the sampler's scratch and `out` have grown to the batch's size.
+ */
+FO_API int fo_sampler_sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds,
+                             uint64_t epoch, uint64_t batch_index, fo_batch_t *out);
+
+/**
+ * Create an empty batch. @return FO_OK; FO_ENOMEM. `*out` is NULL on failure.
+ */
+FO_API int fo_batch_create(fo_batch_t **out);
+
+/** Free a batch and its arrays. Accepts NULL. */
+FO_API void fo_batch_destroy(fo_batch_t *b);
+
+/**
+ * A uniformly random permutation of 0..n-1 (Fisher-Yates, Durstenfeld 1964), drawn from the
+ * Philox stream keyed by (seed, epoch): the seed order of a shuffled epoch, the same on every
+ * machine and run.
+ *
+ * @param n     number of elements, >= 0.
+ * @param seed  user seed; @param epoch  epoch number (a new epoch gives a new order).
+ * @param out   [n] caller buffer, overwritten with the permutation.
+ * @return FO_OK; FO_EINVAL if n < 0 or out is NULL with n > 0.
+ * Thread-safety: any thread. Cost: O(n) time, one random draw per element.
+ */
+FO_API int fo_random_permutation(int64_t n, uint64_t seed, uint64_t epoch, int64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

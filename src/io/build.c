@@ -1,0 +1,410 @@
+/*
+ * io/build.c: from an edge list to a dataset directory.
+ *
+ * Steps, in this order (each optional step as fo_import_opts says):
+ *  1. relabel: the distinct ids, sorted ascending, become 0..n-1 (node_orig keeps the old ids);
+ *  2. n: the given num_nodes, or max id + 1 (string ids: their count);
+ *  3. remove self loops;
+ *  4. undirected: append (dst, src) for every edge, with original position n_input + i;
+ *  5. dedup (implied by undirected): of equal (src, dst) pairs keep the first in list order;
+ *  6. CSC: a stable counting sort by dst, so column v lists v's in-neighbors in list order;
+ *     the CSC position of an edge is its edge id, and edge_orig maps it to its original
+ *     position (written only when some edge id differs from its original position);
+ *  7. CSR: a stable counting sort by src, with csr_eid mapping CSR positions to edge ids
+ *     (when the CSC is not stored, CSR positions are the edge ids instead).
+ * Then every array is written through the atomic writer (store/writer.c).
+ */
+#include "io/io_internal.h"
+#include "store/store_internal.h"
+
+typedef struct edge_set {
+  int64_t *src, *dst, *orig; /* [m] */
+  int64_t m;
+} edge_set;
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Binary search of v in sorted ids[n]. */
+static int64_t find_sorted(const int64_t *ids, int64_t n, int64_t v) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (ids[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Step 1: map ids to ranks among the sorted distinct ids. */
+static int relabel(edge_set *es, int64_t **orig_out, int64_t *n_out) {
+  int64_t *ids, k = 0;
+  *orig_out = NULL;
+  if (es->m > INT64_MAX / 2 || !(ids = fo__malloc_n(2 * es->m, sizeof *ids)))
+    return FO_FAIL(FO_ENOMEM, "relabel: %lld ids", (long long)(2 * es->m));
+  memcpy(ids, es->src, (size_t)es->m * sizeof *ids);
+  memcpy(ids + es->m, es->dst, (size_t)es->m * sizeof *ids);
+  qsort(ids, (size_t)(2 * es->m), sizeof *ids, cmp_i64);
+  for (int64_t i = 0; i < 2 * es->m; i++)
+    if (i == 0 || ids[i] != ids[k - 1]) ids[k++] = ids[i];
+  for (int64_t i = 0; i < es->m; i++) {
+    es->src[i] = find_sorted(ids, k, es->src[i]);
+    es->dst[i] = find_sorted(ids, k, es->dst[i]);
+  }
+  *orig_out = ids;
+  *n_out = k;
+  return FO_OK;
+}
+
+/* Stable counting sort of edges by key[] in [0, n): out_pos[i] = new position of edge i;
+ * ptr[n+1] receives the offsets (indptr). */
+static int counting_sort(const int64_t *key, int64_t m, int64_t n, int64_t *ptr, int64_t *out_pos) {
+  memset(ptr, 0, (size_t)(n + 1) * sizeof *ptr);
+  for (int64_t i = 0; i < m; i++) ptr[key[i] + 1]++;
+  for (int64_t v = 0; v < n; v++) ptr[v + 1] += ptr[v];
+  {
+    int64_t *next = fo__malloc_n(n, sizeof *next);
+    if (!next) return FO_FAIL(FO_ENOMEM, "counting sort over %lld nodes", (long long)n);
+    memcpy(next, ptr, (size_t)n * sizeof *next);
+    for (int64_t i = 0; i < m; i++) out_pos[i] = next[key[i]]++;
+    free(next);
+  }
+  return FO_OK;
+}
+
+typedef struct pair {
+  int64_t src, idx;
+} pair;
+
+static int cmp_pair(const void *a, const void *b) {
+  const pair *x = a, *y = b;
+  if (x->src != y->src) return (x->src > y->src) - (x->src < y->src);
+  return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Step 5: drop repeated (src, dst), keeping the first in list order. */
+static int dedup(edge_set *es, int64_t n, int64_t *removed) {
+  int64_t m = es->m, *ptr = NULL, *pos = NULL, *by_col = NULL, maxdeg = 0, w = 0;
+  uint8_t *dup = NULL;
+  pair *tmp = NULL;
+  int rc = FO_OK;
+  *removed = 0;
+  ptr = fo__malloc_n(n + 1, sizeof *ptr);
+  pos = fo__malloc_n(m, sizeof *pos);
+  by_col = fo__malloc_n(m, sizeof *by_col);
+  dup = fo__calloc_n(m, 1);
+  if (!ptr || !pos || !by_col || !dup) {
+    rc = FO_FAIL(FO_ENOMEM, "dedup of %lld edges", (long long)m);
+    goto out;
+  }
+  if ((rc = counting_sort(es->dst, m, n, ptr, pos)) != FO_OK) goto out;
+  for (int64_t i = 0; i < m; i++) by_col[pos[i]] = i;
+  for (int64_t v = 0; v < n; v++)
+    if (ptr[v + 1] - ptr[v] > maxdeg) maxdeg = ptr[v + 1] - ptr[v];
+  if (!(tmp = fo__malloc_n(maxdeg, sizeof *tmp))) {
+    rc = FO_FAIL(FO_ENOMEM, "dedup scratch");
+    goto out;
+  }
+  for (int64_t v = 0; v < n; v++) {
+    int64_t b = ptr[v], k = ptr[v + 1] - b;
+    if (k < 2) continue;
+    for (int64_t j = 0; j < k; j++) {
+      tmp[j].idx = by_col[b + j];
+      tmp[j].src = es->src[tmp[j].idx];
+    }
+    qsort(tmp, (size_t)k, sizeof *tmp, cmp_pair);
+    for (int64_t j = 1; j < k; j++)
+      if (tmp[j].src == tmp[j - 1].src) dup[tmp[j].idx] = 1;
+  }
+  for (int64_t i = 0; i < m; i++) {
+    if (dup[i]) continue;
+    es->src[w] = es->src[i];
+    es->dst[w] = es->dst[i];
+    es->orig[w] = es->orig[i];
+    w++;
+  }
+  *removed = m - w;
+  es->m = w;
+out:
+  free(ptr);
+  free(pos);
+  free(by_col);
+  free(dup);
+  free(tmp);
+  return rc;
+}
+
+static int width_for(fo_index_dtype dt, int64_t max_value, const char *what, int *width) {
+  if (dt == FO_INDEX_INT64) {
+    *width = 8;
+  } else if (max_value <= INT32_MAX) {
+    *width = 4;
+  } else if (dt == FO_INDEX_INT32) {
+    return FO_FAIL(FO_ERANGE, "%s up to %lld do not fit in int32 (use --index-dtype int64)", what,
+                   (long long)max_value);
+  } else {
+    *width = 8;
+  }
+  return FO_OK;
+}
+
+static json_t *report_json(const fo_import_report *r) {
+  return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "num_nodes", (json_int_t)r->n_nodes,
+                   "num_edges", (json_int_t)r->n_edges, "input_edges", (json_int_t)r->n_input_edges,
+                   "self_loops_removed", (json_int_t)r->n_self_loops_removed, "reverse_added",
+                   (json_int_t)r->n_reverse_added, "duplicates_removed",
+                   (json_int_t)r->n_duplicates_removed, "unknown_nodes", (json_int_t)r->n_unknown_nodes,
+                   "unknown_edges_dropped", (json_int_t)r->n_unknown_edges_dropped, "isolated_nodes",
+                   (json_int_t)r->n_isolated);
+}
+
+/* Write the string ids as a fixed-width bytes array "|S<w>". */
+static int write_string_ids(fo__writer *w, const fo__strmap *sm, int64_t n) {
+  size_t width = fo__strmap_max_len(sm);
+  char descr[32], *buf;
+  int64_t shape[1] = {n};
+  int rc;
+  if (width == 0) width = 1;
+  if (!(buf = fo__calloc_n(n, width))) return FO_FAIL(FO_ENOMEM, "node_orig strings");
+  for (int64_t i = 0; i < n && i < fo__strmap_count(sm); i++) {
+    size_t len;
+    const char *s = fo__strmap_str(sm, i, &len);
+    memcpy(buf + (size_t)i * width, s, len);
+  }
+  snprintf(descr, sizeof descr, "|S%zu", width);
+  rc = fo__writer_add(w, "node_orig", descr, 1, shape, buf);
+  free(buf);
+  return rc;
+}
+
+int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_opts *o,
+                      fo_import_report *rep) {
+  edge_set es = {0};
+  int64_t n = in->n_nodes, m_input = in->edges.n, *orig_ids = NULL;
+  int64_t *csc_ptr = NULL, *csc_pos = NULL, *csc_idx = NULL, *edge_orig = NULL;
+  int64_t *csr_ptr = NULL, *csr_pos = NULL, *csr_idx = NULL, *csr_eid = NULL;
+  int64_t *out_deg = NULL, *in_deg = NULL;
+  fo__writer *w = NULL;
+  json_t *man, *topo;
+  int rc = FO_OK, iw = 8, ew = 8;
+  bool need_orig = false;
+  fo_import_report r;
+
+  memset(&r, 0, sizeof r);
+  r.n_input_edges = m_input;
+  r.n_unknown_nodes = in->n_unknown_nodes;
+  r.n_unknown_edges_dropped = in->n_unknown_edges_dropped;
+  if (!o->csc && !o->csr) return FO_FAIL(FO_EINVAL, "neither --csc nor --csr: nothing to store");
+
+  /* Take over the parser's edge arrays; orig positions start as the identity. */
+  es.src = in->edges.src;
+  es.dst = in->edges.dst;
+  es.m = m_input;
+  in->edges.src = in->edges.dst = NULL;
+  in->edges.n = in->edges.cap = 0;
+  if (o->undirected && es.m > INT64_MAX / 2) {
+    rc = FO_FAIL(FO_ERANGE, "too many edges");
+    goto out;
+  }
+  {
+    int64_t cap = o->undirected ? 2 * es.m : es.m;
+    int64_t *s2 = realloc(es.src, (size_t)(cap ? cap : 1) * sizeof *s2);
+    if (s2) es.src = s2;
+    int64_t *d2 = realloc(es.dst, (size_t)(cap ? cap : 1) * sizeof *d2);
+    if (d2) es.dst = d2;
+    es.orig = fo__malloc_n(cap, sizeof *es.orig);
+    if (!s2 || !d2 || !es.orig) {
+      rc = FO_FAIL(FO_ENOMEM, "edge list of %lld edges", (long long)cap);
+      goto out;
+    }
+    for (int64_t i = 0; i < es.m; i++) es.orig[i] = i;
+  }
+
+  /* 1-2: ids and n */
+  if (o->relabel && !in->orig_str) {
+    if ((rc = relabel(&es, &orig_ids, &n)) != FO_OK) goto out;
+  } else if (n < 0) {
+    n = in->orig_str ? fo__strmap_count(in->orig_str) : 0;
+    for (int64_t i = 0; i < es.m; i++) {
+      if (es.src[i] >= n) n = es.src[i] + 1;
+      if (es.dst[i] >= n) n = es.dst[i] + 1;
+    }
+  }
+  if (o->num_nodes >= 0 && !o->relabel) {
+    if (n > o->num_nodes) {
+      rc = FO_FAIL(FO_ERANGE, "node id %lld is >= --num-nodes %lld", (long long)(n - 1),
+                   (long long)o->num_nodes);
+      goto out;
+    }
+    n = o->num_nodes;
+  }
+  if (n >= INT64_MAX - 1) {
+    rc = FO_FAIL(FO_ERANGE, "node id %lld is too large", (long long)n);
+    goto out;
+  }
+
+  /* 3: self loops */
+  if (o->remove_self_loops) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < es.m; i++) {
+      if (es.src[i] == es.dst[i]) continue;
+      es.src[k] = es.src[i];
+      es.dst[k] = es.dst[i];
+      es.orig[k] = es.orig[i];
+      k++;
+    }
+    r.n_self_loops_removed = es.m - k;
+    es.m = k;
+  }
+  /* 4: reverse edges */
+  if (o->undirected) {
+    int64_t m0 = es.m;
+    for (int64_t i = 0; i < m0; i++) {
+      es.src[m0 + i] = es.dst[i];
+      es.dst[m0 + i] = es.src[i];
+      es.orig[m0 + i] = m_input + es.orig[i];
+    }
+    es.m = 2 * m0;
+    r.n_reverse_added = m0;
+  }
+  /* 5: duplicates */
+  if (o->undirected || o->dedup) {
+    if ((rc = dedup(&es, n, &r.n_duplicates_removed)) != FO_OK) goto out;
+  }
+  if (o->cancel && *o->cancel) {
+    rc = FO_FAIL(FO_ECANCELED, "import interrupted");
+    goto out;
+  }
+
+  /* 6-7: CSC and CSR */
+  if ((rc = width_for(o->index_dtype, n - 1, "node ids", &iw)) != FO_OK ||
+      (rc = width_for(o->index_dtype, es.m - 1, "edge ids", &ew)) != FO_OK)
+    goto out;
+  in_deg = fo__calloc_n(n, sizeof *in_deg);
+  out_deg = fo__calloc_n(n, sizeof *out_deg);
+  if (!in_deg || !out_deg) {
+    rc = FO_FAIL(FO_ENOMEM, "degrees of %lld nodes", (long long)n);
+    goto out;
+  }
+  for (int64_t i = 0; i < es.m; i++) {
+    in_deg[es.dst[i]]++;
+    out_deg[es.src[i]]++;
+  }
+  for (int64_t v = 0; v < n; v++) r.n_isolated += !in_deg[v] && !out_deg[v];
+  if (o->csc) {
+    csc_ptr = fo__malloc_n(n + 1, sizeof *csc_ptr);
+    csc_pos = fo__malloc_n(es.m, sizeof *csc_pos);
+    csc_idx = fo__malloc_n(es.m, sizeof *csc_idx);
+    if (!csc_ptr || !csc_pos || !csc_idx) {
+      rc = FO_FAIL(FO_ENOMEM, "CSC of %lld edges", (long long)es.m);
+      goto out;
+    }
+    if ((rc = counting_sort(es.dst, es.m, n, csc_ptr, csc_pos)) != FO_OK) goto out;
+    for (int64_t i = 0; i < es.m; i++) csc_idx[csc_pos[i]] = es.src[i];
+  }
+  if (o->csr) {
+    csr_ptr = fo__malloc_n(n + 1, sizeof *csr_ptr);
+    csr_pos = fo__malloc_n(es.m, sizeof *csr_pos);
+    csr_idx = fo__malloc_n(es.m, sizeof *csr_idx);
+    if (!csr_ptr || !csr_pos || !csr_idx) {
+      rc = FO_FAIL(FO_ENOMEM, "CSR of %lld edges", (long long)es.m);
+      goto out;
+    }
+    if ((rc = counting_sort(es.src, es.m, n, csr_ptr, csr_pos)) != FO_OK) goto out;
+    for (int64_t i = 0; i < es.m; i++) csr_idx[csr_pos[i]] = es.dst[i];
+    if (o->csc) {
+      if (!(csr_eid = fo__malloc_n(es.m, sizeof *csr_eid))) {
+        rc = FO_FAIL(FO_ENOMEM, "csr_eid");
+        goto out;
+      }
+      for (int64_t i = 0; i < es.m; i++) csr_eid[csr_pos[i]] = csc_pos[i];
+    }
+  }
+  /* edge ids are positions in the primary direction; edge_orig maps them back */
+  {
+    const int64_t *id_pos = o->csc ? csc_pos : csr_pos;
+    if (!(edge_orig = fo__malloc_n(es.m, sizeof *edge_orig))) {
+      rc = FO_FAIL(FO_ENOMEM, "edge_orig");
+      goto out;
+    }
+    for (int64_t i = 0; i < es.m; i++) {
+      edge_orig[id_pos[i]] = es.orig[i];
+      if (id_pos[i] != es.orig[i]) need_orig = true;
+    }
+  }
+  r.n_nodes = n;
+  r.n_edges = es.m;
+
+  /* write */
+  if ((rc = fo__writer_begin(out_dir, o->force, &w)) != FO_OK) goto out;
+  man = fo__writer_manifest(w);
+  json_object_set_new(man, "num_nodes", json_integer(n));
+  json_object_set_new(man, "num_edges", json_integer(es.m));
+  topo = json_object();
+  json_object_set_new(man, "topology", topo);
+  json_object_set_new(man, "edge_ids", json_string(o->csc ? "csc" : "csr"));
+  if (o->csc) {
+    json_object_set_new(topo, "csc", json_pack("{s:s, s:s}", "indptr", "csc_indptr", "indices",
+                                               "csc_indices"));
+    if ((rc = fo__writer_add_i64(w, "csc_indptr", 8, csc_ptr, n + 1)) != FO_OK ||
+        (rc = fo__writer_add_i64(w, "csc_indices", iw, csc_idx, es.m)) != FO_OK)
+      goto out;
+  }
+  if (o->csr) {
+    json_t *t = json_pack("{s:s, s:s}", "indptr", "csr_indptr", "indices", "csr_indices");
+    if (csr_eid) json_object_set_new(t, "eid", json_string("csr_eid"));
+    json_object_set_new(topo, "csr", t);
+    if ((rc = fo__writer_add_i64(w, "csr_indptr", 8, csr_ptr, n + 1)) != FO_OK ||
+        (rc = fo__writer_add_i64(w, "csr_indices", iw, csr_idx, es.m)) != FO_OK ||
+        (csr_eid && (rc = fo__writer_add_i64(w, "csr_eid", ew, csr_eid, es.m)) != FO_OK))
+      goto out;
+  }
+  if (need_orig) {
+    int ow = 8;
+    int64_t maxo = 0;
+    for (int64_t i = 0; i < es.m; i++)
+      if (edge_orig[i] > maxo) maxo = edge_orig[i];
+    if ((rc = width_for(o->index_dtype == FO_INDEX_INT32 ? FO_INDEX_AUTO : o->index_dtype, maxo,
+                        "edge positions", &ow)) != FO_OK ||
+        (rc = fo__writer_add_i64(w, "edge_orig", ow, edge_orig, es.m)) != FO_OK)
+      goto out;
+    json_object_set_new(man, "edge_orig", json_string("edge_orig"));
+  }
+  if (orig_ids) {
+    if ((rc = fo__writer_add_i64(w, "node_orig", 8, orig_ids, n)) != FO_OK) goto out;
+    json_object_set_new(man, "node_orig", json_string("node_orig"));
+  } else if (in->orig_str) {
+    if ((rc = write_string_ids(w, in->orig_str, n)) != FO_OK) goto out;
+    json_object_set_new(man, "node_orig", json_string("node_orig"));
+  }
+  if (in->provenance) {
+    json_object_set_new(in->provenance, "report", report_json(&r));
+    json_object_set(man, "provenance", in->provenance);
+  }
+  if (o->cancel && *o->cancel) {
+    rc = FO_FAIL(FO_ECANCELED, "import interrupted");
+    goto out;
+  }
+  rc = fo__writer_commit(w);
+  w = NULL;
+out:
+  fo__writer_abort(w);
+  free(es.src);
+  free(es.dst);
+  free(es.orig);
+  free(orig_ids);
+  free(csc_ptr);
+  free(csc_pos);
+  free(csc_idx);
+  free(csr_ptr);
+  free(csr_pos);
+  free(csr_idx);
+  free(csr_eid);
+  free(edge_orig);
+  free(in_deg);
+  free(out_deg);
+  if (rc == FO_OK && rep) *rep = r;
+  return rc;
+}

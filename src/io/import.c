@@ -1,0 +1,139 @@
+/*
+ * io/import.c: the public entry points of the io layer: option defaults and checks, dispatch to
+ * the format's parser, then the builder (build.c), with the error context "import '<out>'".
+ */
+#include "io/io_internal.h"
+
+void fo_import_opts_init(fo_import_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->format = FO_FORMAT_EDGELIST;
+  o->csc = true;
+  o->csr = false;
+  o->index_dtype = FO_INDEX_AUTO;
+  o->num_nodes = -1;
+}
+
+static const char *const format_names[] = {"edgelist", "planetoid", "npy", "mtx"};
+
+int fo_format_parse(const char *name, fo_format *out) {
+  for (int i = 0; i < 4; i++)
+    if (name && !strcmp(name, format_names[i])) {
+      *out = (fo_format)i;
+      return FO_OK;
+    }
+  return FO_FAIL(FO_EINVAL, "unknown format '%s' (expected edgelist, planetoid, npy or mtx)",
+                 name ? name : "(null)");
+}
+
+json_t *fo__provenance(const char *format, const char *const *inputs, int n_inputs,
+                       const fo_import_opts *o) {
+  json_t *p = json_object(), *ins = json_array(), *opts;
+  for (int i = 0; i < n_inputs; i++) json_array_append_new(ins, json_string(inputs[i]));
+  opts = json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:s, s:I}", "undirected", o->undirected,
+                   "remove_self_loops", o->remove_self_loops, "dedup", o->dedup, "drop_unknown",
+                   o->drop_unknown, "relabel", o->relabel, "csc", o->csc, "csr", o->csr,
+                   "index_dtype",
+                   o->index_dtype == FO_INDEX_INT32   ? "int32"
+                   : o->index_dtype == FO_INDEX_INT64 ? "int64"
+                                                      : "auto",
+                   "num_nodes", (json_int_t)o->num_nodes);
+  json_object_set_new(p, "tool", json_string("fanout " FO_VERSION_STRING));
+  json_object_set_new(p, "format", json_string(format));
+  json_object_set_new(p, "inputs", ins);
+  json_object_set_new(p, "options", opts);
+  return p;
+}
+
+static int check_opts(const fo_import_opts *o) {
+  if ((unsigned)o->format > FO_FORMAT_MTX)
+    return FO_FAIL(FO_EINVAL, "unknown format %d", (int)o->format);
+  if (!o->csc && !o->csr) return FO_FAIL(FO_EINVAL, "neither csc nor csr: nothing to store");
+  if (o->num_nodes < -1) return FO_FAIL(FO_EINVAL, "num_nodes %lld < -1", (long long)o->num_nodes);
+  if (o->relabel && o->num_nodes >= 0)
+    return FO_FAIL(FO_EINVAL, "--relabel and --num-nodes cannot be combined");
+  if ((unsigned)o->index_dtype > FO_INDEX_INT64)
+    return FO_FAIL(FO_EINVAL, "unknown index dtype %d", (int)o->index_dtype);
+  return FO_OK;
+}
+
+static void free_input(fo__graph_input *in) {
+  fo__edges_free(&in->edges);
+  fo__strmap_destroy(in->orig_str);
+  json_decref(in->provenance);
+  memset(in, 0, sizeof *in);
+}
+
+int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
+              const fo_import_opts *o, fo_import_report *rep) {
+  fo_import_opts defaults;
+  fo__graph_input in;
+  int rc;
+  if (rep) memset(rep, 0, sizeof *rep);
+  if (!o) {
+    fo_import_opts_init(&defaults);
+    o = &defaults;
+  }
+  if (!out_dir) return FO_FAIL(FO_EINVAL, "import: output directory is NULL");
+  if (!inputs || n_inputs < 1) return fo__context(FO_FAIL(FO_EINVAL, "no input files"), "import '%s'", out_dir);
+  for (int i = 0; i < n_inputs; i++)
+    if (!inputs[i]) return fo__context(FO_FAIL(FO_EINVAL, "input %d is NULL", i), "import '%s'", out_dir);
+  if ((rc = check_opts(o)) != FO_OK) return fo__context(rc, "import '%s'", out_dir);
+  memset(&in, 0, sizeof in);
+  in.n_nodes = -1;
+  switch (o->format) {
+  case FO_FORMAT_EDGELIST: rc = fo__parse_edgelist(inputs, n_inputs, o, &in); break;
+  case FO_FORMAT_PLANETOID: rc = fo__parse_planetoid(inputs, n_inputs, o, &in); break;
+  case FO_FORMAT_NPY: rc = fo__parse_npy_edges(inputs, n_inputs, o, &in); break;
+  case FO_FORMAT_MTX: rc = fo__parse_mtx(inputs, n_inputs, o, &in); break;
+  }
+  if (rc == FO_OK) {
+    in.provenance = fo__provenance(format_names[o->format], inputs, n_inputs, o);
+    rc = fo__build_dataset(&in, out_dir, o, rep);
+  }
+  free_input(&in);
+  if (rc != FO_OK) return fo__context(rc, "import '%s'", out_dir);
+  return FO_OK;
+}
+
+int fo_import_edges(const int64_t *src, const int64_t *dst, int64_t n_edges, const char *out_dir,
+                    const fo_import_opts *o, fo_import_report *rep) {
+  fo_import_opts defaults;
+  fo__graph_input in;
+  int rc;
+  if (rep) memset(rep, 0, sizeof *rep);
+  if (!o) {
+    fo_import_opts_init(&defaults);
+    o = &defaults;
+  }
+  if (!out_dir) return FO_FAIL(FO_EINVAL, "import: output directory is NULL");
+  if (n_edges < 0 || (n_edges > 0 && (!src || !dst)))
+    return fo__context(FO_FAIL(FO_EINVAL, "bad edge arrays (n_edges %lld)", (long long)n_edges),
+                       "import '%s'", out_dir);
+  if ((rc = check_opts(o)) != FO_OK) return fo__context(rc, "import '%s'", out_dir);
+  for (int64_t i = 0; i < n_edges; i++) {
+    int64_t s = src[i], d = dst[i];
+    if (!o->relabel && (s < 0 || d < 0))
+      return fo__context(FO_FAIL(FO_ERANGE, "edge %lld: node id %lld is negative", (long long)i,
+                                 (long long)(s < 0 ? s : d)),
+                         "import '%s'", out_dir);
+    if (o->num_nodes >= 0 && (s >= o->num_nodes || d >= o->num_nodes))
+      return fo__context(FO_FAIL(FO_ERANGE, "edge %lld: node id %lld is >= num_nodes %lld",
+                                 (long long)i, (long long)(s >= o->num_nodes ? s : d),
+                                 (long long)o->num_nodes),
+                         "import '%s'", out_dir);
+  }
+  memset(&in, 0, sizeof in);
+  in.n_nodes = -1;
+  if ((rc = fo__edges_reserve(&in.edges, n_edges)) == FO_OK) {
+    if (n_edges) {
+      memcpy(in.edges.src, src, (size_t)n_edges * sizeof *src);
+      memcpy(in.edges.dst, dst, (size_t)n_edges * sizeof *dst);
+    }
+    in.edges.n = n_edges;
+    in.provenance = fo__provenance("memory", NULL, 0, o);
+    rc = fo__build_dataset(&in, out_dir, o, rep);
+  }
+  free_input(&in);
+  if (rc != FO_OK) return fo__context(rc, "import '%s'", out_dir);
+  return FO_OK;
+}

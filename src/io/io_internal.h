@@ -1,0 +1,110 @@
+/*
+ * io/io_internal.h: what the importers share: a buffered line reader over plain or gzip files,
+ * a growable edge list, a string-id table, and the builder that turns an edge list into a
+ * dataset (build.c).
+ */
+#ifndef FO_IO_INTERNAL_H
+#define FO_IO_INTERNAL_H
+
+#include "core/internal.h"
+
+#include <jansson.h>
+#include <zlib.h>
+
+/* ---- line reader (reader.c) ----------------------------------------------------------------- */
+
+typedef struct fo__reader {
+  gzFile gz;
+  const char *path;   /* borrowed */
+  int64_t lineno;     /* 1-based number of the line last returned */
+  char *buf;
+  size_t cap, pos, len;
+  bool eof;
+  uint64_t file_bytes;   /* size of the file on disk, for progress */
+  uint64_t *progress_base; /* bytes of earlier files, added for progress (may be NULL) */
+  fo__progress *progress;  /* may be NULL */
+  const volatile int *cancel;
+} fo__reader;
+
+/* Open `path` (gzip or plain, detected from the content). FO_EIO naming the path on failure. */
+int fo__reader_open(fo__reader *r, const char *path);
+/* Next line without its "\n" or "\r\n", NUL-terminated and writable, valid until the next call.
+ * Returns 1 with a line, 0 at the end, or a negative status (FO_EIO, FO_EFORMAT for corrupt
+ * gzip data, FO_ENOMEM, FO_ECANCELED) with a message naming the file and line. */
+int fo__reader_next(fo__reader *r, char **line, size_t *len);
+/* Compressed bytes consumed so far (for progress). */
+uint64_t fo__reader_offset(const fo__reader *r);
+void fo__reader_close(fo__reader *r);
+
+/* ---- edge list ------------------------------------------------------------------------------ */
+
+typedef struct fo__edges {
+  int64_t *src, *dst;
+  int64_t n, cap;
+} fo__edges;
+
+int fo__edges_reserve(fo__edges *e, int64_t need);
+static inline int fo__edges_push(fo__edges *e, int64_t s, int64_t d) {
+  if (FO_UNLIKELY(e->n == e->cap)) {
+    int rc = fo__edges_reserve(e, e->n + 1);
+    if (rc != FO_OK) return rc;
+  }
+  e->src[e->n] = s;
+  e->dst[e->n] = d;
+  e->n++;
+  return FO_OK;
+}
+void fo__edges_free(fo__edges *e);
+
+/* ---- string ids (strmap.c) ------------------------------------------------------------------ */
+
+/* Interns byte strings, giving each distinct one the next id 0, 1, 2, ... */
+typedef struct fo__strmap fo__strmap;
+int fo__strmap_create(fo__strmap **out);
+void fo__strmap_destroy(fo__strmap *m);
+/* Look up `s[len]`; if absent and `add`, insert it with id = count. *id = -1 if absent and
+ * !add. *added tells whether it was inserted (may be NULL). */
+int fo__strmap_get(fo__strmap *m, const char *s, size_t len, bool add, int64_t *id, bool *added);
+int64_t fo__strmap_count(const fo__strmap *m);
+/* The string with id `i` (not NUL-terminated) and its length. */
+const char *fo__strmap_str(const fo__strmap *m, int64_t i, size_t *len);
+size_t fo__strmap_max_len(const fo__strmap *m);
+
+/* ---- integer parsing ------------------------------------------------------------------------ */
+
+/* Parse a decimal int64 from s[len] (optional leading '-' or '+'); false on junk or overflow. */
+bool fo__parse_i64(const char *s, size_t len, int64_t *out);
+
+/* ---- builder (build.c) ---------------------------------------------------------------------- */
+
+/* What a parser hands to the builder. The builder may reorder or free `edges`. */
+typedef struct fo__graph_input {
+  fo__edges edges;           /* in input order; edge i has original position i */
+  int64_t n_nodes;           /* -1: max id + 1 */
+  fo__strmap *orig_str;      /* string ids (planetoid): node v's original id is string v */
+  json_t *provenance;        /* owned; the builder stores it in the manifest */
+  int64_t n_unknown_nodes;   /* planetoid counters, copied into the report */
+  int64_t n_unknown_edges_dropped;
+} fo__graph_input;
+
+/* Apply the edge options (self loops, relabel, undirected, dedup), build the CSC and/or CSR,
+ * and write the dataset to `out_dir` atomically. Frees nothing in `in` (the caller does). */
+int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_opts *o,
+                      fo_import_report *rep);
+
+/* Provenance skeleton {"tool", "format", "inputs": [{"path","bytes"}], "options"}. */
+json_t *fo__provenance(const char *format, const char *const *inputs, int n_inputs,
+                       const fo_import_opts *o);
+
+/* ---- parsers (one file each) ---------------------------------------------------------------- */
+
+int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_opts *o,
+                       fo__graph_input *in);
+int fo__parse_planetoid(const char *const *inputs, int n_inputs, const fo_import_opts *o,
+                        fo__graph_input *in);
+int fo__parse_mtx(const char *const *inputs, int n_inputs, const fo_import_opts *o,
+                  fo__graph_input *in);
+int fo__parse_npy_edges(const char *const *inputs, int n_inputs, const fo_import_opts *o,
+                        fo__graph_input *in);
+
+#endif

@@ -1,0 +1,475 @@
+/*
+ * sample/sampler.c: multi-hop node-wise neighbor sampling and the inducer.
+ *
+ * One hop runs in three passes over the frontier (the nodes whose neighbors are drawn):
+ *  A0. read each frontier node's row bounds from indptr (checked), prefetching a few nodes
+ *      ahead, and count the edges the hop will produce, so the output grows once per hop;
+ *  A1. draw each node's neighbors (all, with or without replacement) and append the edges with
+ *      `row` temporarily holding the neighbor's *global* id, prefetching rows ahead;
+ *  B.  the inducer: walk the hop's edges in order, map each neighbor to its local id (inserting
+ *      new nodes at the end of `node` in discovery order) while prefetching the id map's slots
+ *      of the edges a little ahead, and overwrite `row` with the local id.
+ * Splitting the hop this way turns the two dependent random loads of the textbook loop (row,
+ * then id map) into independent streams that prefetching can overlap. The result is the same as
+ * the textbook loop's, node for node.
+ *
+ * Every random draw for node v at hop h comes from v's own Philox stream (sample_internal.h),
+ * so results do not depend on the order nodes are processed in.
+ */
+#include "sample/sample_internal.h"
+
+#define MAX_HOPS 64
+#define PF_ROWS 8       /* prefetch distance (nodes) for rows */
+#define PF_PTR 16       /* prefetch distance (nodes) for indptr */
+#define PF_MAP 16       /* prefetch distance (edges) for the id map */
+#define DENSE_MAP_LIMIT ((int64_t)256 << 20) /* bytes: dense id map up to 32 M nodes */
+#define FLOYD_LINEAR_MAX 32
+
+typedef struct rowspan {
+  int64_t start, deg;
+} rowspan;
+
+struct fo_sampler {
+  const fo_dataset_t *d;
+  fo_topology t;
+  int32_t *fanouts;
+  int32_t n_hops;
+  bool replace, disjoint;
+  uint64_t seed;
+  fo__idmap map;
+  bool map_ready;
+  /* scratch, grown as needed and kept across batches */
+  rowspan *rows;   /* [frontier] row start and length */
+  int64_t cap_rows;
+  int64_t *picks;  /* [fanout] Floyd's chosen offsets */
+  int64_t cap_picks;
+  int64_t *pset;   /* open-addressing set for large fanouts */
+  int64_t cap_pset;
+};
+
+void fo_sampler_opts_init(fo_sampler_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->fanouts = NULL;
+  o->n_hops = 0;
+  o->replace = false;
+  o->edge_dir = FO_EDGE_DIR_IN;
+  o->disjoint = false;
+  o->seed = 0;
+}
+
+int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sampler_t **out) {
+  fo_sampler_t *s;
+  int rc;
+  if (out) *out = NULL;
+  if (!out) return FO_FAIL(FO_EINVAL, "out is NULL");
+  if (!d) return FO_FAIL(FO_EINVAL, "dataset is NULL");
+  if (!o) return FO_FAIL(FO_EINVAL, "sampler options are NULL (fanouts must be set)");
+  if (o->n_hops < 1 || o->n_hops > MAX_HOPS)
+    return FO_FAIL(FO_EINVAL, "number of hops %d is not in 1..%d", (int)o->n_hops, MAX_HOPS);
+  if (!o->fanouts) return FO_FAIL(FO_EINVAL, "fanouts is NULL with %d hops", (int)o->n_hops);
+  for (int h = 0; h < o->n_hops; h++)
+    if (o->fanouts[h] < -1)
+      return FO_FAIL(FO_EINVAL, "fanout of hop %d is %d; expected -1 (all) or >= 0", h,
+                     (int)o->fanouts[h]);
+  if (o->edge_dir != FO_EDGE_DIR_IN && o->edge_dir != FO_EDGE_DIR_OUT)
+    return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)o->edge_dir);
+  if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "sampler");
+  if ((rc = fo_dataset_topology(d, o->edge_dir, &s->t)) != FO_OK) {
+    free(s);
+    return fo__context(rc, "create sampler");
+  }
+  if (!(s->fanouts = malloc((size_t)o->n_hops * sizeof *s->fanouts))) {
+    free(s);
+    return FO_FAIL(FO_ENOMEM, "sampler fanouts");
+  }
+  memcpy(s->fanouts, o->fanouts, (size_t)o->n_hops * sizeof *s->fanouts);
+  s->d = d;
+  s->n_hops = o->n_hops;
+  s->replace = o->replace;
+  s->disjoint = o->disjoint;
+  s->seed = o->seed;
+  *out = s;
+  return FO_OK;
+}
+
+void fo_sampler_destroy(fo_sampler_t *s) {
+  if (!s) return;
+  if (s->map_ready) fo__idmap_fini(&s->map);
+  free(s->fanouts);
+  free(s->rows);
+  free(s->picks);
+  free(s->pset);
+  free(s);
+}
+
+int fo_batch_create(fo_batch_t **out) {
+  fo_batch_t *b;
+  if (!out) return FO_FAIL(FO_EINVAL, "out is NULL");
+  *out = NULL;
+  if (!(b = calloc(1, sizeof *b))) return FO_FAIL(FO_ENOMEM, "batch");
+  *out = b;
+  return FO_OK;
+}
+
+void fo_batch_destroy(fo_batch_t *b) {
+  if (!b) return;
+  free(b->node);
+  free(b->row);
+  free(b->col);
+  free(b->edge);
+  free(b->batch);
+  free(b->num_sampled_nodes);
+  free(b->num_sampled_edges);
+  free(b);
+}
+
+static void batch_clear(fo_batch_t *b) {
+  b->n_seeds = b->n_nodes = b->n_edges = 0;
+  b->n_hops = 0;
+}
+
+static int batch_nodes(fo_batch_t *b, int64_t need, bool disjoint) {
+  int rc;
+  if ((rc = fo__grow(&b->node, &b->cap_nodes, need, sizeof *b->node, "batch nodes")) != FO_OK)
+    return rc;
+  if (disjoint &&
+      (rc = fo__grow(&b->batch, &b->cap_batch, need, sizeof *b->batch, "batch nodes")) != FO_OK)
+    return rc;
+  return FO_OK;
+}
+
+static int batch_edges(fo_batch_t *b, int64_t need) {
+  int64_t c1 = b->cap_edges, c2 = b->cap_edges, c3 = b->cap_edges;
+  int rc;
+  if (need <= b->cap_edges) return FO_OK;
+  if ((rc = fo__grow(&b->row, &c1, need, sizeof *b->row, "batch edges")) != FO_OK ||
+      (rc = fo__grow(&b->col, &c2, c1, sizeof *b->col, "batch edges")) != FO_OK ||
+      (rc = fo__grow(&b->edge, &c3, c1, sizeof *b->edge, "batch edges")) != FO_OK)
+    return rc;
+  b->cap_edges = c1;
+  return FO_OK;
+}
+
+static inline int64_t load_ix(const void *a, int bytes, int64_t i) {
+  return bytes == 4 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
+}
+
+static int bad_index(const fo_topology *t, int64_t pos, int64_t u) {
+  return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)", t->indices_name,
+                 (long long)pos, (long long)u, (long long)t->n_nodes);
+}
+
+static int bad_eid(const fo_topology *t, int64_t pos, int64_t e) {
+  return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not an edge id in [0, %lld)", t->eid_name,
+                 (long long)pos, (long long)e, (long long)t->n_edges);
+}
+
+/* Robert Floyd's k-subset of [0, deg): picks[0..k) distinct, uniform over k-subsets. */
+static int floyd(fo_sampler_t *s, fo__rng *r, int64_t deg, int64_t k) {
+  int64_t *p = s->picks;
+  int64_t cnt = 0;
+  if (k <= FLOYD_LINEAR_MAX) {
+    for (int64_t j = deg - k; j < deg; j++) {
+      int64_t t = (int64_t)fo__rng_below(r, (uint64_t)j + 1);
+      bool dup = false;
+      for (int64_t q = 0; q < cnt; q++)
+        if (p[q] == t) {
+          dup = true;
+          break;
+        }
+      p[cnt++] = dup ? j : t;
+    }
+    return FO_OK;
+  }
+  {
+    /* larger k: a set of picked offsets, open addressing, cleared per node */
+    int64_t size = 1;
+    int rc;
+    while (size < 2 * k) size *= 2;
+    if ((rc = fo__grow(&s->pset, &s->cap_pset, size, sizeof *s->pset, "sampler scratch")) != FO_OK)
+      return rc;
+    memset(s->pset, 0xff, (size_t)size * sizeof *s->pset);
+    for (int64_t j = deg - k; j < deg; j++) {
+      int64_t t = (int64_t)fo__rng_below(r, (uint64_t)j + 1), pick = t;
+      uint64_t h = ((uint64_t)t * UINT64_C(0x9E3779B97F4A7C15)) & (uint64_t)(size - 1);
+      while (s->pset[h] >= 0 && s->pset[h] != t) h = (h + 1) & (uint64_t)(size - 1);
+      if (s->pset[h] == t) {
+        pick = j;
+        h = ((uint64_t)j * UINT64_C(0x9E3779B97F4A7C15)) & (uint64_t)(size - 1);
+        while (s->pset[h] >= 0) h = (h + 1) & (uint64_t)(size - 1);
+      }
+      s->pset[h] = pick;
+      p[cnt++] = pick;
+    }
+    return FO_OK;
+  }
+}
+
+/* Number of edges node of degree `deg` yields at a hop with fanout `f`. */
+static inline int64_t edges_for(int64_t deg, int32_t f, bool replace) {
+  if (f < 0) return deg;
+  if (replace) return deg ? f : 0;
+  return deg < f ? deg : f;
+}
+
+/*
+ * Pass A1 for one hop: frontier nodes [fb, fe) of out->node, row bounds in s->rows,
+ * edges appended from out->n_edges. IB/EB: byte widths of indices/eid (EB 0: no eid array).
+ */
+static inline __attribute__((always_inline)) int draw_hop(fo_sampler_t *s, fo_batch_t *out,
+                                                          int64_t fb, int64_t fe, int hop,
+                                                          uint64_t epoch, uint64_t batch_index,
+                                                          const int IB, const int EB) {
+  const fo_topology *t = &s->t;
+  const void *ix = t->indices, *eid = t->eid;
+  const uint64_t n = (uint64_t)t->n_nodes, m = (uint64_t)t->n_edges;
+  const int32_t f = s->fanouts[hop];
+  int64_t E = out->n_edges;
+  int64_t *row = out->row, *col = out->col, *edge = out->edge;
+  int rc;
+  for (int64_t i = fb; i < fe; i++) {
+    const int64_t fi = i - fb;
+    const int64_t start = s->rows[fi].start, deg = s->rows[fi].deg;
+    int64_t k;
+    if (fi + PF_ROWS < fe - fb) {
+      int64_t ps = s->rows[fi + PF_ROWS].start;
+      __builtin_prefetch((const char *)ix + ps * IB, 0, 0);
+      if (EB) __builtin_prefetch((const char *)eid + ps * EB, 0, 0);
+    }
+    k = edges_for(deg, f, s->replace);
+    if (k == 0) continue;
+    if (k == deg && !s->replace) {
+      /* Case 1: all neighbors, in stored order (fanout -1 or >= degree). */
+      for (int64_t j = 0; j < deg; j++) {
+        int64_t pos = start + j, u = load_ix(ix, IB, pos);
+        if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, pos, u);
+        row[E] = u;
+        col[E] = i;
+        if (EB) {
+          int64_t e = load_ix(eid, EB, pos);
+          if (FO_UNLIKELY((uint64_t)e >= m)) return bad_eid(t, pos, e);
+          edge[E] = e;
+        } else {
+          edge[E] = pos;
+        }
+        E++;
+      }
+      continue;
+    }
+    {
+      fo__rng r;
+      uint64_t tag = (uint64_t)hop;
+      if (s->disjoint) tag |= ((uint64_t)out->batch[i] + 1) << 8;
+      fo__rng_init(&r, s->seed, epoch, batch_index, tag, (uint64_t)out->node[i]);
+      if (s->replace) {
+        /* Case 2: with replacement, k independent uniform draws. */
+        for (int64_t j = 0; j < k; j++) {
+          int64_t pos = start + (int64_t)fo__rng_below(&r, (uint64_t)deg);
+          int64_t u = load_ix(ix, IB, pos);
+          if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, pos, u);
+          row[E] = u;
+          col[E] = i;
+          if (EB) {
+            int64_t e = load_ix(eid, EB, pos);
+            if (FO_UNLIKELY((uint64_t)e >= m)) return bad_eid(t, pos, e);
+            edge[E] = e;
+          } else {
+            edge[E] = pos;
+          }
+          E++;
+        }
+      } else {
+        /* Case 3: without replacement, k < degree: Floyd's k-subset. */
+        if ((rc = floyd(s, &r, deg, k)) != FO_OK) return rc;
+        for (int64_t j = 0; j < k; j++) {
+          int64_t pos = start + s->picks[j];
+          int64_t u = load_ix(ix, IB, pos);
+          if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, pos, u);
+          row[E] = u;
+          col[E] = i;
+          if (EB) {
+            int64_t e = load_ix(eid, EB, pos);
+            if (FO_UNLIKELY((uint64_t)e >= m)) return bad_eid(t, pos, e);
+            edge[E] = e;
+          } else {
+            edge[E] = pos;
+          }
+          E++;
+        }
+      }
+    }
+  }
+  out->n_edges = E;
+  return FO_OK;
+}
+
+static int draw_hop_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, int hop,
+                        uint64_t epoch, uint64_t batch_index) {
+  const int ib = s->t.indices_bytes, eb = s->t.eid ? s->t.eid_bytes : 0;
+  if (ib == 4 && eb == 0) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 4, 0);
+  if (ib == 8 && eb == 0) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 8, 0);
+  if (ib == 4 && eb == 4) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 4, 4);
+  if (ib == 4 && eb == 8) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 4, 8);
+  if (ib == 8 && eb == 4) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 8, 4);
+  return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 8, 8);
+}
+
+/* Pass A0: row bounds of frontier [fb, fe), checked; returns the hop's edge count in *n_out. */
+static int read_rows(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe, int hop,
+                     int64_t *n_out) {
+  const fo_topology *t = &s->t;
+  const int64_t *indptr = t->indptr, *node = out->node;
+  const int32_t f = s->fanouts[hop];
+  int64_t total = 0;
+  for (int64_t i = fb; i < fe; i++) {
+    int64_t v = node[i], a, b;
+    if (i + PF_PTR < fe) __builtin_prefetch(&indptr[node[i + PF_PTR]], 0, 0);
+    a = indptr[v];
+    b = indptr[v + 1];
+    if (FO_UNLIKELY(a < 0 || b < a || b > t->n_edges))
+      return FO_FAIL(FO_EFORMAT, "%s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
+                     t->indptr_name, (long long)v, (long long)(v + 1), (long long)a, (long long)b,
+                     (long long)t->n_edges);
+    s->rows[i - fb].start = a;
+    s->rows[i - fb].deg = b - a;
+    total += edges_for(b - a, f, s->replace);
+  }
+  *n_out = total;
+  return FO_OK;
+}
+
+/* Pass B: map the global ids in row[eb..ee) to local ids, appending new nodes. */
+static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int64_t n_seeds) {
+  fo__idmap *map = &s->map;
+  int64_t *row = out->row, *node = out->node;
+  int64_t N = out->n_nodes;
+  if (!s->disjoint) {
+    for (int64_t e = eb; e < ee; e++) {
+      int64_t u = row[e];
+      bool ins;
+      uint32_t local;
+      if (e + PF_MAP < ee) fo__idmap_prefetch(map, row[e + PF_MAP]);
+      local = fo__idmap_insert(map, u, (uint32_t)N, &ins);
+      if (ins) node[N++] = u;
+      row[e] = local;
+    }
+  } else {
+    const int64_t *col = out->col;
+    int64_t *bat = out->batch;
+    for (int64_t e = eb; e < ee; e++) {
+      int64_t u = row[e], tree = bat[col[e]], key = u * n_seeds + tree;
+      bool ins;
+      uint32_t local;
+      if (e + PF_MAP < ee) fo__idmap_prefetch(map, row[e + PF_MAP] * n_seeds + bat[col[e + PF_MAP]]);
+      local = fo__idmap_insert(map, key, (uint32_t)N, &ins);
+      if (ins) {
+        node[N] = u;
+        bat[N] = tree;
+        N++;
+      }
+      row[e] = local;
+    }
+  }
+  out->n_nodes = N;
+  return FO_OK;
+}
+
+static int sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint64_t epoch,
+                  uint64_t batch_index, fo_batch_t *out) {
+  const int64_t n = s->t.n_nodes;
+  int64_t fb, fe;
+  int rc;
+  if (n_seeds < 0) return FO_FAIL(FO_EINVAL, "number of seeds %lld is negative", (long long)n_seeds);
+  if (n_seeds > 0 && !seeds) return FO_FAIL(FO_EINVAL, "seeds is NULL with %lld seeds", (long long)n_seeds);
+  for (int64_t i = 0; i < n_seeds; i++)
+    if (seeds[i] < 0 || seeds[i] >= n)
+      return FO_FAIL(FO_ERANGE, "seed %lld (index %lld) is not a node id in [0, %lld)",
+                     (long long)seeds[i], (long long)i, (long long)n);
+  if (s->disjoint && n_seeds > 0 && n > INT64_MAX / n_seeds)
+    return FO_FAIL(FO_ERANGE, "disjoint mode: %lld nodes x %lld seeds overflows the id map key",
+                   (long long)n, (long long)n_seeds);
+  if (n_seeds >= (int64_t)UINT32_MAX)
+    return FO_FAIL(FO_ERANGE, "%lld seeds: a batch holds at most 2^32 - 2 nodes", (long long)n_seeds);
+  if (out->cap_hops < s->n_hops + 1) {
+    int64_t c1 = out->cap_hops, c2 = out->cap_hops;
+    if ((rc = fo__grow(&out->num_sampled_nodes, &c1, s->n_hops + 1, sizeof(int64_t), "batch")) != FO_OK ||
+        (rc = fo__grow(&out->num_sampled_edges, &c2, s->n_hops + 1, sizeof(int64_t), "batch")) != FO_OK)
+      return rc;
+    out->cap_hops = c1 < c2 ? c1 : c2;
+  }
+  if (!s->map_ready) {
+    /* disjoint keys range over n * n_seeds: always the hash layout */
+    if ((rc = fo__idmap_init(&s->map, s->disjoint ? -1 : n, DENSE_MAP_LIMIT)) != FO_OK) return rc;
+    s->map_ready = true;
+  }
+  fo__idmap_reset(&s->map);
+  if ((rc = batch_nodes(out, n_seeds, s->disjoint)) != FO_OK) return rc;
+  if ((rc = fo__idmap_reserve(&s->map, n_seeds)) != FO_OK) return rc;
+  out->n_seeds = n_seeds;
+  out->n_hops = s->n_hops;
+  out->disjoint = s->disjoint;
+  for (int64_t i = 0; i < n_seeds; i++) {
+    bool ins;
+    out->node[i] = seeds[i];
+    if (s->disjoint) {
+      out->batch[i] = i;
+      fo__idmap_insert(&s->map, seeds[i] * n_seeds + i, (uint32_t)i, &ins);
+    } else {
+      fo__idmap_insert(&s->map, seeds[i], (uint32_t)i, &ins); /* first copy wins */
+    }
+  }
+  out->n_nodes = n_seeds;
+  out->num_sampled_nodes[0] = n_seeds;
+  fb = 0;
+  fe = n_seeds;
+  for (int hop = 0; hop < s->n_hops; hop++) {
+    int64_t n_front = fe - fb, n_new = 0, e0 = out->n_edges;
+    if ((rc = fo__grow(&s->rows, &s->cap_rows, n_front, sizeof *s->rows, "sampler scratch")) != FO_OK)
+      return rc;
+    if ((rc = read_rows(s, out, fb, fe, hop, &n_new)) != FO_OK) return rc;
+    if (s->fanouts[hop] > 0 && (rc = fo__grow(&s->picks, &s->cap_picks, s->fanouts[hop],
+                                              sizeof *s->picks, "sampler scratch")) != FO_OK)
+      return rc;
+    if (n_new > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
+    if ((rc = batch_edges(out, e0 + n_new)) != FO_OK) return rc;
+    if ((rc = draw_hop_any(s, out, fb, fe, hop, epoch, batch_index)) != FO_OK) return rc;
+    if (out->n_nodes + n_new >= (int64_t)UINT32_MAX)
+      return FO_FAIL(FO_ERANGE, "batch exceeds 2^32 - 2 nodes at hop %d", hop);
+    if ((rc = batch_nodes(out, out->n_nodes + n_new, s->disjoint)) != FO_OK) return rc;
+    if ((rc = fo__idmap_reserve(&s->map, n_new)) != FO_OK) return rc;
+    fb = out->n_nodes;
+    if ((rc = induce(s, out, e0, out->n_edges, n_seeds)) != FO_OK) return rc;
+    fe = out->n_nodes;
+    out->num_sampled_nodes[hop + 1] = fe - fb;
+    out->num_sampled_edges[hop] = out->n_edges - e0;
+  }
+  return FO_OK;
+}
+
+int fo_sampler_sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint64_t epoch,
+                      uint64_t batch_index, fo_batch_t *out) {
+  int rc;
+  if (!s || !out) return FO_FAIL(FO_EINVAL, "sampler or batch is NULL");
+  batch_clear(out);
+  rc = sample(s, seeds, n_seeds, epoch, batch_index, out);
+  if (rc != FO_OK) {
+    batch_clear(out);
+    return fo__context(rc, "sample batch %llu", (unsigned long long)batch_index);
+  }
+  return FO_OK;
+}
+
+int fo_random_permutation(int64_t n, uint64_t seed, uint64_t epoch, int64_t *out) {
+  fo__rng r;
+  if (n < 0 || (n > 0 && !out))
+    return FO_FAIL(FO_EINVAL, "permutation of %lld elements into %p", (long long)n, (void *)out);
+  /* counter tag 2^63 keeps this stream apart from every neighbor-sampling stream */
+  fo__rng_init(&r, seed, epoch, 0, UINT64_C(1) << 63, 0);
+  for (int64_t i = 0; i < n; i++) out[i] = i;
+  for (int64_t i = n - 1; i > 0; i--) {
+    int64_t j = (int64_t)fo__rng_below(&r, (uint64_t)i + 1), tmp = out[i];
+    out[i] = out[j];
+    out[j] = tmp;
+  }
+  return FO_OK;
+}

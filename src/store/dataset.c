@@ -1,0 +1,500 @@
+/*
+ * store/dataset.c: open a dataset directory read-only.
+ *
+ * Opening parses fanout.json (jansson), memory-maps every listed .npy file read-only and checks,
+ * per array, that the .npy header agrees with the manifest (dtype, C order, shape) and that the
+ * file holds exactly header + data bytes; then it builds the topology views and checks the two
+ * O(1) facts indptr[0] == 0 and indptr[n] == m. Nothing else is read, so opening costs O(number
+ * of arrays) whatever the graph's size; fo_dataset_verify() (verify.c) reads everything.
+ * Every check failure is FO_EFORMAT naming the file and the value, never a crash.
+ */
+#include "store/store_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MANIFEST_MAX_BYTES (64u << 20)
+#define HUGE_2M ((size_t)2 << 20)
+
+void fo_dataset_opts_init(fo_dataset_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->load = FO_LOAD_MMAP;
+}
+
+int fo__map_file(const char *path, fo__map *m) {
+  struct stat st;
+  int fd;
+  memset(m, 0, sizeof *m);
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return FO_FAIL_ERRNO("open '%s'", path);
+  if (fstat(fd, &st) != 0) {
+    int rc = FO_FAIL_ERRNO("stat '%s'", path);
+    close(fd);
+    return rc;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return FO_FAIL(FO_EFORMAT, "'%s' is not a regular file", path);
+  }
+  if (st.st_size == 0) {
+    close(fd);
+    return FO_OK; /* empty: addr NULL, len 0 */
+  }
+  m->addr = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  if (m->addr == MAP_FAILED) {
+    int rc = FO_FAIL_ERRNO("mmap '%s'", path);
+    m->addr = NULL;
+    close(fd);
+    return rc;
+  }
+  m->len = (size_t)st.st_size;
+  close(fd);
+  return FO_OK;
+}
+
+void fo__unmap(fo__map *m) {
+  if (m->addr) munmap(m->addr, m->anon ? (m->len + HUGE_2M - 1) / HUGE_2M * HUGE_2M : m->len);
+  memset(m, 0, sizeof *m);
+}
+
+/* Replace a file mapping by an anonymous copy advised for transparent huge pages. */
+static int copy_to_hugepages(fo__array *a) {
+  size_t len = a->map.len, alloc = (len + HUGE_2M - 1) / HUGE_2M * HUGE_2M;
+  size_t off = (size_t)((const char *)a->data - (const char *)a->map.addr);
+  void *mem;
+  if (!len) return FO_OK;
+  mem = mmap(NULL, alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return FO_FAIL(FO_ENOMEM, "huge-page copy of '%s' (%zu bytes)", a->file, len);
+#ifdef MADV_HUGEPAGE
+  madvise(mem, alloc, MADV_HUGEPAGE);
+#endif
+  memcpy(mem, a->map.addr, len);
+  mprotect(mem, alloc, PROT_READ);
+  munmap(a->map.addr, a->map.len);
+  a->map.addr = mem;
+  a->map.anon = true;
+  a->data = (const char *)mem + off;
+  return FO_OK;
+}
+
+static int read_manifest(const char *path, char **out) {
+  char *file;
+  size_t n = strlen(path) + sizeof(FO_MANIFEST) + 2;
+  FILE *f;
+  char *text = NULL;
+  long size;
+  int rc = FO_OK;
+  *out = NULL;
+  if (!(file = malloc(n))) return FO_FAIL(FO_ENOMEM, "manifest path");
+  snprintf(file, n, "%s/%s", path, FO_MANIFEST);
+  f = fopen(file, "rb");
+  if (!f) {
+    if (errno == ENOENT) {
+      struct stat st;
+      if (stat(path, &st) != 0)
+        rc = FO_FAIL_ERRNO("'%s'", path);
+      else if (!S_ISDIR(st.st_mode))
+        rc = FO_FAIL(FO_EINVAL, "'%s' is not a directory", path);
+      else
+        rc = FO_FAIL(FO_EINVAL, "'%s' is not a fanout dataset (no %s)", path, FO_MANIFEST);
+    } else {
+      rc = FO_FAIL_ERRNO("open '%s'", file);
+    }
+    free(file);
+    return rc;
+  }
+  if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    rc = FO_FAIL_ERRNO("read '%s'", file);
+  } else if ((unsigned long)size > MANIFEST_MAX_BYTES) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: %ld bytes is too large for a manifest", file, size);
+  } else if (!(text = malloc((size_t)size + 1))) {
+    rc = FO_FAIL(FO_ENOMEM, "read '%s'", file);
+  } else if (fread(text, 1, (size_t)size, f) != (size_t)size) {
+    rc = FO_FAIL_ERRNO("read '%s'", file);
+  } else {
+    text[size] = '\0';
+    *out = text;
+    text = NULL;
+  }
+  free(text);
+  fclose(f);
+  free(file);
+  return rc;
+}
+
+static bool valid_name(const char *s) {
+  if (!*s || strlen(s) > 200) return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+          *s == '_' || *s == '-' || *s == '.'))
+      return false;
+  return true;
+}
+
+static int json_int(json_t *obj, const char *key, int64_t *out) {
+  json_t *v = json_object_get(obj, key);
+  if (!v) return FO_FAIL(FO_EFORMAT, "missing '%s'", key);
+  if (!json_is_integer(v) || json_integer_value(v) < 0)
+    return FO_FAIL(FO_EFORMAT, "'%s' is not a non-negative integer", key);
+  *out = (int64_t)json_integer_value(v);
+  return FO_OK;
+}
+
+/* Parse one entry of "arrays" and map its file. */
+static int load_array(fo_dataset_t *d, json_t *e, int64_t idx, fo__array *a) {
+  json_t *name = json_object_get(e, "name"), *file = json_object_get(e, "file");
+  json_t *dtype = json_object_get(e, "dtype"), *shape = json_object_get(e, "shape");
+  json_t *xx = json_object_get(e, "xxh64");
+  fo__npy_header h;
+  char *path;
+  size_t n;
+  int rc;
+  if (!json_is_string(name) || !valid_name(json_string_value(name)))
+    return FO_FAIL(FO_EFORMAT, "arrays[%lld]: bad or missing 'name'", (long long)idx);
+  if (!json_is_string(file) || !valid_name(json_string_value(file)) ||
+      !strcmp(json_string_value(file), ".") || !strcmp(json_string_value(file), ".."))
+    return FO_FAIL(FO_EFORMAT, "array '%s': bad or missing 'file'", json_string_value(name));
+  if (!json_is_string(dtype) || !json_is_array(shape) || json_array_size(shape) < 1 ||
+      json_array_size(shape) > 2 || !json_is_string(xx) || strlen(json_string_value(xx)) != 16)
+    return FO_FAIL(FO_EFORMAT, "array '%s': bad 'dtype', 'shape' or 'xxh64'",
+                   json_string_value(name));
+  a->name = fo__strdup(json_string_value(name));
+  a->file = fo__strdup(json_string_value(file));
+  a->dtype = fo__strdup(json_string_value(dtype));
+  if (!a->name || !a->file || !a->dtype) return FO_FAIL(FO_ENOMEM, "array entry");
+  a->ndim = (int)json_array_size(shape);
+  for (int i = 0; i < a->ndim; i++) {
+    json_t *s = json_array_get(shape, (size_t)i);
+    if (!json_is_integer(s) || json_integer_value(s) < 0)
+      return FO_FAIL(FO_EFORMAT, "array '%s': shape[%d] is not a non-negative integer", a->name, i);
+    a->shape[i] = (int64_t)json_integer_value(s);
+  }
+  {
+    char *end;
+    errno = 0;
+    a->xxh64 = strtoull(json_string_value(xx), &end, 16);
+    if (*end || errno) return FO_FAIL(FO_EFORMAT, "array '%s': bad xxh64 '%s'", a->name,
+                                      json_string_value(xx));
+  }
+  if ((rc = fo__npy_descr_itemsize(a->dtype, &a->itemsize)) != FO_OK)
+    return fo__context(rc, "array '%s'", a->name);
+  n = strlen(d->path) + strlen(a->file) + 2;
+  if (!(path = malloc(n))) return FO_FAIL(FO_ENOMEM, "array path");
+  snprintf(path, n, "%s/%s", d->path, a->file);
+  rc = fo__map_file(path, &a->map);
+  free(path);
+  if (rc != FO_OK) return rc;
+  if ((rc = fo__npy_parse(a->map.addr, a->map.len, &h)) != FO_OK)
+    return fo__context(rc, "%s", a->file);
+  if (strcmp(h.descr, a->dtype) != 0)
+    return FO_FAIL(FO_EFORMAT, "%s: dtype '%s' but the manifest says '%s'", a->file, h.descr,
+                   a->dtype);
+  if (h.fortran_order && h.ndim > 1)
+    return FO_FAIL(FO_EFORMAT, "%s: Fortran order is not supported", a->file);
+  if (h.ndim != a->ndim || h.shape[0] != a->shape[0] || (a->ndim == 2 && h.shape[1] != a->shape[1]))
+    return FO_FAIL(FO_EFORMAT, "%s: shape in the file differs from the manifest", a->file);
+  a->nbytes = h.count * h.itemsize;
+  if ((uint64_t)a->map.len != h.data_offset + (uint64_t)a->nbytes)
+    return FO_FAIL(FO_EFORMAT, "%s: file has %zu bytes, its header and shape need %llu%s",
+                   a->file, a->map.len, (unsigned long long)(h.data_offset + (uint64_t)a->nbytes),
+                   (uint64_t)a->map.len < h.data_offset + (uint64_t)a->nbytes ? " (truncated)" : "");
+  if (h.data_offset % 8 != 0)
+    return FO_FAIL(FO_EFORMAT, "%s: data offset %zu is not 8-byte aligned", a->file, h.data_offset);
+  a->data = (const char *)a->map.addr + h.data_offset;
+  return FO_OK;
+}
+
+const fo__array *fo__dataset_find(const fo_dataset_t *d, const char *name) {
+  for (int64_t i = 0; i < d->n_arrays; i++)
+    if (!strcmp(d->arrays[i].name, name)) return &d->arrays[i];
+  return NULL;
+}
+
+static bool is_int_dtype(const fo__array *a, bool allow32) {
+  return !strcmp(a->dtype, "<i8") || (allow32 && !strcmp(a->dtype, "<i4"));
+}
+
+/* Build the view of one direction from manifest entry `t` ({"indptr":..,"indices":..[,"eid":..]}). */
+static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char *label,
+                         fo_load_mode load) {
+  fo_topology *v = &d->topo[dir];
+  const fo__array *ip, *ix, *ei = NULL;
+  json_t *jp = json_object_get(t, "indptr"), *jx = json_object_get(t, "indices");
+  json_t *je = json_object_get(t, "eid");
+  const int64_t *p;
+  if (!json_is_string(jp) || !json_is_string(jx) || (je && !json_is_string(je)))
+    return FO_FAIL(FO_EFORMAT, "topology '%s': needs 'indptr' and 'indices' names", label);
+  ip = fo__dataset_find(d, json_string_value(jp));
+  ix = fo__dataset_find(d, json_string_value(jx));
+  if (je) ei = fo__dataset_find(d, json_string_value(je));
+  if (!ip || !ix || (je && !ei))
+    return FO_FAIL(FO_EFORMAT, "topology '%s': names an array that is not listed", label);
+  if (!is_int_dtype(ip, false) || ip->ndim != 1 || ip->shape[0] != d->n_nodes + 1)
+    return FO_FAIL(FO_EFORMAT, "%s: must be int64 [%lld], is %s [%lld]", ip->file,
+                   (long long)(d->n_nodes + 1), ip->dtype, (long long)ip->shape[0]);
+  if (!is_int_dtype(ix, true) || ix->ndim != 1 || ix->shape[0] != d->n_edges)
+    return FO_FAIL(FO_EFORMAT, "%s: must be int32 or int64 [%lld], is %s [%lld]", ix->file,
+                   (long long)d->n_edges, ix->dtype, (long long)ix->shape[0]);
+  if (ei && (!is_int_dtype(ei, true) || ei->ndim != 1 || ei->shape[0] != d->n_edges))
+    return FO_FAIL(FO_EFORMAT, "%s: must be int32 or int64 [%lld]", ei->file, (long long)d->n_edges);
+  if (load == FO_LOAD_HUGEPAGE) {
+    int rc;
+    if ((rc = copy_to_hugepages((fo__array *)ip)) != FO_OK ||
+        (rc = copy_to_hugepages((fo__array *)ix)) != FO_OK ||
+        (ei && (rc = copy_to_hugepages((fo__array *)ei)) != FO_OK))
+      return rc;
+  }
+  p = ip->data;
+  if (p[0] != 0 || p[d->n_nodes] != d->n_edges)
+    return FO_FAIL(FO_EFORMAT, "%s: indptr[0] = %lld and indptr[%lld] = %lld, expected 0 and %lld",
+                   ip->file, (long long)p[0], (long long)d->n_nodes, (long long)p[d->n_nodes],
+                   (long long)d->n_edges);
+  v->dir = dir;
+  v->n_nodes = d->n_nodes;
+  v->n_edges = d->n_edges;
+  v->indptr = p;
+  v->indices = ix->data;
+  v->indices_bytes = (int)ix->itemsize;
+  v->eid = ei ? ei->data : NULL;
+  v->eid_bytes = ei ? (int)ei->itemsize : 0;
+  v->indptr_name = ip->name;
+  v->indices_name = ix->name;
+  v->eid_name = ei ? ei->name : NULL;
+  d->has_topo[dir] = true;
+  return FO_OK;
+}
+
+static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
+  json_error_t jerr;
+  json_t *root, *arrays, *topo, *orig, *fmt, *ver;
+  int rc = FO_OK;
+  root = json_loads(d->manifest_text, 0, &jerr);
+  if (!root)
+    return FO_FAIL(FO_EFORMAT, "%s: line %d: %s", FO_MANIFEST, jerr.line, jerr.text);
+  if (!json_is_object(root)) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: not a JSON object", FO_MANIFEST);
+    goto out;
+  }
+  fmt = json_object_get(root, "format");
+  ver = json_object_get(root, "format_version");
+  if (!json_is_string(fmt) || strcmp(json_string_value(fmt), FO_FORMAT_NAME) != 0) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: 'format' is not \"%s\"", FO_MANIFEST, FO_FORMAT_NAME);
+    goto out;
+  }
+  if (!json_is_integer(ver) || json_integer_value(ver) != FO_FORMAT_VERSION) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: unsupported format_version %lld (this fanout reads %d)",
+                 FO_MANIFEST, json_is_integer(ver) ? (long long)json_integer_value(ver) : -1LL,
+                 FO_FORMAT_VERSION);
+    goto out;
+  }
+  if ((rc = json_int(root, "num_nodes", &d->n_nodes)) != FO_OK ||
+      (rc = json_int(root, "num_edges", &d->n_edges)) != FO_OK) {
+    rc = fo__context(rc, "%s", FO_MANIFEST);
+    goto out;
+  }
+  if (d->n_nodes == INT64_MAX) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: num_nodes too large", FO_MANIFEST);
+    goto out;
+  }
+  arrays = json_object_get(root, "arrays");
+  if (!json_is_array(arrays)) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: missing 'arrays' list", FO_MANIFEST);
+    goto out;
+  }
+  d->n_arrays = (int64_t)json_array_size(arrays);
+  if (!(d->arrays = calloc((size_t)d->n_arrays + 1, sizeof *d->arrays))) {
+    rc = FO_FAIL(FO_ENOMEM, "array table");
+    goto out;
+  }
+  for (int64_t i = 0; i < d->n_arrays; i++) {
+    json_t *e = json_array_get(arrays, (size_t)i);
+    if (!json_is_object(e)) {
+      rc = FO_FAIL(FO_EFORMAT, "%s: arrays[%lld] is not an object", FO_MANIFEST, (long long)i);
+      goto out;
+    }
+    if ((rc = load_array(d, e, i, &d->arrays[i])) != FO_OK) goto out;
+    for (int64_t j = 0; j < i; j++)
+      if (!strcmp(d->arrays[j].name, d->arrays[i].name)) {
+        rc = FO_FAIL(FO_EFORMAT, "%s: array '%s' listed twice", FO_MANIFEST, d->arrays[i].name);
+        goto out;
+      }
+  }
+  topo = json_object_get(root, "topology");
+  if (!json_is_object(topo)) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: missing 'topology'", FO_MANIFEST);
+    goto out;
+  }
+  if (json_object_get(topo, "csc") &&
+      (rc = load_topology(d, json_object_get(topo, "csc"), FO_EDGE_DIR_IN, "csc", load)) != FO_OK)
+    goto out;
+  if (json_object_get(topo, "csr") &&
+      (rc = load_topology(d, json_object_get(topo, "csr"), FO_EDGE_DIR_OUT, "csr", load)) != FO_OK)
+    goto out;
+  if (!d->has_topo[0] && !d->has_topo[1]) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: 'topology' has neither 'csc' nor 'csr'", FO_MANIFEST);
+    goto out;
+  }
+  /* The edge-id direction stores no eid array; the other one must. */
+  for (int dir = 0; dir < 2; dir++)
+    if (d->has_topo[dir] && !d->topo[dir].eid && d->has_topo[!dir] && !d->topo[!dir].eid) {
+      rc = FO_FAIL(FO_EFORMAT, "%s: both csc and csr lack an 'eid' array", FO_MANIFEST);
+      goto out;
+    }
+  orig = json_object_get(root, "node_orig");
+  if (orig) {
+    const fo__array *a = json_is_string(orig) ? fo__dataset_find(d, json_string_value(orig)) : NULL;
+    if (!a || a->ndim != 1 || a->shape[0] != d->n_nodes ||
+        !(!strcmp(a->dtype, "<i8") || a->dtype[1] == 'S')) {
+      rc = FO_FAIL(FO_EFORMAT, "%s: 'node_orig' must name an int64 or bytes array of %lld nodes",
+                   FO_MANIFEST, (long long)d->n_nodes);
+      goto out;
+    }
+    d->node_orig = a;
+    d->orig_kind = a->dtype[1] == 'S' ? FO_ORIG_STRING : FO_ORIG_INT64;
+  }
+out:
+  json_decref(root);
+  return rc;
+}
+
+int fo_dataset_open(const char *path, const fo_dataset_opts *o, fo_dataset_t **out) {
+  fo_dataset_opts defaults;
+  fo_dataset_t *d;
+  int rc;
+  if (out) *out = NULL;
+  if (!out) return FO_FAIL(FO_EINVAL, "out is NULL");
+  if (!path) return FO_FAIL(FO_EINVAL, "path is NULL");
+  if (!o) {
+    fo_dataset_opts_init(&defaults);
+    o = &defaults;
+  }
+  if (o->load != FO_LOAD_MMAP && o->load != FO_LOAD_HUGEPAGE)
+    return FO_FAIL(FO_EINVAL, "open dataset '%s': unknown load mode %d", path, (int)o->load);
+  if (!(d = calloc(1, sizeof *d))) return FO_FAIL(FO_ENOMEM, "dataset handle");
+  if (!(d->path = fo__strdup(path))) {
+    rc = FO_FAIL(FO_ENOMEM, "dataset path");
+    goto fail;
+  }
+  if ((rc = read_manifest(path, &d->manifest_text)) != FO_OK) goto fail;
+  if ((rc = parse_manifest(d, o->load)) != FO_OK) goto fail;
+  *out = d;
+  return FO_OK;
+fail:
+  fo_dataset_close(d);
+  return fo__context(rc, "open dataset '%s'", path);
+}
+
+void fo_dataset_close(fo_dataset_t *d) {
+  if (!d) return;
+  for (int64_t i = 0; d->arrays && i < d->n_arrays; i++) {
+    fo__unmap(&d->arrays[i].map);
+    free(d->arrays[i].name);
+    free(d->arrays[i].file);
+    free(d->arrays[i].dtype);
+  }
+  free(d->arrays);
+  free(d->manifest_text);
+  free(d->path);
+  free(d);
+}
+
+int64_t fo_dataset_num_nodes(const fo_dataset_t *d) { return d->n_nodes; }
+int64_t fo_dataset_num_edges(const fo_dataset_t *d) { return d->n_edges; }
+const char *fo_dataset_path(const fo_dataset_t *d) { return d->path; }
+const char *fo_dataset_manifest(const fo_dataset_t *d) { return d->manifest_text; }
+
+bool fo_dataset_has_topology(const fo_dataset_t *d, fo_edge_dir dir) {
+  return (dir == FO_EDGE_DIR_IN || dir == FO_EDGE_DIR_OUT) && d->has_topo[dir];
+}
+
+int fo_dataset_topology(const fo_dataset_t *d, fo_edge_dir dir, fo_topology *out) {
+  if (dir != FO_EDGE_DIR_IN && dir != FO_EDGE_DIR_OUT)
+    return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)dir);
+  if (!d->has_topo[dir])
+    return FO_FAIL(FO_EINVAL, "dataset '%s' has no %s (in-neighbors need a CSC: import with "
+                   "--csc; out-neighbors need a CSR: import with --csr)",
+                   d->path, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+  *out = d->topo[dir];
+  return FO_OK;
+}
+
+int64_t fo_dataset_num_arrays(const fo_dataset_t *d) { return d->n_arrays; }
+
+static void fill_info(const fo__array *a, fo_array_info *out) {
+  out->name = a->name;
+  out->file = a->file;
+  out->dtype = a->dtype;
+  out->ndim = a->ndim;
+  out->shape[0] = a->shape[0];
+  out->shape[1] = a->ndim > 1 ? a->shape[1] : 0;
+  out->itemsize = a->itemsize;
+  out->nbytes = a->nbytes;
+  out->xxh64 = a->xxh64;
+  out->data = a->data;
+}
+
+int fo_dataset_array_at(const fo_dataset_t *d, int64_t i, fo_array_info *out) {
+  if (i < 0 || i >= d->n_arrays)
+    return FO_FAIL(FO_ERANGE, "array index %lld not in [0, %lld)", (long long)i,
+                   (long long)d->n_arrays);
+  fill_info(&d->arrays[i], out);
+  return FO_OK;
+}
+
+int fo_dataset_array(const fo_dataset_t *d, const char *name, fo_array_info *out) {
+  const fo__array *a = name ? fo__dataset_find(d, name) : NULL;
+  if (!a) return FO_FAIL(FO_EINVAL, "dataset '%s' has no array '%s'", d->path, name ? name : "(null)");
+  fill_info(a, out);
+  return FO_OK;
+}
+
+fo_orig_kind fo_dataset_node_orig_kind(const fo_dataset_t *d) { return d->orig_kind; }
+
+int fo_dataset_node_orig_int(const fo_dataset_t *d, fo_nid_t v, int64_t *out) {
+  if (v < 0 || v >= d->n_nodes)
+    return FO_FAIL(FO_ERANGE, "node %lld not in [0, %lld)", (long long)v, (long long)d->n_nodes);
+  if (d->orig_kind == FO_ORIG_STRING)
+    return FO_FAIL(FO_EINVAL, "original node ids of '%s' are strings", d->path);
+  *out = d->orig_kind == FO_ORIG_INT64 ? ((const int64_t *)d->node_orig->data)[v] : v;
+  return FO_OK;
+}
+
+int fo_dataset_node_orig_str(const fo_dataset_t *d, fo_nid_t v, const char **s, size_t *len) {
+  const char *p;
+  size_t w, n = 0;
+  if (v < 0 || v >= d->n_nodes)
+    return FO_FAIL(FO_ERANGE, "node %lld not in [0, %lld)", (long long)v, (long long)d->n_nodes);
+  if (d->orig_kind != FO_ORIG_STRING)
+    return FO_FAIL(FO_EINVAL, "original node ids of '%s' are not strings", d->path);
+  w = (size_t)d->node_orig->itemsize;
+  p = (const char *)d->node_orig->data + (size_t)v * w;
+  while (n < w && p[n]) n++;
+  *s = p;
+  *len = n;
+  return FO_OK;
+}
+
+int fo_dataset_degree_stats(const fo_dataset_t *d, fo_edge_dir dir, fo_degree_stats *out) {
+  fo_topology t;
+  int rc = fo_dataset_topology(d, dir, &t);
+  memset(out, 0, sizeof *out);
+  if (rc != FO_OK) return rc;
+  out->min = t.n_nodes ? INT64_MAX : 0;
+  for (int64_t v = 0; v < t.n_nodes; v++) {
+    int64_t deg = t.indptr[v + 1] - t.indptr[v];
+    if (deg < 0)
+      return FO_FAIL(FO_EFORMAT, "%s: indptr decreases at position %lld (%lld > %lld)",
+                     t.indptr_name, (long long)v, (long long)t.indptr[v], (long long)t.indptr[v + 1]);
+    if (deg < out->min) out->min = deg;
+    if (v == 0 || deg > out->max) {
+      out->max = deg;
+      out->argmax = v;
+    }
+    if (!deg) out->n_zero++;
+  }
+  out->mean = t.n_nodes ? (double)t.n_edges / (double)t.n_nodes : 0.0;
+  return FO_OK;
+}

@@ -1,0 +1,110 @@
+/*
+ * store/store_internal.h: the .npy codec, file mapping, the dataset's internal layout and the
+ * dataset writer (used by the importers). See docs/FORMAT.md for the on-disk format.
+ */
+#ifndef FO_STORE_INTERNAL_H
+#define FO_STORE_INTERNAL_H
+
+#include "core/internal.h"
+
+#include <jansson.h>
+
+#define FO_FORMAT_NAME "fanout-dataset"
+#define FO_FORMAT_VERSION 1
+#define FO_MANIFEST "fanout.json"
+
+/* ---- .npy (npy.c) -------------------------------------------------------------------------- */
+
+#define FO_NPY_MAX_DIMS 4
+
+typedef struct fo__npy_header {
+  char descr[24];      /* e.g. "<i8", "|S12" */
+  bool fortran_order;
+  int ndim;
+  int64_t shape[FO_NPY_MAX_DIMS];
+  int64_t itemsize;
+  int64_t count;       /* product of shape */
+  size_t data_offset;  /* bytes from the start of the file to the data */
+} fo__npy_header;
+
+/* Parse an .npy header from the first `len` bytes of a file (len may exceed the header).
+ * FO_EFORMAT with a message saying what is wrong (the caller adds the file name). Accepts
+ * format versions 1.x, 2.x, 3.x; descr must be a simple little-endian or byte-sized type. */
+int fo__npy_parse(const void *buf, size_t len, fo__npy_header *h);
+
+/* Bytes per element of a simple descr ("<i4" = 4, "|S12" = 12); FO_EFORMAT if unsupported. */
+int fo__npy_descr_itemsize(const char *descr, int64_t *itemsize);
+
+/* Format a version-1.0 header for (descr, C order, shape) into buf, padded with spaces and a
+ * final newline so that the data starts at a multiple of 64 bytes. Returns the header length
+ * in bytes, or 0 if it does not fit in cap. */
+size_t fo__npy_format(char *buf, size_t cap, const char *descr, int ndim, const int64_t *shape);
+
+/* ---- file mapping (dataset.c) -------------------------------------------------------------- */
+
+typedef struct fo__map {
+  void *addr;
+  size_t len;
+  bool anon; /* anonymous copy (huge pages) rather than a file mapping */
+} fo__map;
+
+int fo__map_file(const char *path, fo__map *m);
+void fo__unmap(fo__map *m);
+
+/* ---- the open dataset (dataset.c) ---------------------------------------------------------- */
+
+typedef struct fo__array {
+  char *name, *file, *dtype;
+  int ndim;
+  int64_t shape[2];
+  int64_t itemsize, nbytes;
+  uint64_t xxh64;
+  fo__map map;
+  const void *data;
+} fo__array;
+
+struct fo_dataset {
+  char *path;
+  char *manifest_text;
+  int64_t n_nodes, n_edges;
+  fo__array *arrays;
+  int64_t n_arrays;
+  bool has_topo[2];
+  fo_topology topo[2];
+  fo_orig_kind orig_kind;
+  const fo__array *node_orig;
+};
+
+/* The array called `name`, or NULL. */
+const fo__array *fo__dataset_find(const fo_dataset_t *d, const char *name);
+
+/* ---- the dataset writer (writer.c) --------------------------------------------------------- */
+
+typedef struct fo__writer fo__writer;
+
+/* Create a hidden temporary directory beside `out_dir` to build a dataset in. Fails with
+ * FO_EINVAL if `out_dir` exists and !force. */
+int fo__writer_begin(const char *out_dir, bool force, fo__writer **out);
+
+/* Write array `name` (file "<name>.npy") with numpy `descr`, C order, shape[ndim] from `data`
+ * (product(shape) * itemsize bytes), compute its xxh64 and record it in the manifest. */
+int fo__writer_add(fo__writer *w, const char *name, const char *descr, int ndim,
+                   const int64_t *shape, const void *data);
+
+/* Write int64 values `data[n]` as a 1-D array of `width` bytes (4: "<i4", 8: "<i8").
+ * FO_ERANGE if a value does not fit in int32. */
+int fo__writer_add_i64(fo__writer *w, const char *name, int width, const int64_t *data,
+                       int64_t n);
+
+/* The manifest being built: the caller sets num_nodes, num_edges, topology, provenance ...
+ * (the writer owns it and adds "format", "format_version" and "arrays"). */
+json_t *fo__writer_manifest(fo__writer *w);
+
+/* Write fanout.json, fsync, and rename the temporary directory to `out_dir` (replacing an
+ * existing one when `force`). Frees `w` whatever the outcome; on failure nothing is left. */
+int fo__writer_commit(fo__writer *w);
+
+/* Remove the temporary directory and free `w`. Accepts NULL. */
+void fo__writer_abort(fo__writer *w);
+
+#endif

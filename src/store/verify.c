@@ -1,0 +1,82 @@
+/*
+ * store/verify.c: the full O(n + m) dataset check behind `fanout verify`.
+ *
+ * In order: every array's xxh64 against the manifest; per stored direction, indptr starts at
+ * 0, never decreases and ends at m, every indices entry lies in [0, n), and an eid array is a
+ * permutation of [0, m) (one bit per edge); when both directions are stored, every CSR
+ * position p in row u with eid e must be CSC position e with source u and lie in the column of
+ * its CSR target, so the two hold exactly the same edges. The first failure is reported with
+ * the array and position; nothing is modified.
+ */
+#include "store/store_internal.h"
+
+static int64_t load_int(const void *a, int bytes, int64_t i) {
+  return bytes == 4 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
+}
+
+static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
+  const int64_t n = t->n_nodes, m = t->n_edges;
+  uint64_t *seen = NULL;
+  for (int64_t v = 0; v < n; v++)
+    if (t->indptr[v + 1] < t->indptr[v])
+      return FO_FAIL(FO_EFORMAT, "%s: decreases at position %lld (%lld > %lld)", t->indptr_name,
+                     (long long)v, (long long)t->indptr[v], (long long)t->indptr[v + 1]);
+  for (int64_t e = 0; e < m; e++) {
+    int64_t u = load_int(t->indices, t->indices_bytes, e);
+    if (u < 0 || u >= n)
+      return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)", t->indices_name,
+                     (long long)e, (long long)u, (long long)n);
+  }
+  if (!t->eid) return FO_OK;
+  if (!(seen = fo__calloc_n((m + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");
+  for (int64_t p = 0; p < m; p++) {
+    int64_t e = load_int(t->eid, t->eid_bytes, p);
+    if (e < 0 || e >= m || (seen[e >> 6] >> (e & 63) & 1)) {
+      free(seen);
+      return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld: %s", t->eid_name, (long long)p, (long long)e,
+                     e < 0 || e >= m ? "not an edge id" : "repeated (not a permutation)");
+    }
+    seen[e >> 6] |= (uint64_t)1 << (e & 63);
+  }
+  free(seen);
+  (void)d;
+  return FO_OK;
+}
+
+/* Both directions stored: they must describe the same edges. */
+static int check_same_edges(const fo_topology *csc, const fo_topology *csr) {
+  const fo_topology *ids = csc->eid ? csr : csc;   /* direction whose positions are edge ids */
+  const fo_topology *other = csc->eid ? csc : csr;  /* direction with the eid array */
+  for (int64_t v = 0; v < other->n_nodes; v++) {
+    for (int64_t p = other->indptr[v]; p < other->indptr[v + 1]; p++) {
+      int64_t e = load_int(other->eid, other->eid_bytes, p);
+      int64_t w = load_int(other->indices, other->indices_bytes, p);
+      /* In `ids`, position e must lie in w's list and point back to v. */
+      if (load_int(ids->indices, ids->indices_bytes, e) != v || e < ids->indptr[w] ||
+          e >= ids->indptr[w + 1])
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld: edge (%lld, %lld) differs in %s",
+                       other->eid_name, (long long)p, (long long)e, (long long)v, (long long)w,
+                       ids->indices_name);
+    }
+  }
+  return FO_OK;
+}
+
+int fo_dataset_verify(const fo_dataset_t *d) {
+  int rc;
+  for (int64_t i = 0; i < d->n_arrays; i++) {
+    const fo__array *a = &d->arrays[i];
+    uint64_t h = fo__xxh64(a->data, (size_t)a->nbytes);
+    if (h != a->xxh64)
+      return fo__context(FO_FAIL(FO_EFORMAT, "%s: xxh64 %016llx, manifest says %016llx", a->file,
+                                 (unsigned long long)h, (unsigned long long)a->xxh64),
+                         "verify '%s'", d->path);
+  }
+  for (int dir = 0; dir < 2; dir++)
+    if (d->has_topo[dir] && (rc = check_topology(d, &d->topo[dir])) != FO_OK)
+      return fo__context(rc, "verify '%s'", d->path);
+  if (d->has_topo[0] && d->has_topo[1] &&
+      (rc = check_same_edges(&d->topo[FO_EDGE_DIR_IN], &d->topo[FO_EDGE_DIR_OUT])) != FO_OK)
+    return fo__context(rc, "verify '%s'", d->path);
+  return FO_OK;
+}

@@ -1,0 +1,330 @@
+/*
+ * store/writer.c: write a dataset directory atomically.
+ *
+ * The writer builds the dataset in a hidden temporary directory beside the target
+ * (".<name>.tmp-XXXXXX", same file system), writes each array as a .npy file while computing
+ * its xxh64, then writes fanout.json, fsyncs the files and the directory, and renames the
+ * directory into place. Replacing an existing dataset (force) swaps the two directories with
+ * renameat2(RENAME_EXCHANGE) and then removes the old one, so readers see either the old or the
+ * new dataset, never a mix. Any failure removes the temporary directory: a failed import leaves
+ * nothing behind.
+ */
+#include "store/store_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#define CHUNK_ELEMS (1 << 17)
+
+struct fo__writer {
+  char *out_dir;
+  char *tmp_dir;
+  char *parent;
+  bool force;
+  json_t *manifest;
+  json_t *arrays;
+};
+
+static char *path_join(const char *a, const char *b) {
+  size_t n = strlen(a) + strlen(b) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%s", a, b);
+  return p;
+}
+
+/* --force may only replace a dataset (a directory with fanout.json) or an empty directory. */
+static bool replaceable(const char *dir, const struct stat *st) {
+  char *m;
+  struct stat ms;
+  bool ok;
+  DIR *dh;
+  struct dirent *de;
+  if (!S_ISDIR(st->st_mode)) return false;
+  if ((m = path_join(dir, FO_MANIFEST)) == NULL) return false;
+  ok = stat(m, &ms) == 0 && S_ISREG(ms.st_mode);
+  free(m);
+  if (ok) return true;
+  if (!(dh = opendir(dir))) return false;
+  ok = true;
+  while ((de = readdir(dh)) != NULL)
+    if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) ok = false;
+  closedir(dh);
+  return ok;
+}
+
+int fo__writer_begin(const char *out_dir, bool force, fo__writer **out) {
+  fo__writer *w;
+  struct stat st;
+  char *copy1 = NULL, *copy2 = NULL, *tmpl = NULL;
+  int rc;
+  size_t n;
+  *out = NULL;
+  if (!out_dir || !*out_dir) return FO_FAIL(FO_EINVAL, "output directory is empty");
+  if (lstat(out_dir, &st) == 0) {
+    if (!force)
+      return FO_FAIL(FO_EINVAL, "output '%s' already exists (use --force to replace it)", out_dir);
+    if (!replaceable(out_dir, &st))
+      return FO_FAIL(FO_EINVAL, "refusing to replace '%s': not a fanout dataset", out_dir);
+  }
+  if (!(w = calloc(1, sizeof *w))) return FO_FAIL(FO_ENOMEM, "writer");
+  w->force = force;
+  copy1 = fo__strdup(out_dir);
+  copy2 = fo__strdup(out_dir);
+  w->out_dir = fo__strdup(out_dir);
+  if (!copy1 || !copy2 || !w->out_dir) {
+    rc = FO_FAIL(FO_ENOMEM, "writer");
+    goto fail;
+  }
+  /* strip trailing slashes so basename is the directory's own name */
+  for (n = strlen(w->out_dir); n > 1 && w->out_dir[n - 1] == '/'; n--) w->out_dir[n - 1] = '\0';
+  free(copy1);
+  free(copy2);
+  copy1 = fo__strdup(w->out_dir);
+  copy2 = fo__strdup(w->out_dir);
+  if (!copy1 || !copy2 || !(w->parent = fo__strdup(dirname(copy1)))) {
+    rc = FO_FAIL(FO_ENOMEM, "writer");
+    goto fail;
+  }
+  if (stat(w->parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    rc = FO_FAIL(FO_EINVAL, "output '%s': parent directory '%s' does not exist", out_dir, w->parent);
+    goto fail;
+  }
+  n = strlen(w->parent) + strlen(basename(copy2)) + 16;
+  if (!(tmpl = malloc(n))) {
+    rc = FO_FAIL(FO_ENOMEM, "writer");
+    goto fail;
+  }
+  snprintf(tmpl, n, "%s/.%s.tmp-XXXXXX", w->parent, basename(copy2));
+  if (!mkdtemp(tmpl)) {
+    rc = FO_FAIL_ERRNO("create temporary directory '%s'", tmpl);
+    free(tmpl);
+    goto fail;
+  }
+  w->tmp_dir = tmpl;
+  w->manifest = json_object();
+  w->arrays = json_array();
+  if (!w->manifest || !w->arrays) {
+    rc = FO_FAIL(FO_ENOMEM, "manifest");
+    goto fail;
+  }
+  json_object_set_new(w->manifest, "format", json_string(FO_FORMAT_NAME));
+  json_object_set_new(w->manifest, "format_version", json_integer(FO_FORMAT_VERSION));
+  free(copy1);
+  free(copy2);
+  *out = w;
+  return FO_OK;
+fail:
+  free(copy1);
+  free(copy2);
+  fo__writer_abort(w);
+  return rc;
+}
+
+json_t *fo__writer_manifest(fo__writer *w) { return w->manifest; }
+
+static int write_all(int fd, const void *buf, size_t len, const char *path) {
+  const char *p = buf;
+  while (len) {
+    ssize_t k = write(fd, p, len);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return FO_FAIL_ERRNO("write '%s'", path);
+    }
+    p += k;
+    len -= (size_t)k;
+  }
+  return FO_OK;
+}
+
+/* Open "<tmp>/<name>.npy", write its header; returns fd or -1 (message set). */
+static int open_array(fo__writer *w, const char *name, const char *descr, int ndim,
+                      const int64_t *shape, char **path_out, int *rc_out) {
+  char hdr[4096], *file, *path;
+  size_t hlen;
+  int fd;
+  size_t n = strlen(name) + 5;
+  *rc_out = FO_OK;
+  if (!(file = malloc(n))) {
+    *rc_out = FO_FAIL(FO_ENOMEM, "array '%s'", name);
+    return -1;
+  }
+  snprintf(file, n, "%s.npy", name);
+  path = path_join(w->tmp_dir, file);
+  free(file);
+  if (!path) {
+    *rc_out = FO_FAIL(FO_ENOMEM, "array '%s'", name);
+    return -1;
+  }
+  hlen = fo__npy_format(hdr, sizeof hdr, descr, ndim, shape);
+  if (!hlen) {
+    *rc_out = FO_FAIL(FO_EINTERNAL, "array '%s': npy header does not fit", name);
+    free(path);
+    return -1;
+  }
+  fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    *rc_out = FO_FAIL_ERRNO("create '%s'", path);
+    free(path);
+    return -1;
+  }
+  if ((*rc_out = write_all(fd, hdr, hlen, path)) != FO_OK) {
+    close(fd);
+    free(path);
+    return -1;
+  }
+  *path_out = path;
+  return fd;
+}
+
+static int close_array(fo__writer *w, int fd, char *path, const char *name, const char *descr,
+                       int ndim, const int64_t *shape, uint64_t hash) {
+  json_t *e, *sh;
+  char hex[17];
+  char *file;
+  size_t n;
+  int rc = FO_OK;
+  if (fsync(fd) != 0 && errno != EINVAL) rc = FO_FAIL_ERRNO("fsync '%s'", path);
+  if (close(fd) != 0 && rc == FO_OK) rc = FO_FAIL_ERRNO("close '%s'", path);
+  free(path);
+  if (rc != FO_OK) return rc;
+  n = strlen(name) + 5;
+  if (!(file = malloc(n))) return FO_FAIL(FO_ENOMEM, "manifest");
+  snprintf(file, n, "%s.npy", name);
+  snprintf(hex, sizeof hex, "%016llx", (unsigned long long)hash);
+  sh = json_array();
+  for (int i = 0; i < ndim; i++) json_array_append_new(sh, json_integer(shape[i]));
+  e = json_pack("{s:s, s:s, s:s, s:o, s:s}", "name", name, "file", file, "dtype", descr,
+                "shape", sh, "xxh64", hex);
+  free(file);
+  if (!e || json_array_append_new(w->arrays, e) != 0) return FO_FAIL(FO_ENOMEM, "manifest");
+  return FO_OK;
+}
+
+int fo__writer_add(fo__writer *w, const char *name, const char *descr, int ndim,
+                   const int64_t *shape, const void *data) {
+  int64_t itemsize, count = 1;
+  char *path = NULL;
+  int rc, fd;
+  const char *p = data;
+  uint64_t left, hash;
+  if ((rc = fo__npy_descr_itemsize(descr, &itemsize)) != FO_OK) return rc;
+  for (int i = 0; i < ndim; i++) count *= shape[i];
+  fd = open_array(w, name, descr, ndim, shape, &path, &rc);
+  if (fd < 0) return rc;
+  left = (uint64_t)count * (uint64_t)itemsize;
+  hash = fo__xxh64(data, (size_t)left);
+  while (left) {
+    size_t k = left > (64u << 20) ? (64u << 20) : (size_t)left;
+    if ((rc = write_all(fd, p, k, path)) != FO_OK) {
+      close(fd);
+      free(path);
+      return rc;
+    }
+    p += k;
+    left -= k;
+  }
+  return close_array(w, fd, path, name, descr, ndim, shape, hash);
+}
+
+int fo__writer_add_i64(fo__writer *w, const char *name, int width, const int64_t *data,
+                       int64_t n) {
+  int32_t *buf;
+  XXH64_state_t *st;
+  char *path = NULL;
+  int rc = FO_OK, fd;
+  if (width == 8) return fo__writer_add(w, name, "<i8", 1, &n, data);
+  if (width != 4) return FO_FAIL(FO_EINTERNAL, "array '%s': width %d", name, width);
+  if (!(buf = malloc(CHUNK_ELEMS * sizeof *buf))) return FO_FAIL(FO_ENOMEM, "array '%s'", name);
+  if (!(st = XXH64_createState())) {
+    free(buf);
+    return FO_FAIL(FO_ENOMEM, "array '%s'", name);
+  }
+  XXH64_reset(st, 0);
+  fd = open_array(w, name, "<i4", 1, &n, &path, &rc);
+  if (fd < 0) goto out;
+  for (int64_t i = 0; i < n && rc == FO_OK; i += CHUNK_ELEMS) {
+    int64_t k = n - i < CHUNK_ELEMS ? n - i : CHUNK_ELEMS;
+    for (int64_t j = 0; j < k; j++) {
+      int64_t v = data[i + j];
+      if (v < INT32_MIN || v > INT32_MAX) {
+        rc = FO_FAIL(FO_ERANGE, "array '%s': value %lld at %lld does not fit in int32", name,
+                     (long long)v, (long long)(i + j));
+        break;
+      }
+      buf[j] = (int32_t)v;
+    }
+    if (rc == FO_OK) {
+      XXH64_update(st, buf, (size_t)k * sizeof *buf);
+      rc = write_all(fd, buf, (size_t)k * sizeof *buf, path);
+    }
+  }
+  if (rc != FO_OK) {
+    close(fd);
+    free(path);
+    goto out;
+  }
+  rc = close_array(w, fd, path, name, "<i4", 1, &n, XXH64_digest(st));
+out:
+  XXH64_freeState(st);
+  free(buf);
+  return rc;
+}
+
+int fo__writer_commit(fo__writer *w) {
+  char *mpath = NULL;
+  int rc = FO_OK;
+  json_object_set(w->manifest, "arrays", w->arrays);
+  if (!(mpath = path_join(w->tmp_dir, FO_MANIFEST))) {
+    rc = FO_FAIL(FO_ENOMEM, "manifest");
+    goto fail;
+  }
+  if (json_dump_file(w->manifest, mpath, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+    rc = FO_FAIL_ERRNO("write '%s'", mpath);
+    goto fail;
+  }
+  if ((rc = fo__fsync_path(mpath)) != FO_OK || (rc = fo__fsync_path(w->tmp_dir)) != FO_OK)
+    goto fail;
+  if (rename(w->tmp_dir, w->out_dir) != 0) {
+    if (!(w->force && (errno == ENOTEMPTY || errno == EEXIST || errno == ENOTDIR || errno == EISDIR))) {
+      rc = FO_FAIL_ERRNO("rename '%s' to '%s'", w->tmp_dir, w->out_dir);
+      goto fail;
+    }
+    /* Replace: swap atomically, then remove the old dataset (now at tmp_dir). */
+    if (renameat2(AT_FDCWD, w->tmp_dir, AT_FDCWD, w->out_dir, RENAME_EXCHANGE) != 0) {
+      rc = FO_FAIL_ERRNO("replace '%s'", w->out_dir);
+      goto fail;
+    }
+  }
+  fo__fsync_path(w->parent);
+  free(mpath);
+  /* tmp_dir is now either gone (renamed) or holds the replaced dataset: remove it. */
+  fo__writer_abort(w);
+  return FO_OK;
+fail:
+  free(mpath);
+  fo__writer_abort(w);
+  return rc;
+}
+
+void fo__writer_abort(fo__writer *w) {
+  if (!w) return;
+  if (w->tmp_dir) {
+    char saved[1024];
+    /* keep the caller's error message if removal fails too */
+    snprintf(saved, sizeof saved, "%s", fo_last_error());
+    fo__remove_tree(w->tmp_dir);
+    fo_set_error(FO_OK, saved);
+  }
+  json_decref(w->manifest);
+  json_decref(w->arrays);
+  free(w->tmp_dir);
+  free(w->parent);
+  free(w->out_dir);
+  free(w);
+}

@@ -1,0 +1,30 @@
+# Run one CLI golden case: `bash SCRIPT` with FANOUT, DATA and WORK in the environment (WORK is
+# a fresh scratch directory, also the working directory); stdout (with stderr appended, after a
+# "--- stderr" line when non-empty) must equal EXPECTED byte for byte. Set FO_UPDATE_GOLDEN=1
+# to rewrite EXPECTED instead.
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(ENV{FANOUT} "${FANOUT}")
+set(ENV{DATA} "${DATA}")
+set(ENV{WORK} "${WORK}")
+execute_process(COMMAND bash "${SCRIPT}" WORKING_DIRECTORY "${WORK}"
+  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE res)
+if(NOT err STREQUAL "")
+  string(APPEND out "--- stderr\n${err}")
+endif()
+if(NOT res EQUAL 0)
+  string(APPEND out "--- script exit status ${res}\n")
+endif()
+if(DEFINED ENV{FO_UPDATE_GOLDEN})
+  file(WRITE "${EXPECTED}" "${out}")
+  return()
+endif()
+if(NOT EXISTS "${EXPECTED}")
+  message(FATAL_ERROR "missing ${EXPECTED}; output was:\n${out}")
+endif()
+file(READ "${EXPECTED}" want)
+if(NOT out STREQUAL want)
+  file(WRITE "${WORK}/actual.out" "${out}")
+  execute_process(COMMAND diff -u "${EXPECTED}" "${WORK}/actual.out" OUTPUT_VARIABLE d)
+  message(FATAL_ERROR "output differs from ${EXPECTED}:\n${d}")
+endif()

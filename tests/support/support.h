@@ -1,0 +1,116 @@
+/*
+ * tests/support/support.h: helpers for fanout's cmocka tests: temporary directories, tiny
+ * graph fixtures turned into datasets, the slow reference sampler, a batch invariant checker,
+ * and status/message assertions.
+ */
+#ifndef FO_TEST_SUPPORT_H
+#define FO_TEST_SUPPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fanout/fanout.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Exit code that CTest reports as "skipped" (SKIP_RETURN_CODE). */
+#define FOT_SKIP 77
+
+/* assert_fo_ok(expr): expr must return FO_OK; otherwise fail with the status and message. */
+#define assert_fo_ok(expr)                                                                    \
+  do {                                                                                        \
+    int fot_rc_ = (expr);                                                                     \
+    if (fot_rc_ != FO_OK)                                                                     \
+      fail_msg("%s returned %s: %s", #expr, fo_status_name(fot_rc_), fo_last_error());       \
+  } while (0)
+
+/* assert_fo_error(expr, code, substring): expr must fail with `code` and a message containing
+ * `substring` (the message must name the bad value). */
+#define assert_fo_error(expr, code, substr)                                                   \
+  do {                                                                                        \
+    int fot_rc_ = (expr);                                                                     \
+    if (fot_rc_ != (code))                                                                    \
+      fail_msg("%s returned %s, expected %s (message: %s)", #expr, fo_status_name(fot_rc_),   \
+               fo_status_name(code), fo_last_error());                                        \
+    if (!strstr(fo_last_error(), (substr)))                                                   \
+      fail_msg("%s: message '%s' lacks '%s'", #expr, fo_last_error(), (substr));              \
+  } while (0)
+
+/* A fresh directory "$TMPDIR/fanout-test-XXXXXX" (malloc'ed path). */
+char *fot_tmpdir(void);
+/* rm -rf path, then free(path). Accepts NULL. */
+void fot_rmtree(char *path);
+/* "<dir>/<name>" (malloc'ed). */
+char *fot_path(const char *dir, const char *name);
+/* Write `text` to a file. */
+void fot_write_file(const char *path, const char *text);
+
+/* Shipped data dir (repo data/) and the optional ../shared/data dir (NULL when absent). */
+const char *fot_data_dir(void);
+const char *fot_shared_data_dir(void);
+
+/* Test seed: FO_TEST_SEED from the environment, else `fallback`. Printed by fot_note_seed. */
+uint64_t fot_seed(uint64_t fallback);
+/* Print "FO_TEST_SEED=<seed>" (call before a randomized case so a failure can be rerun). */
+void fot_note_seed(uint64_t seed);
+/* SplitMix64 step: a small deterministic generator for test inputs (not the library's RNG). */
+uint64_t fot_rand(uint64_t *state);
+
+/* ---- fixtures (graphs.c) ------------------------------------------------------------------- */
+
+typedef struct fot_edges {
+  int64_t *src, *dst;
+  int64_t m;   /* edges */
+  int64_t n;   /* nodes (ids 0..n-1) */
+} fot_edges;
+
+void fot_edges_free(fot_edges *e);
+void fot_edges_add(fot_edges *e, int64_t s, int64_t d);
+/* PyG's cycle_graph(n): edges i <-> (i+1) mod n in both directions (2n edges). */
+void fot_cycle(int64_t n, fot_edges *e);
+/* Path 0 - 1 - ... - n-1, both directions. */
+void fot_path_graph(int64_t n, fot_edges *e);
+/* Star: center 0 and leaves 1..k, both directions. */
+void fot_star(int64_t k, fot_edges *e);
+/* Complete graph K_n without self loops, both directions. */
+void fot_clique(int64_t n, fot_edges *e);
+/* Two cliques K_a on 0..a-1 and K_b on a..a+b-1, joined by the edge (0, a) both ways. */
+void fot_two_cliques(int64_t a, int64_t b, fot_edges *e);
+/* A random directed multigraph: n nodes, m edges, self loops and repeats allowed. */
+void fot_random(int64_t n, int64_t m, uint64_t seed, fot_edges *e);
+
+/* Import `e` (csc and/or csr, index width `index_dtype`) into a fresh temp dir and open it.
+ * *dir_out receives the temp dir (remove with fot_rmtree). */
+void fot_dataset(const fot_edges *e, bool csc, bool csr, fo_index_dtype index_dtype,
+                 char **dir_out, fo_dataset_t **d_out);
+
+/* ---- reference sampler (ref_sampler.c) ----------------------------------------------------- */
+
+/* The slow, obviously-right sampler: the textbook nested loop, one frontier node at a time,
+ * linear-time id lookups, the same random streams as the library (the spec in sampler.h). */
+typedef struct fot_ref_batch {
+  int64_t n_nodes, n_edges, n_hops;
+  int64_t *node, *row, *col, *edge, *batch;
+  int64_t nsn[65], nse[64];
+} fot_ref_batch;
+
+int fot_ref_sample(const fo_dataset_t *d, const fo_sampler_opts *o, const int64_t *seeds,
+                   int64_t n_seeds, uint64_t epoch, uint64_t batch_index, fot_ref_batch *out);
+void fot_ref_free(fot_ref_batch *b);
+/* fail_msg unless `b` equals `r` exactly. */
+void fot_assert_same_batch(const fo_batch_t *b, const fot_ref_batch *r);
+
+/* Check the invariants of a batch without knowing the random draws: seeds first; every (row,
+ * col) pair is an edge of the graph with the reported edge id; per node exactly the expected
+ * number of edges (min(fanout, deg) distinct without replacement, fanout draws with); hop-k
+ * nodes appear at hop k; local ids a bijection onto distinct (node[, batch]) pairs; counts sum
+ * up. Returns NULL when all hold, else a message (static buffer). */
+const char *fot_check_batch(const fo_dataset_t *d, const fo_sampler_opts *o, const int64_t *seeds,
+                            int64_t n_seeds, const fo_batch_t *b);
+
+#endif
