@@ -4,25 +4,45 @@
  */
 #include "sample/sample_internal.h"
 
+#include <sys/mman.h>
+
+#define HUGE_2M ((size_t)2 << 20)
+
+/* Zeroed memory for the map, advised for transparent huge pages: its accesses are random, and
+ * with 4 KiB pages nearly every lookup would also miss the TLB. */
+static void *map_alloc(size_t bytes) {
+  size_t len = (bytes + HUGE_2M - 1) / HUGE_2M * HUGE_2M;
+  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, len, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+static void map_free(void *p, size_t bytes) {
+  if (p) munmap(p, (bytes + HUGE_2M - 1) / HUGE_2M * HUGE_2M);
+}
+
 int fo__idmap_init(fo__idmap *m, int64_t n_keys, int64_t dense_limit_bytes) {
   memset(m, 0, sizeof *m);
   m->gen = 1;
   if (n_keys >= 0 && n_keys <= dense_limit_bytes / 8) {
-    if (!(m->dense = fo__calloc_n(n_keys ? n_keys : 1, sizeof *m->dense)))
+    if (!(m->dense = map_alloc((size_t)(n_keys ? n_keys : 1) * sizeof *m->dense)))
       return FO_FAIL(FO_ENOMEM, "dense id map of %lld nodes", (long long)n_keys);
     m->n_dense = n_keys;
     return FO_OK;
   }
   m->mask = 1023;
   m->shift = 64 - 10;
-  if (!(m->slots = calloc(m->mask + 1, sizeof *m->slots)))
+  if (!(m->slots = map_alloc((m->mask + 1) * sizeof *m->slots)))
     return FO_FAIL(FO_ENOMEM, "id map");
   return FO_OK;
 }
 
 void fo__idmap_fini(fo__idmap *m) {
-  free(m->dense);
-  free(m->slots);
+  map_free(m->dense, (size_t)(m->n_dense ? m->n_dense : 1) * sizeof *m->dense);
+  map_free(m->slots, m->slots ? (m->mask + 1) * sizeof *m->slots : 0);
   memset(m, 0, sizeof *m);
 }
 
@@ -38,6 +58,7 @@ void fo__idmap_reset(fo__idmap *m) {
 int fo__idmap_reserve(fo__idmap *m, int64_t more) {
   uint64_t n_slots, need;
   fo__idslot *old, *slots;
+  uint64_t old_n;
   int shift;
   if (m->dense) return FO_OK;
   need = (uint64_t)(m->count + more) * 2;
@@ -49,11 +70,11 @@ int fo__idmap_reserve(fo__idmap *m, int64_t more) {
     n_slots *= 2;
     shift--;
   }
-  if (!(slots = calloc(n_slots, sizeof *slots)))
+  if (!(slots = map_alloc(n_slots * sizeof *slots)))
     return FO_FAIL(FO_ENOMEM, "id map of %llu slots", (unsigned long long)n_slots);
   old = m->slots;
+  old_n = m->mask + 1;
   {
-    uint64_t old_n = m->mask + 1;
     uint32_t gen = m->gen;
     m->slots = slots;
     m->mask = n_slots - 1;
@@ -70,6 +91,6 @@ int fo__idmap_reserve(fo__idmap *m, int64_t more) {
         }
     }
   }
-  free(old);
+  map_free(old, (size_t)old_n * sizeof *old);
   return FO_OK;
 }

@@ -19,9 +19,9 @@
 #include "sample/sample_internal.h"
 
 #define MAX_HOPS 64
-#define PF_ROWS 8       /* prefetch distance (nodes) for rows */
-#define PF_PTR 16       /* prefetch distance (nodes) for indptr */
-#define PF_MAP 16       /* prefetch distance (edges) for the id map */
+#define PF_GATHER 96    /* prefetch distance (edges) for neighbor reads */
+#define PF_PTR 32       /* prefetch distance (nodes) for indptr */
+#define PF_MAP 64       /* prefetch distance (edges) for the id map */
 #define DENSE_MAP_LIMIT ((int64_t)256 << 20) /* bytes: dense id map up to 32 M nodes */
 #define FLOYD_LINEAR_MAX 32
 
@@ -168,16 +168,29 @@ static int bad_eid(const fo_topology *t, int64_t pos, int64_t e) {
 static int floyd(fo_sampler_t *s, fo__rng *r, int64_t deg, int64_t k) {
   int64_t *p = s->picks;
   int64_t cnt = 0;
-  if (k <= FLOYD_LINEAR_MAX) {
+  if (deg <= 64) {
+    /* small rows: the picked offsets as a bit mask, branch-free */
+    uint64_t mask = 0;
     for (int64_t j = deg - k; j < deg; j++) {
       int64_t t = (int64_t)fo__rng_below(r, (uint64_t)j + 1);
+      int64_t pick = (mask >> t & 1) ? j : t;
+      mask |= UINT64_C(1) << pick;
+      p[cnt++] = pick;
+    }
+    return FO_OK;
+  }
+  if (k <= FLOYD_LINEAR_MAX) {
+    /* few picks from a long row: a 64-bit filter of (offset mod 64) rules out most repeats,
+     * the linear scan settles the rest */
+    uint64_t filter = 0;
+    for (int64_t j = deg - k; j < deg; j++) {
+      int64_t t = (int64_t)fo__rng_below(r, (uint64_t)j + 1), pick;
       bool dup = false;
-      for (int64_t q = 0; q < cnt; q++)
-        if (p[q] == t) {
-          dup = true;
-          break;
-        }
-      p[cnt++] = dup ? j : t;
+      if (filter >> (t & 63) & 1)
+        for (int64_t q = 0; q < cnt; q++) dup |= p[q] == t;
+      pick = dup ? j : t;
+      filter |= UINT64_C(1) << (pick & 63);
+      p[cnt++] = pick;
     }
     return FO_OK;
   }
@@ -213,105 +226,94 @@ static inline int64_t edges_for(int64_t deg, int32_t f, bool replace) {
 }
 
 /*
- * Pass A1 for one hop: frontier nodes [fb, fe) of out->node, row bounds in s->rows,
- * edges appended from out->n_edges. IB/EB: byte widths of indices/eid (EB 0: no eid array).
+ * Pass A1 for one hop: choose the edge positions of every frontier node in [fb, fe) (row bounds
+ * in s->rows) and append them to out->edge (as positions, for now) and out->col. Reads nothing
+ * but the frontier's row bounds: the random work is pure computation.
  */
-static inline __attribute__((always_inline)) int draw_hop(fo_sampler_t *s, fo_batch_t *out,
-                                                          int64_t fb, int64_t fe, int hop,
-                                                          uint64_t epoch, uint64_t batch_index,
-                                                          const int IB, const int EB) {
-  const fo_topology *t = &s->t;
-  const void *ix = t->indices, *eid = t->eid;
-  const uint64_t n = (uint64_t)t->n_nodes, m = (uint64_t)t->n_edges;
+static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, int hop,
+                            uint64_t epoch, uint64_t batch_index) {
   const int32_t f = s->fanouts[hop];
+  const bool replace = s->replace;
   int64_t E = out->n_edges;
-  int64_t *row = out->row, *col = out->col, *edge = out->edge;
+  int64_t *col = out->col, *pos = out->edge;
   int rc;
   for (int64_t i = fb; i < fe; i++) {
-    const int64_t fi = i - fb;
-    const int64_t start = s->rows[fi].start, deg = s->rows[fi].deg;
-    int64_t k;
-    if (fi + PF_ROWS < fe - fb) {
-      int64_t ps = s->rows[fi + PF_ROWS].start;
-      __builtin_prefetch((const char *)ix + ps * IB, 0, 0);
-      if (EB) __builtin_prefetch((const char *)eid + ps * EB, 0, 0);
-    }
-    k = edges_for(deg, f, s->replace);
+    const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
+    const int64_t k = edges_for(deg, f, replace);
+    fo__rng r;
+    uint64_t tag;
     if (k == 0) continue;
-    if (k == deg && !s->replace) {
+    if (k == deg && !replace) {
       /* Case 1: all neighbors, in stored order (fanout -1 or >= degree). */
       for (int64_t j = 0; j < deg; j++) {
-        int64_t pos = start + j, u = load_ix(ix, IB, pos);
-        if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, pos, u);
-        row[E] = u;
-        col[E] = i;
-        if (EB) {
-          int64_t e = load_ix(eid, EB, pos);
-          if (FO_UNLIKELY((uint64_t)e >= m)) return bad_eid(t, pos, e);
-          edge[E] = e;
-        } else {
-          edge[E] = pos;
-        }
-        E++;
+        pos[E + j] = start + j;
+        col[E + j] = i;
       }
+      E += deg;
       continue;
     }
-    {
-      fo__rng r;
-      uint64_t tag = (uint64_t)hop;
-      if (s->disjoint) tag |= ((uint64_t)out->batch[i] + 1) << 8;
-      fo__rng_init(&r, s->seed, epoch, batch_index, tag, (uint64_t)out->node[i]);
-      if (s->replace) {
-        /* Case 2: with replacement, k independent uniform draws. */
-        for (int64_t j = 0; j < k; j++) {
-          int64_t pos = start + (int64_t)fo__rng_below(&r, (uint64_t)deg);
-          int64_t u = load_ix(ix, IB, pos);
-          if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, pos, u);
-          row[E] = u;
-          col[E] = i;
-          if (EB) {
-            int64_t e = load_ix(eid, EB, pos);
-            if (FO_UNLIKELY((uint64_t)e >= m)) return bad_eid(t, pos, e);
-            edge[E] = e;
-          } else {
-            edge[E] = pos;
-          }
-          E++;
-        }
-      } else {
-        /* Case 3: without replacement, k < degree: Floyd's k-subset. */
-        if ((rc = floyd(s, &r, deg, k)) != FO_OK) return rc;
-        for (int64_t j = 0; j < k; j++) {
-          int64_t pos = start + s->picks[j];
-          int64_t u = load_ix(ix, IB, pos);
-          if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, pos, u);
-          row[E] = u;
-          col[E] = i;
-          if (EB) {
-            int64_t e = load_ix(eid, EB, pos);
-            if (FO_UNLIKELY((uint64_t)e >= m)) return bad_eid(t, pos, e);
-            edge[E] = e;
-          } else {
-            edge[E] = pos;
-          }
-          E++;
-        }
+    tag = (uint64_t)hop;
+    if (s->disjoint) tag |= ((uint64_t)out->batch[i] + 1) << 8;
+    fo__rng_init(&r, s->seed, epoch, batch_index, tag, (uint64_t)out->node[i]);
+    if (replace) {
+      /* Case 2: with replacement, k independent uniform draws. */
+      for (int64_t j = 0; j < k; j++) {
+        pos[E + j] = start + (int64_t)fo__rng_below(&r, (uint64_t)deg);
+        col[E + j] = i;
+      }
+    } else {
+      /* Case 3: without replacement, k < degree: Floyd's k-subset. */
+      if ((rc = floyd(s, &r, deg, k)) != FO_OK) return rc;
+      for (int64_t j = 0; j < k; j++) {
+        pos[E + j] = start + s->picks[j];
+        col[E + j] = i;
       }
     }
+    E += k;
   }
   out->n_edges = E;
   return FO_OK;
 }
 
-static int draw_hop_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, int hop,
-                        uint64_t epoch, uint64_t batch_index) {
+/*
+ * Pass A2: for the hop's edges [e0, e1), read the neighbor at each chosen position into `row`
+ * (a global id, checked) and turn the position into the edge id (through eid when stored),
+ * prefetching PF_GATHER edges ahead. IB/EB: byte widths of indices/eid (EB 0: no eid array).
+ */
+static inline __attribute__((always_inline)) int gather(fo_sampler_t *s, fo_batch_t *out,
+                                                        int64_t e0, int64_t e1, const int IB,
+                                                        const int EB) {
+  const fo_topology *t = &s->t;
+  const void *ix = t->indices, *eid = t->eid;
+  const uint64_t n = (uint64_t)t->n_nodes, m = (uint64_t)t->n_edges;
+  int64_t *row = out->row, *edge = out->edge;
+  for (int64_t e = e0; e < e1; e++) {
+    int64_t p = edge[e], u;
+    if (e + PF_GATHER < e1) {
+      int64_t q = edge[e + PF_GATHER];
+      __builtin_prefetch((const char *)ix + q * IB, 0, 3);
+      if (EB) __builtin_prefetch((const char *)eid + q * EB, 0, 3);
+    }
+    u = load_ix(ix, IB, p);
+    if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, p, u);
+    row[e] = u;
+    if (EB) {
+      int64_t id = load_ix(eid, EB, p);
+      if (FO_UNLIKELY((uint64_t)id >= m)) return bad_eid(t, p, id);
+      edge[e] = id;
+    }
+  }
+  return FO_OK;
+}
+
+static int gather_any(fo_sampler_t *s, fo_batch_t *out, int64_t e0, int64_t e1) {
   const int ib = s->t.indices_bytes, eb = s->t.eid ? s->t.eid_bytes : 0;
-  if (ib == 4 && eb == 0) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 4, 0);
-  if (ib == 8 && eb == 0) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 8, 0);
-  if (ib == 4 && eb == 4) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 4, 4);
-  if (ib == 4 && eb == 8) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 4, 8);
-  if (ib == 8 && eb == 4) return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 8, 4);
-  return draw_hop(s, out, fb, fe, hop, epoch, batch_index, 8, 8);
+  if (ib == 4 && eb == 0) return gather(s, out, e0, e1, 4, 0);
+  if (ib == 8 && eb == 0) return gather(s, out, e0, e1, 8, 0);
+  if (ib == 4 && eb == 4) return gather(s, out, e0, e1, 4, 4);
+  if (ib == 4 && eb == 8) return gather(s, out, e0, e1, 4, 8);
+  if (ib == 8 && eb == 4) return gather(s, out, e0, e1, 8, 4);
+  return gather(s, out, e0, e1, 8, 8);
 }
 
 /* Pass A0: row bounds of frontier [fb, fe), checked; returns the hop's edge count in *n_out. */
@@ -323,7 +325,7 @@ static int read_rows(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t
   int64_t total = 0;
   for (int64_t i = fb; i < fe; i++) {
     int64_t v = node[i], a, b;
-    if (i + PF_PTR < fe) __builtin_prefetch(&indptr[node[i + PF_PTR]], 0, 0);
+    if (i + PF_PTR < fe) __builtin_prefetch(&indptr[node[i + PF_PTR]], 0, 3);
     a = indptr[v];
     b = indptr[v + 1];
     if (FO_UNLIKELY(a < 0 || b < a || b > t->n_edges))
@@ -343,7 +345,25 @@ static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int6
   fo__idmap *map = &s->map;
   int64_t *row = out->row, *node = out->node;
   int64_t N = out->n_nodes;
-  if (!s->disjoint) {
+  if (map->dense) {
+    /* Dense layout, branch-free: whether a neighbor is new is a coin flip to the branch
+     * predictor, and every mispredict would throw away the loads in flight. The entry and
+     * node[N] are written unconditionally (node has one slot of slack for that). */
+    uint64_t *dense = map->dense;
+    const uint64_t gen = (uint64_t)map->gen << 32;
+    for (int64_t e = eb; e < ee; e++) {
+      int64_t u = row[e];
+      uint64_t ent, hit, local;
+      if (e + PF_MAP < ee) __builtin_prefetch(&dense[row[e + PF_MAP]], 1, 1);
+      ent = dense[u];
+      hit = (ent & UINT64_C(0xffffffff00000000)) == gen;
+      local = hit ? (uint32_t)ent : (uint64_t)N;
+      dense[u] = gen | local;
+      node[N] = u;
+      N += (int64_t)!hit;
+      row[e] = (int64_t)local;
+    }
+  } else if (!s->disjoint) {
     for (int64_t e = eb; e < ee; e++) {
       int64_t u = row[e];
       bool ins;
@@ -432,10 +452,12 @@ static int sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint6
       return rc;
     if (n_new > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
     if ((rc = batch_edges(out, e0 + n_new)) != FO_OK) return rc;
-    if ((rc = draw_hop_any(s, out, fb, fe, hop, epoch, batch_index)) != FO_OK) return rc;
+    if ((rc = choose_positions(s, out, fb, fe, hop, epoch, batch_index)) != FO_OK ||
+        (rc = gather_any(s, out, e0, out->n_edges)) != FO_OK)
+      return rc;
     if (out->n_nodes + n_new >= (int64_t)UINT32_MAX)
       return FO_FAIL(FO_ERANGE, "batch exceeds 2^32 - 2 nodes at hop %d", hop);
-    if ((rc = batch_nodes(out, out->n_nodes + n_new, s->disjoint)) != FO_OK) return rc;
+    if ((rc = batch_nodes(out, out->n_nodes + n_new + 1, s->disjoint)) != FO_OK) return rc;
     if ((rc = fo__idmap_reserve(&s->map, n_new)) != FO_OK) return rc;
     fb = out->n_nodes;
     if ((rc = induce(s, out, e0, out->n_edges, n_seeds)) != FO_OK) return rc;

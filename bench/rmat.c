@@ -1,0 +1,137 @@
+/*
+ * bench/rmat.c: `fanout-rmat`, the R-MAT graph generator the benchmarks run on, writing a
+ * dataset directory through the public import API.
+ *
+ * R-MAT (Chakrabarti, Zhan & Faloutsos, "R-MAT: A recursive model for graph mining", SDM 2004)
+ * with the Graph500 parameters a = 0.57, b = 0.19, c = 0.19, d = 0.05 and edge factor 16: each
+ * of 16 * 2^scale edges picks its (src, dst) quadrant bit by bit. Vertex ids are then scrambled
+ * by a fixed pseudo-random permutation (so degree does not follow id order), and the dataset is
+ * imported symmetrized (--undirected) with self loops and duplicates dropped, as the Graph500
+ * kernel 1 input is. Deterministic for a given (scale, edge factor, seed).
+ */
+#include <fanout/fanout.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t splitmix(uint64_t *s) {
+  uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: fanout-rmat --scale S [--edgefactor 16] [--seed 1] [--csr] [--force] -o DIR\n"
+             "Generate a Graph500-style R-MAT graph (2^S nodes, edgefactor * 2^S edges before\n"
+             "symmetrizing) and import it as a fanout dataset (undirected, no self loops or\n"
+             "duplicates, CSC; --csr adds the CSR).\n");
+}
+
+int main(int argc, char **argv) {
+  static const struct option lopts[] = {
+      {"scale", required_argument, NULL, 's'}, {"edgefactor", required_argument, NULL, 'e'},
+      {"seed", required_argument, NULL, 'S'}, {"csr", no_argument, NULL, 'c'},
+      {"force", no_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+      {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  int scale = -1, c, rc;
+  int64_t ef = 16, n, m, *src, *dst, *perm;
+  uint64_t seed = 1, st;
+  const char *out = NULL;
+  fo_import_opts o;
+  fo_import_report rep;
+  double t0, t1;
+  /* thresholds for one 2-bit quadrant choice, as fractions of 2^32 */
+  const uint64_t ta = (uint64_t)(0.57 * 4294967296.0), tb = (uint64_t)(0.76 * 4294967296.0),
+                 tc = (uint64_t)(0.95 * 4294967296.0);
+
+  fo_import_opts_init(&o);
+  o.undirected = true;
+  o.remove_self_loops = true;
+  while ((c = getopt_long(argc, argv, "s:e:o:", lopts, NULL)) != -1) {
+    switch (c) {
+    case 's': scale = atoi(optarg); break;
+    case 'e': ef = atoll(optarg); break;
+    case 'S': seed = strtoull(optarg, NULL, 10); break;
+    case 'c': o.csr = true; break;
+    case 'f': o.force = true; break;
+    case 'o': out = optarg; break;
+    case 'h': usage(stdout); return 0;
+    default: usage(stderr); return 2;
+    }
+  }
+  if (scale < 1 || scale > 40 || ef < 1 || !out || optind != argc) {
+    usage(stderr);
+    return 2;
+  }
+  n = (int64_t)1 << scale;
+  m = ef * n;
+  src = malloc((size_t)m * sizeof *src);
+  dst = malloc((size_t)m * sizeof *dst);
+  perm = malloc((size_t)n * sizeof *perm);
+  if (!src || !dst || !perm) {
+    fprintf(stderr, "fanout-rmat: out of memory for %lld edges\n", (long long)m);
+    return 1;
+  }
+  t0 = now_s();
+  st = seed;
+  for (int64_t i = 0; i < m; i++) {
+    int64_t u = 0, v = 0;
+    uint64_t r = 0;
+    for (int bit = 0; bit < scale; bit++) {
+      uint64_t x;
+      if ((bit & 1) == 0) r = splitmix(&st);
+      x = (bit & 1) ? r >> 32 : r & 0xffffffffu;
+      u <<= 1;
+      v <<= 1;
+      if (x < ta) {
+      } else if (x < tb) {
+        v |= 1;
+      } else if (x < tc) {
+        u |= 1;
+      } else {
+        u |= 1;
+        v |= 1;
+      }
+    }
+    src[i] = u;
+    dst[i] = v;
+  }
+  /* scramble ids with a fixed permutation (Fisher-Yates from the same seed) */
+  for (int64_t i = 0; i < n; i++) perm[i] = i;
+  st = seed ^ UINT64_C(0x5DEECE66D);
+  for (int64_t i = n - 1; i > 0; i--) {
+    int64_t j = (int64_t)(splitmix(&st) % (uint64_t)(i + 1)), t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  for (int64_t i = 0; i < m; i++) {
+    src[i] = perm[src[i]];
+    dst[i] = perm[dst[i]];
+  }
+  free(perm);
+  t1 = now_s();
+  o.num_nodes = n;
+  rc = fo_import_edges(src, dst, m, out, &o, &rep);
+  free(src);
+  free(dst);
+  if (rc != FO_OK) {
+    fprintf(stderr, "fanout-rmat: %s (%s)\n", fo_last_error(), fo_status_name(rc));
+    return 1;
+  }
+  printf("rmat scale %d edgefactor %lld seed %llu: %lld nodes, %lld edges (%lld generated, %lld "
+         "self loops, %lld duplicates dropped, %lld isolated); generate %.1f s, import %.1f s\n",
+         scale, (long long)ef, (unsigned long long)seed, (long long)rep.n_nodes,
+         (long long)rep.n_edges, (long long)m, (long long)rep.n_self_loops_removed,
+         (long long)rep.n_duplicates_removed, (long long)rep.n_isolated, t1 - t0, now_s() - t1);
+  return 0;
+}
