@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "\nTry 'fanout %s --help'.\n", cmd);
   return CLI_USAGE;
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv, const struct option *lopts) {
+  const char *arg = argv[optind - 1];
+  if (c == ':') return cli_usage_error(cmd, "option '%s' needs a value", arg);
+  if (optopt) {
+    for (const struct option *o = lopts; o->name; o++)
+      if (o->val == optopt && o->has_arg == no_argument)
+        return cli_usage_error(cmd, "option '--%s' takes no value", o->name);
+    return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+  }
+  return cli_usage_error(cmd, "unknown option '%.*s'", (int)strcspn(arg, "="), arg);
 }
 
 int cli_fail(int rc) {
@@ -67,8 +80,8 @@ int cli_i64_list(const char *cmd, const char *opt, const char *s, int64_t **out,
     size_t len = c ? (size_t)(c - p) : strlen(p);
     if (parse_i64(p, len, &a[k]) != 0) {
       free(a);
-      return cli_usage_error(cmd, "%s: '%.*s' is not an integer (expected a list like 15,10,5)",
-                             opt, (int)len, p);
+      return cli_usage_error(cmd, "%s: '%.*s' is not an integer (expected comma-separated "
+                             "integers)", opt, (int)len, p);
     }
     k++;
     if (!c) break;
@@ -92,9 +105,10 @@ int cli_i32_list(const char *cmd, const char *opt, const char *s, int32_t **out,
   }
   for (int64_t i = 0; i < k; i++) {
     if (a[i] < INT32_MIN || a[i] > INT32_MAX) {
+      int ret = cli_usage_error(cmd, "%s: %lld is out of range", opt, (long long)a[i]);
       free(a);
       free(b);
-      return cli_usage_error(cmd, "%s: %lld is out of range", opt, (long long)a[i]);
+      return ret;
     }
     b[i] = (int32_t)a[i];
   }

@@ -21,6 +21,9 @@ int cmd_bench(int argc, char **argv);
 
 /* Print "fanout <cmd>: <message>" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report the option getopt_long rejected (c is ':' or '?'); returns CLI_USAGE. */
+struct option;
+int cli_bad_option(const char *cmd, int c, char **argv, const struct option *lopts);
 /* Print "fanout: <fo_last_error()> (<status name>)" to stderr; returns CLI_FAIL. */
 int cli_fail(int rc);
 

@@ -23,8 +23,8 @@ static void help(void) {
          "  --seed N             random seed (default %llu)\n"
          "  --epoch N            epoch (default 0)\n"
          "  --replace            sample with replacement (default %s)\n"
-         "  --edge-dir in|out    (default %s)\n"
-         "  --disjoint           (default %s)\n"
+         "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
+         "  --disjoint           one tree per seed (default %s)\n"
          "  --load mmap|hugepage how the topology is brought into memory (default mmap)\n"
          "  --json               print one JSON object\n",
          (unsigned long long)o.seed, o.replace ? "on" : "off",
@@ -44,7 +44,7 @@ static double huge_pages_mb(void) {
 }
 
 enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, OPT_DIR,
-       OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_HELP };
+       OPT_DISJOINT, OPT_LOAD, OPT_JSON };
 
 int cmd_bench(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -53,7 +53,7 @@ int cmd_bench(int argc, char **argv) {
       {"epoch", required_argument, NULL, OPT_EPOCH}, {"replace", no_argument, NULL, OPT_REPLACE},
       {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
       {"load", required_argument, NULL, OPT_LOAD}, {"json", no_argument, NULL, OPT_JSON},
-      {"help", no_argument, NULL, OPT_HELP}, {NULL, 0, NULL, 0}};
+      {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_sampler_opts so;
   fo_dataset_opts dopts;
   int32_t *fanouts = NULL;
@@ -71,7 +71,7 @@ int cmd_bench(int argc, char **argv) {
   fo_dataset_opts_init(&dopts);
   optind = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":", lopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
     switch (c) {
     case OPT_FANOUT:
       free(fanouts);
@@ -99,9 +99,8 @@ int cmd_bench(int argc, char **argv) {
     case OPT_DISJOINT: so.disjoint = true; break;
     case OPT_LOAD: if ((ret = cli_load_mode("bench", optarg, &dopts.load))) goto out; break;
     case OPT_JSON: json = true; break;
-    case OPT_HELP: help(); goto out;
-    case ':': ret = cli_usage_error("bench", "option '%s' needs a value", argv[optind - 1]); goto out;
-    default: ret = cli_usage_error("bench", "unknown option '%s'", argv[optind - 1]); goto out;
+    case 'h': help(); goto out;
+    default: ret = cli_bad_option("bench", c, argv, lopts); goto out;
     }
   }
   if (optind + 1 != argc) {
@@ -145,6 +144,17 @@ int cmd_bench(int argc, char **argv) {
   if (json) {
     printf("{\"dataset\": ");
     cli_json_string(stdout, argv[optind], strlen(argv[optind]));
+    printf(", \"num_nodes\": %lld, \"num_edges\": %lld, \"fanout\": ", (long long)n,
+           (long long)fo_dataset_num_edges(d));
+    {
+      int64_t f[64];
+      for (int h = 0; h < so.n_hops && h < 64; h++) f[h] = so.fanouts[h];
+      cli_json_i64_array(stdout, f, so.n_hops < 64 ? so.n_hops : 64);
+    }
+    printf(", \"seed\": %llu, \"epoch\": %llu, \"replace\": %s, \"edge_dir\": \"%s\", "
+           "\"disjoint\": %s", (unsigned long long)so.seed, (unsigned long long)epoch,
+           so.replace ? "true" : "false", so.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
+           so.disjoint ? "true" : "false");
     printf(", \"load\": \"%s\", \"threads\": 1, \"batch_size\": %lld, \"batches\": %lld, "
            "\"seconds\": %.6f, \"open_seconds\": %.6f, \"sampled_nodes\": %lld, "
            "\"sampled_edges\": %lld, \"edges_per_s\": %.1f, \"nodes_per_s\": %.1f, "
@@ -157,7 +167,9 @@ int cmd_bench(int argc, char **argv) {
     printf("dataset        %s (%lld nodes, %lld edges, load %s, opened in %.3f s)\n", argv[optind],
            (long long)n, (long long)fo_dataset_num_edges(d),
            dopts.load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", t_open);
-    printf("batches        %lld x %lld seeds, 1 thread\n", (long long)n_batches, (long long)batch_size);
+    printf("batches        %lld of up to %lld seeds (%lld seeds in all), 1 thread\n",
+           (long long)n_batches, (long long)batch_size,
+           (long long)(n_batches * batch_size < n ? n_batches * batch_size : n));
     printf("seconds        %.3f\n", secs);
     printf("sampled nodes  %lld\n", (long long)sum_nodes);
     printf("sampled edges  %lld\n", (long long)sum_edges);

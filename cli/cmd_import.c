@@ -47,7 +47,7 @@ static void help(void) {
 }
 
 enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELABEL, OPT_NUM,
-       OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON, OPT_HELP };
+       OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON };
 
 int cmd_import(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -58,7 +58,7 @@ int cmd_import(int argc, char **argv) {
       {"csc", no_argument, NULL, OPT_CSC}, {"csr", no_argument, NULL, OPT_CSR},
       {"index-dtype", required_argument, NULL, OPT_IDX}, {"force", no_argument, NULL, OPT_FORCE},
       {"json", no_argument, NULL, OPT_JSON}, {"quiet", no_argument, NULL, 'q'},
-      {"help", no_argument, NULL, OPT_HELP}, {NULL, 0, NULL, 0}};
+      {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_import_opts o;
   fo_import_report r;
   const char *out = NULL;
@@ -69,7 +69,7 @@ int cmd_import(int argc, char **argv) {
   fo_import_opts_init(&o);
   optind = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":o:q", lopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:qh", lopts, NULL)) != -1) {
     switch (c) {
     case OPT_FORMAT:
       if (fo_format_parse(optarg, &o.format) != FO_OK)
@@ -96,9 +96,8 @@ int cmd_import(int argc, char **argv) {
     case OPT_FORCE: o.force = true; break;
     case OPT_JSON: json = true; break;
     case 'q': quiet = true; break;
-    case OPT_HELP: help(); return CLI_OK;
-    case ':': return cli_usage_error("import", "option '%s' needs a value", argv[optind - 1]);
-    default: return cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
+    case 'h': help(); return CLI_OK;
+    default: return cli_bad_option("import", c, argv, lopts);
     }
   }
   if (!out) return cli_usage_error("import", "missing -o DIR");

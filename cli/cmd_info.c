@@ -19,7 +19,7 @@ static const char *kind_name(fo_orig_kind k) {
 }
 
 int cmd_info(int argc, char **argv) {
-  static const struct option lopts[] = {{"json", no_argument, NULL, 'j'},
+  static const struct option lopts[] = {{"json", no_argument, NULL, 256},
                                         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   bool json = false;
   int c, rc;
@@ -27,13 +27,14 @@ int cmd_info(int argc, char **argv) {
   const char *path;
   optind = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":", lopts, NULL)) != -1) {
-    if (c == 'j') json = true;
+  while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
+    if (c == 256) json = true;
     else if (c == 'h') {
-      printf("usage: fanout info DIR [--json]\n\nPrint node and edge counts, degree "
-             "min/mean/max per stored direction (in: CSC, out: CSR) and the arrays.\n");
+      printf("usage: fanout info DIR [--json]\n\n"
+             "Print the node and edge counts, the degree min/mean/max per stored direction\n"
+             "(in: CSC, out: CSR) and the arrays with their dtype, shape, size and xxh64.\n");
       return CLI_OK;
-    } else return cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
+    } else return cli_bad_option("info", c, argv, lopts);
   }
   if (optind + 1 != argc) return cli_usage_error("info", "expected one dataset directory");
   path = argv[optind];
@@ -66,7 +67,7 @@ int cmd_info(int argc, char **argv) {
                first ? "" : ", ", name, (long long)st.min, st.mean, (long long)st.max,
                (long long)st.argmax, (long long)st.n_zero);
       else
-        printf("%-3s degree min %lld, mean %.2f, max %lld (node %lld), %lld nodes with none (%s)\n",
+        printf("%-3s degree min %lld, mean %.2f, max %lld (node %lld); zero-degree nodes: %lld (%s)\n",
                name, (long long)st.min, st.mean, (long long)st.max, (long long)st.argmax,
                (long long)st.n_zero, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
       first = false;

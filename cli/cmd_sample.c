@@ -57,7 +57,7 @@ static int print_nodes(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
 }
 
 enum { OPT_FANOUT = 256, OPT_SEEDS, OPT_SEED, OPT_EPOCH, OPT_BATCH, OPT_REPLACE, OPT_DIR,
-       OPT_DISJOINT, OPT_ORIG, OPT_JSON, OPT_HELP };
+       OPT_DISJOINT, OPT_ORIG, OPT_JSON };
 
 int cmd_sample(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -66,7 +66,7 @@ int cmd_sample(int argc, char **argv) {
       {"batch-index", required_argument, NULL, OPT_BATCH}, {"replace", no_argument, NULL, OPT_REPLACE},
       {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
       {"orig-ids", no_argument, NULL, OPT_ORIG}, {"json", no_argument, NULL, OPT_JSON},
-      {"help", no_argument, NULL, OPT_HELP}, {NULL, 0, NULL, 0}};
+      {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_sampler_opts so;
   int32_t *fanouts = NULL;
   int64_t *seeds = NULL, n_seeds = 0;
@@ -80,7 +80,7 @@ int cmd_sample(int argc, char **argv) {
   fo_sampler_opts_init(&so);
   optind = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":", lopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
     switch (c) {
     case OPT_FANOUT:
       free(fanouts);
@@ -100,9 +100,8 @@ int cmd_sample(int argc, char **argv) {
     case OPT_DISJOINT: so.disjoint = true; break;
     case OPT_ORIG: orig = true; break;
     case OPT_JSON: break;
-    case OPT_HELP: help(); goto out;
-    case ':': ret = cli_usage_error("sample", "option '%s' needs a value", argv[optind - 1]); goto out;
-    default: ret = cli_usage_error("sample", "unknown option '%s'", argv[optind - 1]); goto out;
+    case 'h': help(); goto out;
+    default: ret = cli_bad_option("sample", c, argv, lopts); goto out;
     }
   }
   if (optind + 1 != argc) {

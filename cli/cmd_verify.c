@@ -11,14 +11,15 @@ int cmd_verify(int argc, char **argv) {
   int c, rc;
   optind = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":", lopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
     if (c == 'h') {
-      printf("usage: fanout verify DIR\n\nCheck every array's xxh64, that each indptr is "
-             "monotone from 0 to m, that indices and edge ids are in range, and that the CSC\n"
-             "and CSR (if both are stored) hold the same edges. Exit status 0 if all is well.\n");
+      printf("usage: fanout verify DIR\n\n"
+             "Read the whole dataset and check every array's xxh64, that each indptr rises\n"
+             "from 0 to the edge count, that indices and edge ids are in range, and that the\n"
+             "CSC and CSR (when both are stored) hold the same edges. Exit status 0 if so.\n");
       return CLI_OK;
     }
-    return cli_usage_error("verify", "unknown option '%s'", argv[optind - 1]);
+    return cli_bad_option("verify", c, argv, lopts);
   }
   if (optind + 1 != argc) return cli_usage_error("verify", "expected one dataset directory");
   if ((rc = fo_dataset_open(argv[optind], NULL, &d)) != FO_OK) return cli_fail(rc);

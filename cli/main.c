@@ -40,7 +40,6 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
   if (!strcmp(cmd, "sample")) return cmd_sample(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
-  fprintf(stderr, "fanout: unknown command '%s'\n", cmd);
-  usage(stderr);
+  fprintf(stderr, "fanout: unknown command '%s'\nTry 'fanout --help'.\n", cmd);
   return CLI_USAGE;
 }

@@ -22,9 +22,16 @@ static bool next_token(const char *line, size_t len, size_t *i, const char **tok
 
 static int parse_id(const fo__reader *r, const char *tok, size_t tlen, const fo_import_opts *o,
                     int64_t *out) {
-  if (!fo__parse_i64(tok, tlen, out))
+  if (!fo__parse_i64(tok, tlen, out)) {
+    size_t i = tlen && (tok[0] == '-' || tok[0] == '+');
+    bool digits = i < tlen;
+    for (; i < tlen; i++) digits &= tok[i] >= '0' && tok[i] <= '9';
+    if (digits)
+      return FO_FAIL(FO_ERANGE, "%s:%lld: node id '%.*s' does not fit in int64", r->path,
+                     (long long)r->lineno, (int)(tlen > 40 ? 40 : tlen), tok);
     return FO_FAIL(FO_EFORMAT, "%s:%lld: '%.*s' is not an integer node id", r->path,
                    (long long)r->lineno, (int)(tlen > 40 ? 40 : tlen), tok);
+  }
   if (!o->relabel && *out < 0)
     return FO_FAIL(FO_ERANGE, "%s:%lld: node id %lld is negative (--relabel maps any integer ids)",
                    r->path, (long long)r->lineno, (long long)*out);

@@ -57,11 +57,7 @@ void fo_sampler_opts_init(fo_sampler_opts *o) {
   o->seed = 0;
 }
 
-int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sampler_t **out) {
-  fo_sampler_t *s;
-  int rc;
-  if (out) *out = NULL;
-  if (!out) return FO_FAIL(FO_EINVAL, "out is NULL");
+static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
   if (!d) return FO_FAIL(FO_EINVAL, "dataset is NULL");
   if (!o) return FO_FAIL(FO_EINVAL, "sampler options are NULL (fanouts must be set)");
   if (o->n_hops < 1 || o->n_hops > MAX_HOPS)
@@ -69,10 +65,19 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
   if (!o->fanouts) return FO_FAIL(FO_EINVAL, "fanouts is NULL with %d hops", (int)o->n_hops);
   for (int h = 0; h < o->n_hops; h++)
     if (o->fanouts[h] < -1)
-      return FO_FAIL(FO_EINVAL, "fanout of hop %d is %d; expected -1 (all) or >= 0", h,
-                     (int)o->fanouts[h]);
+      return FO_FAIL(FO_EINVAL, "fanout %d of hop %d (fanouts[%d]) is not -1 (all) or >= 0",
+                     (int)o->fanouts[h], h + 1, h);
   if (o->edge_dir != FO_EDGE_DIR_IN && o->edge_dir != FO_EDGE_DIR_OUT)
     return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)o->edge_dir);
+  return FO_OK;
+}
+
+int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sampler_t **out) {
+  fo_sampler_t *s;
+  int rc;
+  if (out) *out = NULL;
+  if (!out) return FO_FAIL(FO_EINVAL, "create sampler: out is NULL");
+  if ((rc = check_opts(d, o)) != FO_OK) return fo__context(rc, "create sampler");
   if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "sampler");
   if ((rc = fo_dataset_topology(d, o->edge_dir, &s->t)) != FO_OK) {
     free(s);
