@@ -11,7 +11,8 @@
  * (int32 when n_nodes <= INT32_MAX unless the importer was told otherwise). Neighbor lists keep
  * the input order of the edges. Edge ids: the edge id of an edge is its position in the CSC when
  * the dataset has a CSC, otherwise its position in the CSR; the other direction stores an `eid`
- * array (position -> edge id). `edge_orig` int64 [n_edges] maps an edge id back to its position
+ * array (position -> edge id). `edge_orig` int32 or int64 [n_edges] (absent when it is the
+ * identity) maps an edge id back to its position
  * in the imported edge list (reverse edges added by --undirected get n_input + i).
  * `node_orig` int64 or fixed-width bytes [n_nodes] maps a node id back to the input's id; when
  * absent, the input ids were kept as they are.

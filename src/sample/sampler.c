@@ -65,8 +65,8 @@ static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
   if (!o->fanouts) return FO_FAIL(FO_EINVAL, "fanouts is NULL with %d hops", (int)o->n_hops);
   for (int h = 0; h < o->n_hops; h++)
     if (o->fanouts[h] < -1)
-      return FO_FAIL(FO_EINVAL, "fanout %d of hop %d (fanouts[%d]) is not -1 (all) or >= 0",
-                     (int)o->fanouts[h], h + 1, h);
+      return FO_FAIL(FO_EINVAL, "fanouts[%d] = %d (hop %d) is not -1 (all) or >= 0", h,
+                     (int)o->fanouts[h], h);
   if (o->edge_dir != FO_EDGE_DIR_IN && o->edge_dir != FO_EDGE_DIR_OUT)
     return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)o->edge_dir);
   return FO_OK;
@@ -248,8 +248,8 @@ static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_
     fo__rng r;
     uint64_t tag;
     if (k == 0) continue;
-    if (k == deg && !replace) {
-      /* Case 1: all neighbors, in stored order (fanout -1 or >= degree). */
+    if (f < 0 || (k == deg && !replace)) {
+      /* Case 1: all neighbors, in stored order (fanout -1, or >= degree without replacement). */
       for (int64_t j = 0; j < deg; j++) {
         pos[E + j] = start + j;
         col[E + j] = i;
@@ -428,6 +428,12 @@ static int sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint6
     s->map_ready = true;
   }
   fo__idmap_reset(&s->map);
+  if (!s->disjoint && out->batch) {
+    /* the header promises batch == NULL outside disjoint mode */
+    free(out->batch);
+    out->batch = NULL;
+    out->cap_batch = 0;
+  }
   if ((rc = batch_nodes(out, n_seeds, s->disjoint)) != FO_OK) return rc;
   if ((rc = fo__idmap_reserve(&s->map, n_seeds)) != FO_OK) return rc;
   out->n_seeds = n_seeds;

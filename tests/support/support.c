@@ -74,7 +74,10 @@ uint64_t fot_seed(uint64_t fallback) {
   return s && *s ? strtoull(s, NULL, 10) : fallback;
 }
 
-void fot_note_seed(uint64_t seed) { printf("FO_TEST_SEED=%llu\n", (unsigned long long)seed); }
+void fot_note_seed(uint64_t seed) {
+  printf("FO_TEST_SEED=%llu\n", (unsigned long long)seed);
+  fflush(stdout);
+}
 
 uint64_t fot_rand(uint64_t *state) {
   uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
