@@ -16,6 +16,7 @@ static void usage(FILE *f) {
           "  verify   full check of a dataset (checksums, bounds)\n"
           "  sample   sample one batch and print it as JSON\n"
           "  bench    sample batches over all nodes and report throughput\n"
+          "  topo     the CPU plan of the worker runtime: cores and CPUs per local rank\n"
           "\n"
           "'fanout <command> --help' describes a command; 'fanout --version' prints the version.\n");
 }
@@ -40,6 +41,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
   if (!strcmp(cmd, "sample")) return cmd_sample(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
+  if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);
   fprintf(stderr, "fanout: unknown command '%s'\nTry 'fanout --help'.\n", cmd);
   return CLI_USAGE;
 }

@@ -11,5 +11,6 @@
 #include "dataset.h"
 #include "import.h"
 #include "sampler.h"
+#include "worker.h"
 
 #endif
