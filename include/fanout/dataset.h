@@ -177,6 +177,53 @@ typedef struct fo_degree_stats {
  */
 FO_API int fo_dataset_degree_stats(const fo_dataset_t *d, fo_edge_dir dir, fo_degree_stats *out);
 
+/** Node features [n_nodes, dim] as stored; pointers owned by the dataset. */
+typedef struct fo_features {
+  const void *data;     /**< [n_rows, dim], C order */
+  int64_t n_rows;       /**< = number of nodes */
+  int64_t dim;          /**< D (may be 0) */
+  int64_t itemsize;     /**< bytes per element: 4, 2 or 1 */
+  const char *dtype;    /**< "float32", "float16", "bfloat16" (stored as "<u2" bits) or "uint8" */
+  const float *scale;   /**< [dim] for "uint8": value = q * scale[j] + offset[j]; else NULL */
+  const float *offset;  /**< [dim] for "uint8"; else NULL */
+} fo_features;
+
+/** Whether the dataset stores node features. Cost: O(1). */
+FO_API bool fo_dataset_has_features(const fo_dataset_t *d);
+
+/**
+ * The node features.
+ * @return FO_OK; FO_EINVAL if the dataset has none (import with --features or planetoid).
+ * Cost: O(1); valid until close.
+ */
+FO_API int fo_dataset_features(const fo_dataset_t *d, fo_features *out);
+
+/** Whether the dataset stores node labels. Cost: O(1). */
+FO_API bool fo_dataset_has_labels(const fo_dataset_t *d);
+
+/**
+ * The node labels: `*y` int64 [*n] (n = number of nodes; -1 = no label) and the number of
+ * classes (max label + 1, as recorded at import).
+ * @return FO_OK; FO_EINVAL if the dataset has none. Cost: O(1); valid until close.
+ */
+FO_API int fo_dataset_labels(const fo_dataset_t *d, const int64_t **y, int64_t *n,
+                             int64_t *num_classes);
+
+/** Number of stored splits (e.g. train, val, test). Cost: O(1). */
+FO_API int64_t fo_dataset_num_splits(const fo_dataset_t *d);
+
+/** Name of split `i` (0 <= i < fo_dataset_num_splits), or NULL out of range. Owned by `d`. */
+FO_API const char *fo_dataset_split_name(const fo_dataset_t *d, int64_t i);
+
+/**
+ * The node ids of split `name`: `*ids` int64 [*n], in stored order. Ids are not checked here
+ * (the loader checks each id it uses; fo_dataset_verify checks all).
+ * @return FO_OK; FO_EINVAL if there is no such split (message lists the ones there are).
+ * Cost: O(number of splits); valid until close.
+ */
+FO_API int fo_dataset_split(const fo_dataset_t *d, const char *name, const int64_t **ids,
+                            int64_t *n);
+
 /**
  * Full check of the dataset, O(n + m): each array's xxh64 against the manifest; each indptr
  * starts at 0, never decreases and ends at m; each indices/eid entry is in range; each eid array

@@ -128,8 +128,8 @@ int fo__parse_mtx(const char *const *inputs, int n_inputs, const fo_import_opts 
     goto out;
   }
   if (seen != nnz) {
-    rc = FO_FAIL(FO_EFORMAT, "%s: %lld entries, but the size line announces %lld", r.path,
-                 (long long)seen, (long long)nnz);
+    rc = FO_FAIL(FO_EFORMAT, "%s:%lld: end of file after %lld entries, but the size line "
+                 "announces %lld", r.path, (long long)r.lineno, (long long)seen, (long long)nnz);
     goto out;
   }
   in->n_nodes = rows > cols ? rows : cols;

@@ -26,8 +26,12 @@ int fo__parse_npy_edges(const char *const *inputs, int n_inputs, const fo_import
     goto out;
   }
   if (h.ndim != 2 || h.shape[0] != 2) {
-    rc = FO_FAIL(FO_EFORMAT, "%s: shape must be [2, E], is %s%lld%s", path, h.ndim ? "[" : "()",
-                 h.ndim ? (long long)h.shape[0] : 0LL, h.ndim == 2 ? ", ...]" : h.ndim ? "]" : "");
+    char shape[96];
+    int k = snprintf(shape, sizeof shape, "(");
+    for (int i = 0; i < h.ndim && k > 0 && (size_t)k < sizeof shape; i++)
+      k += snprintf(shape + k, sizeof shape - (size_t)k, i ? ", %lld" : "%lld", (long long)h.shape[i]);
+    if (k > 0 && (size_t)k < sizeof shape) snprintf(shape + k, sizeof shape - (size_t)k, ")");
+    rc = FO_FAIL(FO_EFORMAT, "%s: shape must be (2, E), is %s", path, shape);
     goto out;
   }
   if ((uint64_t)map.len != h.data_offset + (uint64_t)(h.count * h.itemsize)) {

@@ -92,7 +92,8 @@ static int read_manifest(const char *path, char **out) {
   snprintf(file, n, "%s/%s", path, FO_MANIFEST);
   f = fopen(file, "rb");
   if (!f) {
-    if (errno == ENOENT) {
+    /* ENOTDIR: `path` is a file, so "<path>/fanout.json" cannot exist either. */
+    if (errno == ENOENT || errno == ENOTDIR) {
       struct stat st;
       if (stat(path, &st) != 0)
         rc = FO_FAIL_ERRNO("'%s'", path);
@@ -267,6 +268,88 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   return FO_OK;
 }
 
+/* The array named by `obj[key]`: NULL with *rc = FO_OK when the key is absent, NULL with
+ * *rc = FO_EFORMAT when it names no listed array. */
+static const fo__array *named_array(const fo_dataset_t *d, json_t *obj, const char *key,
+                                    const char *where, int *rc) {
+  json_t *v = json_object_get(obj, key);
+  const fo__array *a;
+  *rc = FO_OK;
+  if (!v) return NULL;
+  a = json_is_string(v) ? fo__dataset_find(d, json_string_value(v)) : NULL;
+  if (!a) *rc = FO_FAIL(FO_EFORMAT, "%s: '%s.%s' does not name a listed array", FO_MANIFEST, where, key);
+  return a;
+}
+
+static const struct {
+  const char *name, *descr;
+  int64_t itemsize;
+} feature_dtypes[] = {{"float32", "<f4", 4}, {"float16", "<f2", 2}, {"bfloat16", "<u2", 2},
+                      {"uint8", "|u1", 1}};
+
+/* "features", "labels" and "splits" (all optional). */
+static int parse_node_data(fo_dataset_t *d, json_t *root) {
+  json_t *jf = json_object_get(root, "features"), *jl = json_object_get(root, "labels");
+  json_t *js = json_object_get(root, "splits");
+  int rc;
+  if (jf) {
+    json_t *dt = json_object_get(jf, "dtype");
+    int k = -1;
+    if (!json_is_object(jf) || !json_is_string(dt))
+      return FO_FAIL(FO_EFORMAT, "%s: 'features' needs 'array' and 'dtype'", FO_MANIFEST);
+    for (int i = 0; i < 4; i++)
+      if (!strcmp(json_string_value(dt), feature_dtypes[i].name)) k = i;
+    if (k < 0)
+      return FO_FAIL(FO_EFORMAT, "%s: feature dtype '%s' is not float32, float16, bfloat16 or uint8",
+                     FO_MANIFEST, json_string_value(dt));
+    d->x = named_array(d, jf, "array", "features", &rc);
+    if (rc != FO_OK) return rc;
+    if (!d->x || d->x->ndim != 2 || d->x->shape[0] != d->n_nodes ||
+        strcmp(d->x->dtype, feature_dtypes[k].descr) != 0)
+      return FO_FAIL(FO_EFORMAT, "%s: features must be a %s ('%s') array of shape [%lld, D]",
+                     FO_MANIFEST, feature_dtypes[k].name, feature_dtypes[k].descr,
+                     (long long)d->n_nodes);
+    snprintf(d->x_dtype, sizeof d->x_dtype, "%s", feature_dtypes[k].name);
+    d->x_scale = named_array(d, jf, "scale", "features", &rc);
+    if (rc != FO_OK) return rc;
+    d->x_offset = named_array(d, jf, "offset", "features", &rc);
+    if (rc != FO_OK) return rc;
+    if (!strcmp(d->x_dtype, "uint8") != !(d->x_scale && d->x_offset))
+      return FO_FAIL(FO_EFORMAT, "%s: uint8 features need 'scale' and 'offset' (and only they)",
+                     FO_MANIFEST);
+    for (int i = 0; i < 2; i++) {
+      const fo__array *a = i ? d->x_offset : d->x_scale;
+      if (a && (a->ndim != 1 || a->shape[0] != d->x->shape[1] || strcmp(a->dtype, "<f4")))
+        return FO_FAIL(FO_EFORMAT, "%s: feature %s must be float32 [%lld]", FO_MANIFEST,
+                       i ? "offset" : "scale", (long long)d->x->shape[1]);
+    }
+  }
+  if (jl) {
+    json_t *nc = json_object_get(jl, "num_classes");
+    if (!json_is_object(jl)) return FO_FAIL(FO_EFORMAT, "%s: 'labels' is not an object", FO_MANIFEST);
+    d->y = named_array(d, jl, "array", "labels", &rc);
+    if (rc != FO_OK) return rc;
+    if (!d->y || d->y->ndim != 1 || d->y->shape[0] != d->n_nodes || strcmp(d->y->dtype, "<i8"))
+      return FO_FAIL(FO_EFORMAT, "%s: labels must be int64 [%lld]", FO_MANIFEST, (long long)d->n_nodes);
+    d->num_classes = json_is_integer(nc) ? (int64_t)json_integer_value(nc) : 0;
+  }
+  if (js) {
+    const char *key;
+    json_t *v;
+    if (!json_is_object(js)) return FO_FAIL(FO_EFORMAT, "%s: 'splits' is not an object", FO_MANIFEST);
+    if (!(d->splits = calloc(json_object_size(js) + 1, sizeof *d->splits)))
+      return FO_FAIL(FO_ENOMEM, "splits");
+    json_object_foreach(js, key, v) {
+      const fo__array *a = json_is_string(v) ? fo__dataset_find(d, json_string_value(v)) : NULL;
+      if (!a || a->ndim != 1 || strcmp(a->dtype, "<i8"))
+        return FO_FAIL(FO_EFORMAT, "%s: split '%s' must name an int64 [k] array", FO_MANIFEST, key);
+      if (!(d->splits[d->n_splits].name = fo__strdup(key))) return FO_FAIL(FO_ENOMEM, "splits");
+      d->splits[d->n_splits++].ids = a;
+    }
+  }
+  return FO_OK;
+}
+
 static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
   json_error_t jerr;
   json_t *root, *arrays, *topo, *orig, *fmt, *ver;
@@ -355,6 +438,7 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
     d->node_orig = a;
     d->orig_kind = a->dtype[1] == 'S' ? FO_ORIG_STRING : FO_ORIG_INT64;
   }
+  rc = parse_node_data(d, root);
 out:
   json_decref(root);
   return rc;
@@ -396,6 +480,8 @@ void fo_dataset_close(fo_dataset_t *d) {
     free(d->arrays[i].dtype);
   }
   free(d->arrays);
+  for (int64_t i = 0; i < d->n_splits; i++) free(d->splits[i].name);
+  free(d->splits);
   free(d->manifest_text);
   free(d->path);
   free(d);
@@ -497,4 +583,55 @@ int fo_dataset_degree_stats(const fo_dataset_t *d, fo_edge_dir dir, fo_degree_st
   }
   out->mean = t.n_nodes ? (double)t.n_edges / (double)t.n_nodes : 0.0;
   return FO_OK;
+}
+
+bool fo_dataset_has_features(const fo_dataset_t *d) { return d->x != NULL; }
+
+int fo_dataset_features(const fo_dataset_t *d, fo_features *out) {
+  memset(out, 0, sizeof *out);
+  if (!d->x)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' has no node features (import with --features, or "
+                   "planetoid content)", d->path);
+  out->data = d->x->data;
+  out->n_rows = d->x->shape[0];
+  out->dim = d->x->shape[1];
+  out->itemsize = d->x->itemsize;
+  out->dtype = d->x_dtype;
+  out->scale = d->x_scale ? d->x_scale->data : NULL;
+  out->offset = d->x_offset ? d->x_offset->data : NULL;
+  return FO_OK;
+}
+
+bool fo_dataset_has_labels(const fo_dataset_t *d) { return d->y != NULL; }
+
+int fo_dataset_labels(const fo_dataset_t *d, const int64_t **y, int64_t *n, int64_t *num_classes) {
+  if (!d->y)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' has no node labels (import with --labels, or "
+                   "planetoid content)", d->path);
+  *y = d->y->data;
+  *n = d->y->shape[0];
+  if (num_classes) *num_classes = d->num_classes;
+  return FO_OK;
+}
+
+int64_t fo_dataset_num_splits(const fo_dataset_t *d) { return d->n_splits; }
+
+const char *fo_dataset_split_name(const fo_dataset_t *d, int64_t i) {
+  return i >= 0 && i < d->n_splits ? d->splits[i].name : NULL;
+}
+
+int fo_dataset_split(const fo_dataset_t *d, const char *name, const int64_t **ids, int64_t *n) {
+  char have[256];
+  size_t len = 0;
+  for (int64_t i = 0; i < d->n_splits; i++)
+    if (name && !strcmp(d->splits[i].name, name)) {
+      *ids = d->splits[i].ids->data;
+      *n = d->splits[i].ids->shape[0];
+      return FO_OK;
+    }
+  have[0] = '\0';
+  for (int64_t i = 0; i < d->n_splits && len < sizeof have; i++)
+    len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", i ? ", " : "", d->splits[i].name);
+  return FO_FAIL(FO_EINVAL, "dataset '%s' has no split '%s' (%s%s)", d->path, name ? name : "(null)",
+                 d->n_splits ? "it has: " : "it has none", have);
 }

@@ -73,6 +73,15 @@ struct fo_dataset {
   fo_topology topo[2];
   fo_orig_kind orig_kind;
   const fo__array *node_orig;
+  /* node data (absent: NULL) */
+  const fo__array *x, *x_scale, *x_offset, *y;
+  char x_dtype[16];
+  int64_t num_classes;
+  struct {
+    char *name;
+    const fo__array *ids;
+  } *splits;
+  int64_t n_splits;
 };
 
 /* The array called `name`, or NULL. */
