@@ -10,25 +10,36 @@
 #include <string.h>
 
 static void help(void) {
-  fo_sampler_opts o;
-  fo_sampler_opts_init(&o);
+  fo_loader_opts o;
+  fo_loader_opts_init(&o);
   printf("usage: fanout bench DIR --fanout F1,F2,... [--batch-size B] [options] [--json]\n"
          "\n"
-         "Sample an epoch (all nodes as seeds, shuffled with --seed) on one thread and report\n"
-         "batches, seconds, sampled nodes and edges, edges/s and peak RSS.\n"
+         "Run the loader over epochs of seeds (all nodes, or a split, shuffled with --seed) and\n"
+         "report batches, seconds, sampled nodes and edges, edges/s, feature bytes/s and peak RSS.\n"
          "\n"
          "  --fanout LIST        neighbors per hop, -1 = all (required)\n"
          "  --batch-size B       seeds per batch (default 1024)\n"
-         "  --batches N          stop after N batches (default: the whole epoch)\n"
+         "  --batches N          stop each epoch after N batches (default: the whole epoch)\n"
+         "  --epochs E           epochs to run, starting at --epoch (default 1)\n"
+         "  --threads T          loader worker threads; 0 samples on the calling thread (default %d)\n"
+         "  --prefetch P         batches sampled ahead (default 2 x threads)\n"
+         "  --split NAME         seeds from a split of the dataset (default: all nodes)\n"
+         "  --features           gather x (features) and y (labels) into each batch (default off)\n"
+         "  --digest             print the epoch digest: xxh64 over per-batch digests, each the\n"
+         "                       xxh64 of node, row, col, edge, x, y (compare runs with it)\n"
+         "  --bare               no loader: sample batches in a loop on this thread\n"
          "  --seed N             random seed (default %llu)\n"
-         "  --epoch N            epoch (default 0)\n"
+         "  --epoch N            first epoch (default %llu)\n"
+         "  --no-shuffle         seeds in input order (default: shuffled)\n"
+         "  --drop-last          drop a last, smaller batch (default off)\n"
          "  --replace            sample with replacement (default %s)\n"
          "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
          "  --disjoint           one tree per seed (default %s)\n"
          "  --load mmap|hugepage how the topology is brought into memory (default mmap)\n"
          "  --json               print one JSON object\n",
-         (unsigned long long)o.seed, o.replace ? "on" : "off",
-         o.edge_dir == FO_EDGE_DIR_IN ? "in" : "out", o.disjoint ? "on" : "off");
+         (int)o.num_workers, (unsigned long long)o.sampler.seed, (unsigned long long)o.epoch,
+         o.sampler.replace ? "on" : "off", o.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
+         o.sampler.disjoint ? "on" : "off");
 }
 
 /* AnonHugePages of this process in MiB, from /proc/self/smaps_rollup (0 if unavailable). */
@@ -44,7 +55,69 @@ static double huge_pages_mb(void) {
 }
 
 enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, OPT_DIR,
-       OPT_DISJOINT, OPT_LOAD, OPT_JSON };
+       OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
+       OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST };
+
+typedef struct totals {
+  int64_t batches, nodes, edges, x_bytes;
+  uint64_t *digests;
+  int64_t n_digests, cap_digests;
+} totals;
+
+static int add_digest(totals *t, uint64_t h) {
+  if (t->n_digests == t->cap_digests) {
+    int64_t cap = t->cap_digests ? 2 * t->cap_digests : 1024;
+    uint64_t *nd = realloc(t->digests, (size_t)cap * sizeof *nd);
+    if (!nd) return -1;
+    t->digests = nd;
+    t->cap_digests = cap;
+  }
+  t->digests[t->n_digests++] = h;
+  return 0;
+}
+
+/* One epoch through the loader. */
+static int run_loader_epoch(fo_loader_t *L, int64_t max_batches, bool digest, totals *t) {
+  for (int64_t i = 0; max_batches < 0 || i < max_batches; i++) {
+    fo_loader_batch_t *b;
+    int rc = fo_loader_next(L, &b);
+    if (rc != FO_OK) return rc;
+    if (!b) break;
+    t->batches++;
+    t->nodes += b->sample->n_nodes;
+    t->edges += b->sample->n_edges;
+    if (b->x) t->x_bytes += b->sample->n_nodes * b->x_dim * b->x_itemsize;
+    if (digest && add_digest(t, fo_loader_batch_digest(b)) != 0) {
+      fo_loader_release(L, b);
+      return fo_set_error(FO_ENOMEM, "bench: digest list");
+    }
+    fo_loader_release(L, b);
+  }
+  return FO_OK;
+}
+
+/* One epoch without the loader: the bare sampler loop (seeds shuffled the same way). */
+static int run_bare_epoch(const fo_dataset_t *d, fo_sampler_t *s, fo_batch_t *b, int64_t *perm,
+                          const fo_loader_opts *lo, uint64_t epoch, int64_t max_batches,
+                          totals *t) {
+  int64_t n = fo_dataset_num_nodes(d), bs = lo->batch_size;
+  int64_t nb = lo->drop_last ? n / bs : (n + bs - 1) / bs;
+  int rc;
+  if (lo->shuffle) {
+    if ((rc = fo_random_permutation(n, lo->sampler.seed, epoch, perm)) != FO_OK) return rc;
+  } else {
+    for (int64_t i = 0; i < n; i++) perm[i] = i;
+  }
+  if (max_batches >= 0 && max_batches < nb) nb = max_batches;
+  for (int64_t i = 0; i < nb; i++) {
+    int64_t off = i * bs, k = n - off < bs ? n - off : bs;
+    if ((rc = fo_sampler_sample(s, perm + off, k, epoch, (uint64_t)i, b)) != FO_OK) return rc;
+    t->batches++;
+    t->nodes += b->n_nodes;
+    t->edges += b->n_edges;
+  }
+  return FO_OK;
+}
 
 int cmd_bench(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -53,34 +126,44 @@ int cmd_bench(int argc, char **argv) {
       {"epoch", required_argument, NULL, OPT_EPOCH}, {"replace", no_argument, NULL, OPT_REPLACE},
       {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
       {"load", required_argument, NULL, OPT_LOAD}, {"json", no_argument, NULL, OPT_JSON},
+      {"epochs", required_argument, NULL, OPT_EPOCHS}, {"threads", required_argument, NULL, OPT_THREADS},
+      {"prefetch", required_argument, NULL, OPT_PREFETCH}, {"split", required_argument, NULL, OPT_SPLIT},
+      {"features", no_argument, NULL, OPT_FEATURES}, {"digest", no_argument, NULL, OPT_DIGEST},
+      {"bare", no_argument, NULL, OPT_BARE}, {"no-shuffle", no_argument, NULL, OPT_NOSHUFFLE},
+      {"drop-last", no_argument, NULL, OPT_DROPLAST},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-  fo_sampler_opts so;
+  fo_loader_opts lo;
   fo_dataset_opts dopts;
   int32_t *fanouts = NULL;
-  int64_t batch_size = 1024, max_batches = -1, n, n_batches, *perm = NULL;
-  int64_t sum_nodes = 0, sum_edges = 0;
-  uint64_t epoch = 0;
-  bool json = false;
+  int64_t max_batches = -1, epochs = 1, v, *perm = NULL;
+  uint64_t epoch0 = 0;
+  bool json = false, digest = false, bare = false;
   fo_dataset_t *d = NULL;
+  fo_loader_t *L = NULL;
   fo_sampler_t *s = NULL;
   fo_batch_t *b = NULL;
+  totals t;
   double t0, t_open, t_start, secs;
-  int c, rc, ret = CLI_OK;
+  int c, rc = FO_OK, ret = CLI_OK;
 
-  fo_sampler_opts_init(&so);
+  memset(&t, 0, sizeof t);
+  fo_loader_opts_init(&lo);
   fo_dataset_opts_init(&dopts);
+  lo.batch_size = 1024;
+  lo.shuffle = true;
+  lo.features = lo.labels = false;
   optind = 0;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
     switch (c) {
     case OPT_FANOUT:
       free(fanouts);
-      if ((ret = cli_i32_list("bench", "--fanout", optarg, &fanouts, &so.n_hops))) goto out;
-      so.fanouts = fanouts;
+      if ((ret = cli_i32_list("bench", "--fanout", optarg, &fanouts, &lo.sampler.n_hops))) goto out;
+      lo.sampler.fanouts = fanouts;
       break;
     case OPT_BS:
-      if ((ret = cli_i64("bench", "--batch-size", optarg, &batch_size))) goto out;
-      if (batch_size < 1) {
+      if ((ret = cli_i64("bench", "--batch-size", optarg, &lo.batch_size))) goto out;
+      if (lo.batch_size < 1) {
         ret = cli_usage_error("bench", "--batch-size: %s is not >= 1", optarg);
         goto out;
       }
@@ -92,11 +175,40 @@ int cmd_bench(int argc, char **argv) {
         goto out;
       }
       break;
-    case OPT_SEED: if ((ret = cli_u64("bench", "--seed", optarg, &so.seed))) goto out; break;
-    case OPT_EPOCH: if ((ret = cli_u64("bench", "--epoch", optarg, &epoch))) goto out; break;
-    case OPT_REPLACE: so.replace = true; break;
-    case OPT_DIR: if ((ret = cli_edge_dir("bench", optarg, &so.edge_dir))) goto out; break;
-    case OPT_DISJOINT: so.disjoint = true; break;
+    case OPT_EPOCHS:
+      if ((ret = cli_i64("bench", "--epochs", optarg, &epochs))) goto out;
+      if (epochs < 1) {
+        ret = cli_usage_error("bench", "--epochs: %s is not >= 1", optarg);
+        goto out;
+      }
+      break;
+    case OPT_THREADS:
+      if ((ret = cli_i64("bench", "--threads", optarg, &v))) goto out;
+      if (v < 0 || v > 256) {
+        ret = cli_usage_error("bench", "--threads: %s is not in 0..256", optarg);
+        goto out;
+      }
+      lo.num_workers = (int32_t)v;
+      break;
+    case OPT_PREFETCH:
+      if ((ret = cli_i64("bench", "--prefetch", optarg, &v))) goto out;
+      if (v < 1 || v > 1 << 20) {
+        ret = cli_usage_error("bench", "--prefetch: %s is not >= 1", optarg);
+        goto out;
+      }
+      lo.prefetch = (int32_t)v;
+      break;
+    case OPT_SPLIT: lo.split = optarg; break;
+    case OPT_FEATURES: lo.features = lo.labels = true; break;
+    case OPT_DIGEST: digest = true; break;
+    case OPT_BARE: bare = true; break;
+    case OPT_NOSHUFFLE: lo.shuffle = false; break;
+    case OPT_DROPLAST: lo.drop_last = true; break;
+    case OPT_SEED: if ((ret = cli_u64("bench", "--seed", optarg, &lo.sampler.seed))) goto out; break;
+    case OPT_EPOCH: if ((ret = cli_u64("bench", "--epoch", optarg, &epoch0))) goto out; break;
+    case OPT_REPLACE: lo.sampler.replace = true; break;
+    case OPT_DIR: if ((ret = cli_edge_dir("bench", optarg, &lo.sampler.edge_dir))) goto out; break;
+    case OPT_DISJOINT: lo.sampler.disjoint = true; break;
     case OPT_LOAD: if ((ret = cli_load_mode("bench", optarg, &dopts.load))) goto out; break;
     case OPT_JSON: json = true; break;
     case 'h': help(); goto out;
@@ -111,76 +223,93 @@ int cmd_bench(int argc, char **argv) {
     ret = cli_usage_error("bench", "missing --fanout");
     goto out;
   }
+  if (bare && (lo.split || lo.features || digest)) {
+    ret = cli_usage_error("bench", "--bare samples all nodes without the loader: no --split, "
+                          "--features or --digest");
+    goto out;
+  }
+  lo.epoch = epoch0;
   t0 = cli_now_s();
-  if ((rc = fo_dataset_open(argv[optind], &dopts, &d)) != FO_OK) {
-    ret = cli_fail(rc);
-    goto out;
-  }
+  if ((rc = fo_dataset_open(argv[optind], &dopts, &d)) != FO_OK) goto fail;
   t_open = cli_now_s() - t0;
-  n = fo_dataset_num_nodes(d);
-  if (!(perm = malloc((size_t)(n ? n : 1) * sizeof *perm))) {
-    fprintf(stderr, "fanout: bench: out of memory for %lld seeds\n", (long long)n);
-    ret = CLI_FAIL;
-    goto out;
-  }
-  if ((rc = fo_random_permutation(n, so.seed, epoch, perm)) != FO_OK ||
-      (rc = fo_sampler_create(d, &so, &s)) != FO_OK || (rc = fo_batch_create(&b)) != FO_OK) {
-    ret = cli_fail(rc);
-    goto out;
-  }
-  n_batches = (n + batch_size - 1) / batch_size;
-  if (max_batches >= 0 && max_batches < n_batches) n_batches = max_batches;
-  t_start = cli_now_s();
-  for (int64_t i = 0; i < n_batches; i++) {
-    int64_t off = i * batch_size, k = n - off < batch_size ? n - off : batch_size;
-    if ((rc = fo_sampler_sample(s, perm + off, k, epoch, (uint64_t)i, b)) != FO_OK) {
-      ret = cli_fail(rc);
-      goto out;
+  if (bare) {
+    int64_t n = fo_dataset_num_nodes(d);
+    if (!(perm = malloc((size_t)(n ? n : 1) * sizeof *perm))) {
+      rc = fo_set_error(FO_ENOMEM, "bench: seed permutation");
+      goto fail;
     }
-    sum_nodes += b->n_nodes;
-    sum_edges += b->n_edges;
+    if ((rc = fo_sampler_create(d, &lo.sampler, &s)) != FO_OK || (rc = fo_batch_create(&b)) != FO_OK)
+      goto fail;
+  } else if ((rc = fo_loader_create(d, &lo, &L)) != FO_OK) {
+    goto fail;
+  }
+  t_start = cli_now_s();
+  for (int64_t e = 0; e < epochs; e++) {
+    uint64_t epoch = epoch0 + (uint64_t)e;
+    if (bare) {
+      rc = run_bare_epoch(d, s, b, perm, &lo, epoch, max_batches, &t);
+    } else {
+      if (e > 0 && (rc = fo_loader_start_epoch(L, epoch)) != FO_OK) goto fail;
+      rc = run_loader_epoch(L, max_batches, digest, &t);
+    }
+    if (rc != FO_OK) goto fail;
   }
   secs = cli_now_s() - t_start;
   if (json) {
     printf("{\"dataset\": ");
     cli_json_string(stdout, argv[optind], strlen(argv[optind]));
-    printf(", \"num_nodes\": %lld, \"num_edges\": %lld, \"fanout\": ", (long long)n,
-           (long long)fo_dataset_num_edges(d));
+    printf(", \"num_nodes\": %lld, \"num_edges\": %lld, \"fanout\": ",
+           (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d));
     {
       int64_t f[64];
-      for (int h = 0; h < so.n_hops && h < 64; h++) f[h] = so.fanouts[h];
-      cli_json_i64_array(stdout, f, so.n_hops < 64 ? so.n_hops : 64);
+      for (int h = 0; h < lo.sampler.n_hops && h < 64; h++) f[h] = lo.sampler.fanouts[h];
+      cli_json_i64_array(stdout, f, lo.sampler.n_hops < 64 ? lo.sampler.n_hops : 64);
     }
-    printf(", \"seed\": %llu, \"epoch\": %llu, \"replace\": %s, \"edge_dir\": \"%s\", "
-           "\"disjoint\": %s", (unsigned long long)so.seed, (unsigned long long)epoch,
-           so.replace ? "true" : "false", so.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
-           so.disjoint ? "true" : "false");
-    printf(", \"load\": \"%s\", \"threads\": 1, \"batch_size\": %lld, \"batches\": %lld, "
-           "\"seconds\": %.6f, \"open_seconds\": %.6f, \"sampled_nodes\": %lld, "
-           "\"sampled_edges\": %lld, \"edges_per_s\": %.1f, \"nodes_per_s\": %.1f, "
-           "\"peak_rss_mb\": %.1f, \"huge_pages_mb\": %.1f}\n",
-           dopts.load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", (long long)batch_size,
-           (long long)n_batches, secs, t_open, (long long)sum_nodes, (long long)sum_edges,
-           secs > 0 ? (double)sum_edges / secs : 0.0, secs > 0 ? (double)sum_nodes / secs : 0.0,
-           cli_peak_rss_mb(), huge_pages_mb());
+    printf(", \"seed\": %llu, \"epoch\": %llu, \"epochs\": %lld, \"replace\": %s, "
+           "\"edge_dir\": \"%s\", \"disjoint\": %s, \"split\": ",
+           (unsigned long long)lo.sampler.seed, (unsigned long long)epoch0, (long long)epochs,
+           lo.sampler.replace ? "true" : "false", lo.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
+           lo.sampler.disjoint ? "true" : "false");
+    if (lo.split) cli_json_string(stdout, lo.split, strlen(lo.split));
+    else printf("null");
+    printf(", \"load\": \"%s\", \"mode\": \"%s\", \"threads\": %d, \"batch_size\": %lld, "
+           "\"batches\": %lld, \"seconds\": %.6f, \"open_seconds\": %.6f, "
+           "\"sampled_nodes\": %lld, \"sampled_edges\": %lld, \"edges_per_s\": %.1f, "
+           "\"nodes_per_s\": %.1f, \"feature_bytes\": %lld, \"feature_bytes_per_s\": %.1f, "
+           "\"peak_rss_mb\": %.1f, \"huge_pages_mb\": %.1f",
+           dopts.load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", bare ? "bare" : "loader",
+           bare ? 1 : (int)lo.num_workers, (long long)lo.batch_size, (long long)t.batches, secs,
+           t_open, (long long)t.nodes, (long long)t.edges, secs > 0 ? (double)t.edges / secs : 0.0,
+           secs > 0 ? (double)t.nodes / secs : 0.0, (long long)t.x_bytes,
+           secs > 0 ? (double)t.x_bytes / secs : 0.0, cli_peak_rss_mb(), huge_pages_mb());
+    if (digest) printf(", \"digest\": \"%016llx\"", (unsigned long long)fo_digest_sequence(t.digests, t.n_digests));
+    printf("}\n");
   } else {
     printf("dataset        %s (%lld nodes, %lld edges, load %s, opened in %.3f s)\n", argv[optind],
-           (long long)n, (long long)fo_dataset_num_edges(d),
+           (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d),
            dopts.load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", t_open);
-    printf("batches        %lld of up to %lld seeds (%lld seeds in all), 1 thread\n",
-           (long long)n_batches, (long long)batch_size,
-           (long long)(n_batches * batch_size < n ? n_batches * batch_size : n));
+    if (bare) printf("mode           bare sampler loop, 1 thread\n");
+    else printf("mode           loader, %d worker thread%s\n", (int)lo.num_workers, lo.num_workers == 1 ? "" : "s");
+    printf("batches        %lld (batch size %lld, %lld epoch%s)\n", (long long)t.batches,
+           (long long)lo.batch_size, (long long)epochs, epochs == 1 ? "" : "s");
     printf("seconds        %.3f\n", secs);
-    printf("sampled nodes  %lld\n", (long long)sum_nodes);
-    printf("sampled edges  %lld\n", (long long)sum_edges);
-    printf("edges/s        %.2f M\n", secs > 0 ? (double)sum_edges / secs / 1e6 : 0.0);
+    printf("sampled nodes  %lld\n", (long long)t.nodes);
+    printf("sampled edges  %lld\n", (long long)t.edges);
+    printf("edges/s        %.2f M\n", secs > 0 ? (double)t.edges / secs / 1e6 : 0.0);
+    if (lo.features) printf("features       %.1f MiB/s\n", secs > 0 ? (double)t.x_bytes / secs / 1048576.0 : 0.0);
     printf("peak RSS       %.1f MiB\n", cli_peak_rss_mb());
+    if (digest) printf("digest         %016llx\n", (unsigned long long)fo_digest_sequence(t.digests, t.n_digests));
   }
+  goto out;
+fail:
+  ret = cli_fail(rc);
 out:
+  fo_loader_destroy(L);
   fo_batch_destroy(b);
   fo_sampler_destroy(s);
   fo_dataset_close(d);
   free(perm);
   free(fanouts);
+  free(t.digests);
   return ret;
 }

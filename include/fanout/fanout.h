@@ -11,6 +11,7 @@
 #include "dataset.h"
 #include "import.h"
 #include "sampler.h"
+#include "loader.h"
 #include "worker.h"
 
 #endif

@@ -1,0 +1,145 @@
+/*
+ * fanout/loader.h: the neighbor loader (PyG `NeighborLoader`): epochs of training-ready
+ * mini-batches, sampled by worker threads ahead of the consumer, in a reproducible order.
+ *
+ * An epoch splits the input nodes (an id array, a dataset split such as "train", or all nodes)
+ * into ceil(n / batch_size) batches (floor with drop_last), in input order or, with shuffle, in
+ * the order of fo_random_permutation(n, seed, epoch). Batch b of epoch e is
+ * fo_sampler_sample(seeds of b, epoch e, batch index b) plus, when gathered, the feature rows
+ * of its nodes (`x`) and the labels of its seeds (`y`): a pure function of (dataset, options,
+ * epoch, b). So the sequence of batches is bit-identical for any number of worker threads.
+ *
+ * Threads: `num_workers` threads sample batches b, b+1, ... up to `prefetch` batches ahead of
+ * the consumer into recycled batch slots and block on condition variables (they never poll).
+ * fo_loader_next() hands the batches out strictly in order. A worker's error (a corrupt array,
+ * out of memory) travels with its batch: next() returns its status and sets its message on the
+ * consumer's thread. Nothing blocks forever: a consumer holding many batches makes the loader
+ * add slots rather than wait, and fo_loader_destroy() stops the workers even mid-epoch.
+ *
+ * Memory: (prefetch + batches held by the consumer) slots, each growing to the largest batch
+ * it has held: nodes x (8 + feature row bytes) + edges x 24 bytes + seeds x 16 bytes, plus
+ * per worker a sampler (its id map: 8 bytes per dataset node when the dense layout applies).
+ * In steady state nothing is allocated.
+ *
+ * Thread-safety: one consumer thread calls next/release/start_epoch/destroy (or several,
+ * serialized by the caller); the loader's own threads are internal.
+ */
+#ifndef FANOUT_LOADER_H
+#define FANOUT_LOADER_H
+
+#include "common.h"
+#include "dataset.h"
+#include "sampler.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fo_loader fo_loader_t;
+
+typedef struct fo_loader_opts {
+  fo_sampler_opts sampler;     /**< fanouts, hops, replace, edge_dir, disjoint, seed (the seed
+                                    also drives the shuffle); fanouts are copied */
+  int64_t batch_size;          /**< seeds per batch, >= 1; default 1 */
+  const fo_nid_t *input_nodes; /**< [n_input_nodes] seed pool (copied); NULL: `split` */
+  int64_t n_input_nodes;
+  const char *split;           /**< with input_nodes NULL: a split of the dataset ("train",
+                                    "val", "test"), or NULL for all nodes; default NULL */
+  bool shuffle;                /**< reshuffle the input nodes each epoch; default false */
+  bool drop_last;              /**< drop a last, smaller batch; default false */
+  int32_t num_workers;         /**< sampling threads, 0..256; 0 samples inside next() on the
+                                    caller's thread; default 1 */
+  int32_t prefetch;            /**< batches sampled ahead of the consumer, >= 1; default 0 =
+                                    2 x num_workers (at least 1) */
+  uint64_t epoch;              /**< the first epoch; default 0 */
+  bool features;               /**< gather x when the dataset has features; default true */
+  bool labels;                 /**< gather y when the dataset has labels; default true */
+} fo_loader_opts;
+
+/** One training-ready batch. Owned by the loader; valid until fo_loader_release() on it (or
+ *  fo_loader_destroy()). Callers read, never write, it. */
+typedef struct fo_loader_batch {
+  uint64_t epoch;
+  int64_t index;               /**< batch index within the epoch, 0-based */
+  const fo_batch_t *sample;    /**< node, row, col, edge, batch, num_sampled_* (sampler.h) */
+  int64_t batch_size;          /**< seeds in this batch = sample->n_seeds */
+  const int64_t *input_id;     /**< [batch_size] position of each seed in the input nodes */
+  const void *x;               /**< [sample->n_nodes, x_dim] feature rows of `node` in the
+                                    dataset's dtype, C order; NULL when not gathered */
+  int64_t x_dim;               /**< D */
+  int64_t x_itemsize;          /**< bytes per feature element */
+  const char *x_dtype;         /**< "float32", "float16", "bfloat16" or "uint8" */
+  const int64_t *y;            /**< [batch_size] labels of the seeds (-1: none); NULL when
+                                    not gathered */
+} fo_loader_batch_t;
+
+/** Write the defaults into `o` (the sampler part as fo_sampler_opts_init). Cost: O(1). */
+FO_API void fo_loader_opts_init(fo_loader_opts *o);
+
+/**
+ * Create a loader over `d` and start its first epoch (`o->epoch`).
+ *
+ * @param d    dataset; borrowed, must outlive the loader.
+ * @param o    options (copied, including fanouts and input nodes).
+ * @param out  receives the loader, NULL on failure.
+ * @return FO_OK; FO_EINVAL for bad options (batch_size < 1, num_workers outside 0..256,
+ *         prefetch < 0, a missing split, sampler options as fo_sampler_create; the message
+ *         names the option); FO_ERANGE if an input node is not a node id (message gives its
+ *         position and value); FO_ENOMEM; FO_EIO if a thread cannot be started.
+ * Thread-safety: any thread. Cost: O(n_input_nodes) plus starting the threads.
+ */
+FO_API int fo_loader_create(const fo_dataset_t *d, const fo_loader_opts *o, fo_loader_t **out);
+
+/**
+ * Stop the workers (waiting for the batches in progress, at most one per worker), join them
+ * and free everything, including batches the consumer still holds. Accepts NULL. Safe at any
+ * point of an epoch.
+ */
+FO_API void fo_loader_destroy(fo_loader_t *L);
+
+/** Batches per epoch: ceil(n / batch_size), or floor with drop_last. Cost: O(1). */
+FO_API int64_t fo_loader_num_batches(const fo_loader_t *L);
+
+/** Number of input nodes (seeds per epoch before drop_last). Cost: O(1). */
+FO_API int64_t fo_loader_num_inputs(const fo_loader_t *L);
+
+/**
+ * The next batch of the current epoch, in order, waiting for it if it is not ready.
+ *
+ * @param out  receives the batch, or NULL when the epoch is over (then the return is FO_OK).
+ *             Release it with fo_loader_release() when done.
+ * @return FO_OK; else the status of the worker that failed on this batch (FO_EFORMAT for a
+ *         corrupt dataset, FO_ENOMEM, ...) with its message set on this thread; *out is then
+ *         NULL, the batch is skipped and the next call returns the following one.
+ * Thread-safety: the consumer's thread. Cost: waits for sampling; O(1) otherwise.
+ */
+FO_API int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out);
+
+/** Give a batch back for reuse. Accepts NULL. Cost: O(1). */
+FO_API void fo_loader_release(fo_loader_t *L, fo_loader_batch_t *b);
+
+/**
+ * Abandon the current epoch and start `epoch`: batches not yet handed out are discarded
+ * (workers finish or drop what they are doing), the input order is reshuffled when `shuffle`
+ * (deterministically from (seed, epoch)), and next() starts again at batch 0. Batches the
+ * consumer holds stay valid until released.
+ * @return FO_OK. Cost: O(n_input_nodes) for the shuffle.
+ */
+FO_API int fo_loader_start_epoch(fo_loader_t *L, uint64_t epoch);
+
+/**
+ * XXH64 digest of a batch: one XXH64 (seed 0) stream over the bytes of node, row, col, edge,
+ * x and y, in this order (absent arrays contribute nothing). Cost: O(batch bytes).
+ */
+FO_API uint64_t fo_loader_batch_digest(const fo_loader_batch_t *b);
+
+/**
+ * Digest of a sequence of batch digests (an epoch): XXH64 (seed 0) over the digests as
+ * little-endian uint64 values, in order. Cost: O(n).
+ */
+FO_API uint64_t fo_digest_sequence(const uint64_t *digests, int64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

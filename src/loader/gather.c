@@ -1,0 +1,43 @@
+/*
+ * loader/gather.c: copy the feature rows of a batch's nodes into the batch (x[i] = X[node[i]]),
+ * prefetching rows ahead because node ids are random, and look up the seeds' labels.
+ * The rows are copied as stored (float32, float16, bfloat16 or quantized uint8).
+ */
+#include "loader/loader_internal.h"
+
+#define PF_ROWS 8
+
+int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool labels) {
+  fo_features f;
+  memset(g, 0, sizeof *g);
+  if (features && fo_dataset_has_features(d)) {
+    int rc = fo_dataset_features(d, &f);
+    if (rc != FO_OK) return rc;
+    g->x = f.data;
+    g->n_rows = f.n_rows;
+    g->dim = f.dim;
+    g->itemsize = f.itemsize;
+    g->row_bytes = f.dim * f.itemsize;
+    g->dtype = f.dtype;
+    if (g->row_bytes == 0) g->x = NULL; /* D = 0: nothing to gather */
+  }
+  if (labels && fo_dataset_has_labels(d)) {
+    int64_t n, k;
+    int rc = fo_dataset_labels(d, &g->y, &n, &k);
+    if (rc != FO_OK) return rc;
+  }
+  return FO_OK;
+}
+
+void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst) {
+  const size_t rb = (size_t)g->row_bytes;
+  unsigned char *out = dst;
+  for (int64_t i = 0; i < n; i++) {
+    if (i + PF_ROWS < n) {
+      const unsigned char *p = g->x + (size_t)node[i + PF_ROWS] * rb;
+      __builtin_prefetch(p, 0, 0);
+      if (rb > 64) __builtin_prefetch(p + 64, 0, 0);
+    }
+    memcpy(out + (size_t)i * rb, g->x + (size_t)node[i] * rb, rb);
+  }
+}

@@ -1,0 +1,487 @@
+/*
+ * loader/loader.c: the neighbor loader: seed batching, worker threads, a bounded window of
+ * batches in flight, feature and label gather, in-order hand-out.
+ *
+ * State (under one mutex): the epoch's batch count, `next_job` (the next batch index a worker
+ * will take), `next_out` (the next index the consumer will get) and a pool of slots, each FREE,
+ * BUSY (a worker fills it), READY (filled, waiting for its turn) or HELD (handed out). A worker
+ * takes batch `next_job` when it is within `prefetch` of `next_out` and a FREE slot exists,
+ * fills the slot without the lock, and marks it READY; next() waits until the slot holding
+ * `next_out` is READY. Workers wait on `work_cv`, the consumer on `ready_cv`; nobody polls.
+ * If the consumer holds every slot, next() adds one instead of waiting, so holding batches
+ * never deadlocks. An epoch restart bumps `gen`, so late results of the old epoch are dropped.
+ *
+ * Each slot owns its fo_batch_t and x/y/input_id buffers, which grow to the largest batch seen
+ * and are then reused. Each worker owns a fo_sampler_t. With num_workers == 0 next() fills a
+ * slot itself on the caller's thread.
+ */
+#include "loader/loader_internal.h"
+
+#include <pthread.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack */
+#include <xxhash.h>
+
+#define MAX_WORKERS 256
+
+enum { SLOT_FREE, SLOT_BUSY, SLOT_READY, SLOT_HELD };
+
+typedef struct slot {
+  fo_loader_batch_t pub;
+  int state;
+  int64_t index;
+  uint64_t gen;
+  int rc;
+  char *msg;           /* worker's error message (malloc'ed) or NULL */
+  fo_batch_t *b;
+  int64_t *input_id, *y;
+  int64_t cap_seeds;
+  unsigned char *x;
+  int64_t cap_x_bytes;
+} slot;
+
+typedef struct worker {
+  fo_loader_t *L;
+  pthread_t thread;
+  fo_sampler_t *s;
+  bool started;
+} worker;
+
+struct fo_loader {
+  const fo_dataset_t *d;
+  fo_loader_opts o;
+  int32_t *fanouts;
+  int64_t *inputs;      /* [n_inputs] node ids */
+  int64_t n_inputs;
+  int64_t *order;       /* [n_inputs] positions into inputs, this epoch's order */
+  fo__gather g;         /* feature/label sources (NULL parts when not gathered) */
+
+  pthread_mutex_t mu;
+  pthread_cond_t work_cv, ready_cv;
+  bool stop;
+  uint64_t epoch, gen;
+  int64_t n_batches, next_job, next_out;
+  slot **slots;
+  int64_t n_slots;
+
+  worker *workers;
+  int32_t n_workers;
+  fo_sampler_t *own_sampler; /* num_workers == 0 */
+};
+
+void fo_loader_opts_init(fo_loader_opts *o) {
+  memset(o, 0, sizeof *o);
+  fo_sampler_opts_init(&o->sampler);
+  o->batch_size = 1;
+  o->input_nodes = NULL;
+  o->n_input_nodes = 0;
+  o->split = NULL;
+  o->shuffle = false;
+  o->drop_last = false;
+  o->num_workers = 1;
+  o->prefetch = 0;
+  o->epoch = 0;
+  o->features = true;
+  o->labels = true;
+}
+
+/* ---- producing one batch (any thread, no lock) ------------------------------------------- */
+
+static int grow_slot(slot *sl, int64_t n_seeds, int64_t x_bytes) {
+  int rc;
+  if (n_seeds > sl->cap_seeds) {
+    int64_t c1 = sl->cap_seeds, c2 = sl->cap_seeds;
+    if ((rc = fo__grow(&sl->input_id, &c1, n_seeds, sizeof *sl->input_id, "batch seeds")) != FO_OK ||
+        (rc = fo__grow(&sl->y, &c2, n_seeds, sizeof *sl->y, "batch labels")) != FO_OK)
+      return rc;
+    sl->cap_seeds = c1 < c2 ? c1 : c2;
+  }
+  if (x_bytes > sl->cap_x_bytes &&
+      (rc = fo__grow(&sl->x, &sl->cap_x_bytes, x_bytes, 1, "batch features")) != FO_OK)
+    return rc;
+  return FO_OK;
+}
+
+/* Fill `sl` with batch `index` of epoch `epoch` using sampler `s`. */
+static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, int64_t index) {
+  const int64_t bs = L->o.batch_size, off = index * bs;
+  const int64_t k = L->n_inputs - off < bs ? L->n_inputs - off : bs;
+  int64_t *seeds;
+  int rc;
+  if ((rc = grow_slot(sl, k, 0)) != FO_OK) return rc;
+  /* the seeds go through y's buffer first (sample copies them into node[0..k)) */
+  seeds = sl->y;
+  for (int64_t i = 0; i < k; i++) {
+    sl->input_id[i] = L->order[off + i];
+    seeds[i] = L->inputs[sl->input_id[i]];
+  }
+  if ((rc = fo_sampler_sample(s, seeds, k, epoch, (uint64_t)index, sl->b)) != FO_OK) return rc;
+  if (L->g.x) {
+    int64_t bytes;
+    if (sl->b->n_nodes > INT64_MAX / L->g.row_bytes)
+      return FO_FAIL(FO_ERANGE, "batch %lld: feature rows overflow", (long long)index);
+    bytes = sl->b->n_nodes * L->g.row_bytes;
+    if ((rc = grow_slot(sl, k, bytes)) != FO_OK) return rc;
+    fo__gather_rows(&L->g, sl->b->node, sl->b->n_nodes, sl->x);
+  }
+  if (L->g.y)
+    for (int64_t i = 0; i < k; i++) sl->y[i] = L->g.y[sl->b->node[i]];
+  sl->pub.epoch = epoch;
+  sl->pub.index = index;
+  sl->pub.sample = sl->b;
+  sl->pub.batch_size = k;
+  sl->pub.input_id = sl->input_id;
+  sl->pub.x = L->g.x ? sl->x : NULL;
+  sl->pub.x_dim = L->g.x ? L->g.dim : 0;
+  sl->pub.x_itemsize = L->g.x ? L->g.itemsize : 0;
+  sl->pub.x_dtype = L->g.x ? L->g.dtype : NULL;
+  sl->pub.y = L->g.y ? sl->y : NULL;
+  return FO_OK;
+}
+
+static void record(slot *sl, int rc) {
+  free(sl->msg);
+  sl->msg = NULL;
+  sl->rc = rc;
+  if (rc != FO_OK) sl->msg = fo__strdup(fo_last_error());
+}
+
+/* ---- slots and workers ------------------------------------------------------------------- */
+
+static slot *slot_new(void) {
+  slot *sl = calloc(1, sizeof *sl);
+  if (!sl) return NULL;
+  if (fo_batch_create(&sl->b) != FO_OK) {
+    free(sl);
+    return NULL;
+  }
+  return sl;
+}
+
+static void slot_free(slot *sl) {
+  if (!sl) return;
+  fo_batch_destroy(sl->b);
+  free(sl->input_id);
+  free(sl->y);
+  free(sl->x);
+  free(sl->msg);
+  free(sl);
+}
+
+/* Add a FREE slot (lock held). */
+static int add_slot(fo_loader_t *L) {
+  slot **ns = realloc(L->slots, (size_t)(L->n_slots + 1) * sizeof *ns);
+  if (!ns) return FO_FAIL(FO_ENOMEM, "loader slot table");
+  L->slots = ns;
+  if (!(L->slots[L->n_slots] = slot_new())) return FO_FAIL(FO_ENOMEM, "loader batch slot");
+  L->n_slots++;
+  return FO_OK;
+}
+
+static slot *find_state(fo_loader_t *L, int state) {
+  for (int64_t i = 0; i < L->n_slots; i++)
+    if (L->slots[i]->state == state) return L->slots[i];
+  return NULL;
+}
+
+static slot *find_ready(fo_loader_t *L, int64_t index) {
+  for (int64_t i = 0; i < L->n_slots; i++)
+    if (L->slots[i]->state == SLOT_READY && L->slots[i]->index == index) return L->slots[i];
+  return NULL;
+}
+
+/* Whether a worker may take batch next_job now (lock held). */
+static bool job_available(const fo_loader_t *L) {
+  return L->next_job < L->n_batches && L->next_job < L->next_out + L->o.prefetch;
+}
+
+static void *worker_main(void *arg) {
+  worker *w = arg;
+  fo_loader_t *L = w->L;
+  pthread_mutex_lock(&L->mu);
+  for (;;) {
+    slot *sl = NULL;
+    int64_t index;
+    uint64_t gen, epoch;
+    int rc;
+    while (!L->stop && !(job_available(L) && (sl = find_state(L, SLOT_FREE)) != NULL))
+      pthread_cond_wait(&L->work_cv, &L->mu);
+    if (L->stop) break;
+    index = L->next_job++;
+    gen = L->gen;
+    epoch = L->epoch;
+    sl->state = SLOT_BUSY;
+    sl->index = index;
+    sl->gen = gen;
+    pthread_mutex_unlock(&L->mu);
+
+    rc = produce(L, w->s, sl, epoch, index);
+    record(sl, rc);
+
+    pthread_mutex_lock(&L->mu);
+    if (sl->gen != L->gen) {
+      sl->state = SLOT_FREE; /* the epoch was restarted meanwhile: drop it */
+      pthread_cond_broadcast(&L->work_cv);
+    } else {
+      sl->state = SLOT_READY;
+    }
+    pthread_cond_broadcast(&L->ready_cv); /* next() and start_epoch() wait for this */
+  }
+  pthread_mutex_unlock(&L->mu);
+  return NULL;
+}
+
+/* ---- public API ---------------------------------------------------------------------------- */
+
+static int64_t count_batches(const fo_loader_t *L) {
+  const int64_t bs = L->o.batch_size;
+  return L->o.drop_last ? L->n_inputs / bs : (L->n_inputs + bs - 1) / bs;
+}
+
+static int set_order(fo_loader_t *L, uint64_t epoch) {
+  if (L->o.shuffle) return fo_random_permutation(L->n_inputs, L->o.sampler.seed, epoch, L->order);
+  for (int64_t i = 0; i < L->n_inputs; i++) L->order[i] = i;
+  return FO_OK;
+}
+
+static int check_opts(const fo_loader_opts *o) {
+  if (o->batch_size < 1) return FO_FAIL(FO_EINVAL, "batch_size %lld is not >= 1", (long long)o->batch_size);
+  if (o->num_workers < 0 || o->num_workers > MAX_WORKERS)
+    return FO_FAIL(FO_EINVAL, "num_workers %d is not in 0..%d", (int)o->num_workers, MAX_WORKERS);
+  if (o->prefetch < 0) return FO_FAIL(FO_EINVAL, "prefetch %d is negative", (int)o->prefetch);
+  if (o->n_input_nodes < 0)
+    return FO_FAIL(FO_EINVAL, "n_input_nodes %lld is negative", (long long)o->n_input_nodes);
+  if (o->n_input_nodes > 0 && !o->input_nodes)
+    return FO_FAIL(FO_EINVAL, "input_nodes is NULL with n_input_nodes %lld", (long long)o->n_input_nodes);
+  if (o->input_nodes && o->split)
+    return FO_FAIL(FO_EINVAL, "give input_nodes or split '%s', not both", o->split);
+  return FO_OK;
+}
+
+static int load_inputs(fo_loader_t *L) {
+  const int64_t n = fo_dataset_num_nodes(L->d);
+  const int64_t *src = NULL;
+  int64_t cnt;
+  int rc;
+  if (L->o.input_nodes) {
+    src = L->o.input_nodes;
+    cnt = L->o.n_input_nodes;
+  } else if (L->o.split) {
+    if ((rc = fo_dataset_split(L->d, L->o.split, &src, &cnt)) != FO_OK) return rc;
+  } else {
+    cnt = n;
+  }
+  L->n_inputs = cnt;
+  L->inputs = fo__malloc_n(cnt, sizeof *L->inputs);
+  L->order = fo__malloc_n(cnt, sizeof *L->order);
+  if (!L->inputs || !L->order) return FO_FAIL(FO_ENOMEM, "%lld input nodes", (long long)cnt);
+  for (int64_t i = 0; i < cnt; i++) {
+    int64_t v = src ? src[i] : i;
+    if (v < 0 || v >= n)
+      return FO_FAIL(FO_ERANGE, "input node %lld (position %lld%s%s) is not a node id in [0, %lld)",
+                     (long long)v, (long long)i, L->o.split ? " of split " : "",
+                     L->o.split ? L->o.split : "", (long long)n);
+    L->inputs[i] = v;
+  }
+  return FO_OK;
+}
+
+static void stop_workers(fo_loader_t *L) {
+  pthread_mutex_lock(&L->mu);
+  L->stop = true;
+  pthread_cond_broadcast(&L->work_cv);
+  pthread_mutex_unlock(&L->mu);
+  for (int32_t i = 0; i < L->n_workers; i++)
+    if (L->workers[i].started) pthread_join(L->workers[i].thread, NULL);
+}
+
+void fo_loader_destroy(fo_loader_t *L) {
+  if (!L) return;
+  if (L->workers) stop_workers(L);
+  for (int32_t i = 0; L->workers && i < L->n_workers; i++) fo_sampler_destroy(L->workers[i].s);
+  free(L->workers);
+  fo_sampler_destroy(L->own_sampler);
+  for (int64_t i = 0; i < L->n_slots; i++) slot_free(L->slots[i]);
+  free(L->slots);
+  pthread_cond_destroy(&L->work_cv);
+  pthread_cond_destroy(&L->ready_cv);
+  pthread_mutex_destroy(&L->mu);
+  free(L->fanouts);
+  free(L->inputs);
+  free(L->order);
+  free(L);
+}
+
+int fo_loader_create(const fo_dataset_t *d, const fo_loader_opts *o, fo_loader_t **out) {
+  fo_loader_t *L;
+  int rc;
+  if (out) *out = NULL;
+  if (!out || !d || !o) return FO_FAIL(FO_EINVAL, "create loader: dataset, options or out is NULL");
+  if ((rc = check_opts(o)) != FO_OK) return fo__context(rc, "create loader");
+  if (!(L = calloc(1, sizeof *L))) return FO_FAIL(FO_ENOMEM, "create loader");
+  pthread_mutex_init(&L->mu, NULL);
+  pthread_cond_init(&L->work_cv, NULL);
+  pthread_cond_init(&L->ready_cv, NULL);
+  L->d = d;
+  L->o = *o;
+  L->o.input_nodes = NULL; /* copied into L->inputs */
+  if (L->o.prefetch == 0) L->o.prefetch = o->num_workers > 0 ? 2 * o->num_workers : 1;
+  if (o->sampler.fanouts && o->sampler.n_hops > 0 && o->sampler.n_hops <= 64) {
+    if (!(L->fanouts = malloc((size_t)o->sampler.n_hops * sizeof *L->fanouts))) {
+      rc = FO_FAIL(FO_ENOMEM, "fanouts");
+      goto fail;
+    }
+    memcpy(L->fanouts, o->sampler.fanouts, (size_t)o->sampler.n_hops * sizeof *L->fanouts);
+    L->o.sampler.fanouts = L->fanouts;
+  }
+  L->o.input_nodes = o->input_nodes;
+  rc = load_inputs(L);
+  L->o.input_nodes = NULL;
+  L->o.split = NULL; /* borrowed string: not kept */
+  if (rc != FO_OK) goto fail;
+  if ((rc = fo__gather_init(&L->g, d, o->features, o->labels)) != FO_OK) goto fail;
+  L->epoch = o->epoch;
+  L->n_batches = count_batches(L);
+  if ((rc = set_order(L, L->epoch)) != FO_OK) goto fail;
+  /* validate the sampler options once, on the consumer's thread */
+  if ((rc = fo_sampler_create(d, &L->o.sampler, &L->own_sampler)) != FO_OK) goto fail;
+  for (int32_t i = 0; i < L->o.prefetch; i++)
+    if ((rc = add_slot(L)) != FO_OK) goto fail;
+  if (o->num_workers > 0) {
+    if (!(L->workers = calloc((size_t)o->num_workers, sizeof *L->workers))) {
+      rc = FO_FAIL(FO_ENOMEM, "workers");
+      goto fail;
+    }
+    L->n_workers = o->num_workers;
+    for (int32_t i = 0; i < L->n_workers; i++) {
+      L->workers[i].L = L;
+      if ((rc = fo_sampler_create(d, &L->o.sampler, &L->workers[i].s)) != FO_OK) goto fail;
+    }
+    for (int32_t i = 0; i < L->n_workers; i++) {
+      int err = pthread_create(&L->workers[i].thread, NULL, worker_main, &L->workers[i]);
+      if (err) {
+        rc = FO_FAIL(FO_EIO, "start loader thread %d: %s", (int)i, strerror(err));
+        goto fail;
+      }
+      L->workers[i].started = true;
+    }
+  }
+  *out = L;
+  return FO_OK;
+fail:
+  fo_loader_destroy(L);
+  return fo__context(rc, "create loader");
+}
+
+int64_t fo_loader_num_batches(const fo_loader_t *L) { return L->n_batches; }
+int64_t fo_loader_num_inputs(const fo_loader_t *L) { return L->n_inputs; }
+
+/* Hand out slot `sl` (lock held), turning a worker error into this thread's error. */
+static int hand_out(fo_loader_t *L, slot *sl, fo_loader_batch_t **out) {
+  int rc = sl->rc;
+  L->next_out++;
+  pthread_cond_broadcast(&L->work_cv); /* the window moved */
+  if (rc != FO_OK) {
+    fo_set_error(rc, sl->msg ? sl->msg : "");
+    sl->state = SLOT_FREE;
+    return rc;
+  }
+  sl->state = SLOT_HELD;
+  *out = &sl->pub;
+  return FO_OK;
+}
+
+int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out) {
+  int rc = FO_OK;
+  *out = NULL;
+  pthread_mutex_lock(&L->mu);
+  if (L->next_out >= L->n_batches) {
+    pthread_mutex_unlock(&L->mu);
+    return FO_OK;
+  }
+  if (L->n_workers == 0) {
+    /* synchronous: fill a slot here */
+    slot *sl = find_state(L, SLOT_FREE);
+    if (!sl && (rc = add_slot(L)) == FO_OK) sl = L->slots[L->n_slots - 1];
+    if (sl) {
+      int64_t index = L->next_out;
+      sl->state = SLOT_BUSY;
+      pthread_mutex_unlock(&L->mu);
+      rc = produce(L, L->own_sampler, sl, L->epoch, index);
+      record(sl, rc);
+      pthread_mutex_lock(&L->mu);
+      sl->index = index;
+      rc = hand_out(L, sl, out);
+    }
+    pthread_mutex_unlock(&L->mu);
+    return rc;
+  }
+  for (;;) {
+    slot *sl = find_ready(L, L->next_out);
+    if (sl) {
+      rc = hand_out(L, sl, out);
+      break;
+    }
+    /* the awaited batch is not even taken and no slot is free: the consumer holds them all */
+    if (L->next_job <= L->next_out && !find_state(L, SLOT_FREE)) {
+      if ((rc = add_slot(L)) != FO_OK) break;
+      pthread_cond_broadcast(&L->work_cv);
+    }
+    pthread_cond_wait(&L->ready_cv, &L->mu);
+  }
+  pthread_mutex_unlock(&L->mu);
+  return rc;
+}
+
+void fo_loader_release(fo_loader_t *L, fo_loader_batch_t *b) {
+  if (!L || !b) return;
+  pthread_mutex_lock(&L->mu);
+  for (int64_t i = 0; i < L->n_slots; i++)
+    if (&L->slots[i]->pub == b && L->slots[i]->state == SLOT_HELD) {
+      L->slots[i]->state = SLOT_FREE;
+      pthread_cond_broadcast(&L->work_cv);
+      break;
+    }
+  pthread_mutex_unlock(&L->mu);
+}
+
+int fo_loader_start_epoch(fo_loader_t *L, uint64_t epoch) {
+  int rc;
+  pthread_mutex_lock(&L->mu);
+  /* Busy workers read `order`, which is about to change: let them finish; bumping the
+   * generation first makes them drop what they produce. */
+  L->gen++;
+  while (find_state(L, SLOT_BUSY) != NULL) pthread_cond_wait(&L->ready_cv, &L->mu);
+  for (int64_t i = 0; i < L->n_slots; i++)
+    if (L->slots[i]->state == SLOT_READY) L->slots[i]->state = SLOT_FREE;
+  L->gen++;
+  L->epoch = epoch;
+  L->next_job = L->next_out = 0;
+  rc = set_order(L, epoch);
+  pthread_cond_broadcast(&L->work_cv);
+  pthread_mutex_unlock(&L->mu);
+  return rc;
+}
+
+uint64_t fo_loader_batch_digest(const fo_loader_batch_t *b) {
+  XXH64_state_t st;
+  const fo_batch_t *s = b->sample;
+  XXH64_reset(&st, 0);
+  XXH64_update(&st, s->node, (size_t)s->n_nodes * sizeof *s->node);
+  XXH64_update(&st, s->row, (size_t)s->n_edges * sizeof *s->row);
+  XXH64_update(&st, s->col, (size_t)s->n_edges * sizeof *s->col);
+  XXH64_update(&st, s->edge, (size_t)s->n_edges * sizeof *s->edge);
+  if (b->x) XXH64_update(&st, b->x, (size_t)(s->n_nodes * b->x_dim * b->x_itemsize));
+  if (b->y) XXH64_update(&st, b->y, (size_t)b->batch_size * sizeof *b->y);
+  return XXH64_digest(&st);
+}
+
+uint64_t fo_digest_sequence(const uint64_t *digests, int64_t n) {
+  XXH64_state_t st;
+  XXH64_reset(&st, 0);
+  for (int64_t i = 0; i < n; i++) {
+    unsigned char le[8];
+    for (int j = 0; j < 8; j++) le[j] = (unsigned char)(digests[i] >> (8 * j));
+    XXH64_update(&st, le, 8);
+  }
+  return XXH64_digest(&st);
+}
