@@ -42,6 +42,6 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "sample")) return cmd_sample(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
   if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);
-  fprintf(stderr, "fanout: unknown command '%s'\nTry 'fanout --help'.\n", cmd);
+  fprintf(stderr, "fanout: unknown %s '%s'\nTry 'fanout --help'.\n", cmd[0] == '-' ? "option" : "command", cmd);
   return CLI_USAGE;
 }

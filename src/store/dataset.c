@@ -96,7 +96,7 @@ static int read_manifest(const char *path, char **out) {
     if (errno == ENOENT || errno == ENOTDIR) {
       struct stat st;
       if (stat(path, &st) != 0)
-        rc = FO_FAIL_ERRNO("'%s'", path);
+        rc = FO_FAIL_ERRNO("cannot access it");
       else if (!S_ISDIR(st.st_mode))
         rc = FO_FAIL(FO_EINVAL, "'%s' is not a directory", path);
       else
