@@ -8,6 +8,7 @@
 #include "common.h"
 #include "error.h"
 #include "log.h"
+#include "random.h"
 #include "dataset.h"
 #include "import.h"
 #include "sampler.h"

@@ -38,6 +38,7 @@
 
 #include "common.h"
 #include "dataset.h"
+#include "random.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -123,18 +124,6 @@ FO_API int fo_batch_create(fo_batch_t **out);
 /** Free a batch and its arrays. Accepts NULL. */
 FO_API void fo_batch_destroy(fo_batch_t *b);
 
-/**
- * A uniformly random permutation of 0..n-1 (Fisher-Yates, Durstenfeld 1964), drawn from the
- * Philox stream keyed by (seed, epoch): the seed order of a shuffled epoch, the same on every
- * machine and run.
- *
- * @param n     number of elements, >= 0.
- * @param seed  user seed; @param epoch  epoch number (a new epoch gives a new order).
- * @param out   [n] caller buffer, overwritten with the permutation.
- * @return FO_OK; FO_EINVAL if n < 0 or out is NULL with n > 0.
- * Thread-safety: any thread. Cost: O(n) time, one random draw per element.
- */
-FO_API int fo_random_permutation(int64_t n, uint64_t seed, uint64_t epoch, int64_t *out);
 
 #ifdef __cplusplus
 }

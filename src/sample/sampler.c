@@ -492,17 +492,3 @@ int fo_sampler_sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, u
   return FO_OK;
 }
 
-int fo_random_permutation(int64_t n, uint64_t seed, uint64_t epoch, int64_t *out) {
-  fo__rng r;
-  if (n < 0 || (n > 0 && !out))
-    return FO_FAIL(FO_EINVAL, "permutation of %lld elements into %p", (long long)n, (void *)out);
-  /* counter tag 2^63 keeps this stream apart from every neighbor-sampling stream */
-  fo__rng_init(&r, seed, epoch, 0, UINT64_C(1) << 63, 0);
-  for (int64_t i = 0; i < n; i++) out[i] = i;
-  for (int64_t i = n - 1; i > 0; i--) {
-    int64_t j = (int64_t)fo__rng_below(&r, (uint64_t)i + 1), tmp = out[i];
-    out[i] = out[j];
-    out[j] = tmp;
-  }
-  return FO_OK;
-}
