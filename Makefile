@@ -4,11 +4,12 @@
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD     ?= build
 ASAN      ?= build-asan
+TSAN      ?= build-tsan
 WERROR    := $(if $(CI),ON,OFF)
 FANOUT    := $(BUILD)/fanout
 DEMO      := $(BUILD)/demo
 
-.PHONY: all bootstrap build demo test test-asan bench clean
+.PHONY: all bootstrap build demo test test-asan test-tsan bench clean
 
 all: build
 
@@ -29,10 +30,12 @@ demo: build
 	$(FANOUT) sample $(DEMO)/cora --fanout 3,2 --seeds 0,1 --seed 7 --json
 	$(FANOUT) bench $(DEMO)/cora --fanout 15,10,5 --batch-size 128 --seed 1
 
-# The whole CTest suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The whole CTest suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then
+# the threaded tests (label "threads") under ThreadSanitizer.
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory test-tsan
 
 test-asan: bootstrap
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DFO_SANITIZE="address;undefined" \
@@ -41,5 +44,12 @@ test-asan: bootstrap
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
+test-tsan: bootstrap
+	cmake -S . -B $(TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFO_SANITIZE=thread \
+	  -DFO_BUILD_BENCH=OFF -DFO_WERROR=$(WERROR) >/dev/null
+	cmake --build $(TSAN) -j $(JOBS)
+	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --output-on-failure -j $(JOBS) -L threads
+
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(TSAN)

@@ -39,15 +39,24 @@ static void help(void) {
          "  --csc, --csr         which topology to store: in-neighbors (CSC) and/or out-neighbors\n"
          "                       (CSR); default CSC only\n"
          "  --index-dtype T      auto | int32 | int64 for indices and edge ids (default auto)\n"
+         "  --features X.npy     node features [n, D] (float32, float16, float64 or uint8)\n"
+         "  --labels Y.npy       node labels [n] (int64 or int32; -1 = none)\n"
+         "  --split NAME=F.npy,...  node-id splits, e.g. train=a.npy,val=b.npy,test=c.npy\n"
+         "  --feature-dtype T    stored features: auto | float32 | float16 | bfloat16 | uint8\n"
+         "                       (uint8: per-column min/max quantization; default auto = as input,\n"
+         "                       planetoid float32)\n"
+         "  --split-seed N       planetoid: seed of the standard split (20 per class train, 500 val,\n"
+         "                       1000 test) (default %llu)\n"
          "  --force              replace DIR if it is an existing dataset\n"
          "  --json               print the report as JSON\n"
          "  -q, --quiet          no progress bar\n",
          o.undirected ? "on" : "off", o.remove_self_loops ? "on" : "off", o.dedup ? "on" : "off",
-         o.drop_unknown ? "on" : "off", o.relabel ? "on" : "off");
+         o.drop_unknown ? "on" : "off", o.relabel ? "on" : "off", (unsigned long long)o.split_seed);
 }
 
 enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELABEL, OPT_NUM,
-       OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON };
+       OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON, OPT_FEATURES, OPT_LABELS, OPT_SPLIT,
+       OPT_FDTYPE, OPT_SPLIT_SEED };
 
 int cmd_import(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -58,6 +67,9 @@ int cmd_import(int argc, char **argv) {
       {"csc", no_argument, NULL, OPT_CSC}, {"csr", no_argument, NULL, OPT_CSR},
       {"index-dtype", required_argument, NULL, OPT_IDX}, {"force", no_argument, NULL, OPT_FORCE},
       {"json", no_argument, NULL, OPT_JSON}, {"quiet", no_argument, NULL, 'q'},
+      {"features", required_argument, NULL, OPT_FEATURES}, {"labels", required_argument, NULL, OPT_LABELS},
+      {"split", required_argument, NULL, OPT_SPLIT}, {"feature-dtype", required_argument, NULL, OPT_FDTYPE},
+      {"split-seed", required_argument, NULL, OPT_SPLIT_SEED},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_import_opts o;
   fo_import_report r;
@@ -94,6 +106,21 @@ int cmd_import(int argc, char **argv) {
       else return cli_usage_error("import", "--index-dtype: '%s' is not auto, int32 or int64", optarg);
       break;
     case OPT_FORCE: o.force = true; break;
+    case OPT_FEATURES: o.features = optarg; break;
+    case OPT_LABELS: o.labels = optarg; break;
+    case OPT_SPLIT: o.splits = optarg; break;
+    case OPT_SPLIT_SEED:
+      if ((rc = cli_u64("import", "--split-seed", optarg, &o.split_seed))) return rc;
+      break;
+    case OPT_FDTYPE:
+      if (!strcmp(optarg, "auto")) o.feature_dtype = FO_FEATURES_AUTO;
+      else if (!strcmp(optarg, "float32")) o.feature_dtype = FO_FEATURES_FLOAT32;
+      else if (!strcmp(optarg, "float16")) o.feature_dtype = FO_FEATURES_FLOAT16;
+      else if (!strcmp(optarg, "bfloat16")) o.feature_dtype = FO_FEATURES_BFLOAT16;
+      else if (!strcmp(optarg, "uint8")) o.feature_dtype = FO_FEATURES_UINT8;
+      else return cli_usage_error("import", "--feature-dtype: '%s' is not auto, float32, float16, "
+                                  "bfloat16 or uint8", optarg);
+      break;
     case OPT_JSON: json = true; break;
     case 'q': quiet = true; break;
     case 'h': help(); return CLI_OK;

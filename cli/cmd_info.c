@@ -73,7 +73,37 @@ int cmd_info(int argc, char **argv) {
       first = false;
     }
   }
-  if (json) printf("}, \"arrays\": [");
+  {
+    fo_features f;
+    const int64_t *y;
+    int64_t ny, nc;
+    bool hf = fo_dataset_features(d, &f) == FO_OK, hl = fo_dataset_labels(d, &y, &ny, &nc) == FO_OK;
+    fo_clear_error();
+    if (json) {
+      printf("}, \"features\": ");
+      if (hf) printf("{\"dim\": %lld, \"dtype\": \"%s\"}", (long long)f.dim, f.dtype);
+      else printf("null");
+      printf(", \"num_classes\": ");
+      if (hl) printf("%lld", (long long)nc);
+      else printf("null");
+      printf(", \"splits\": {");
+    } else {
+      if (hf) printf("features   %lld x %lld %s\n", (long long)f.n_rows, (long long)f.dim, f.dtype);
+      if (hl) printf("labels     %lld classes\n", (long long)nc);
+      if (fo_dataset_num_splits(d)) printf("splits    ");
+    }
+    for (int64_t i = 0; i < fo_dataset_num_splits(d); i++) {
+      const int64_t *ids;
+      int64_t k = 0;
+      const char *nm = fo_dataset_split_name(d, i);
+      fo_dataset_split(d, nm, &ids, &k);
+      if (json) printf("%s\"%s\": %lld", i ? ", " : "", nm, (long long)k);
+      else printf(" %s %lld", nm, (long long)k);
+    }
+    if (json) printf("}");
+    else if (fo_dataset_num_splits(d)) printf("\n");
+  }
+  if (json) printf(", \"arrays\": [");
   else printf("arrays\n");
   for (int64_t i = 0; i < fo_dataset_num_arrays(d); i++) {
     fo_array_info a;

@@ -17,6 +17,15 @@
  *    symmetric); entry (i, j) (1-based) is the edge i -> j; values are ignored; `symmetric`
  *    adds (j, i) for every off-diagonal entry; n = max(rows, cols).
  *
+ * Node data (any format): `features`, `labels` and `splits` name .npy files whose shapes and
+ * dtypes are checked against the graph. Planetoid brings its own: the word vectors (float32, or
+ * uint8 with feature_dtype), the classes as labels (class names sorted, then numbered; nodes
+ * only in cites get -1 and zero features) and the standard split of Kipf & Welling / PyG's
+ * Planetoid(split="random"): per class 20 random train nodes, then 500 val and 1000 test nodes
+ * from a random order of the remaining labeled nodes, drawn from `split_seed`, each split stored
+ * sorted ascending. Dataset arrays: "x" [n, D] (+ "x_scale", "x_offset" [D] for uint8), "y" [n],
+ * "<name>_idx" per split.
+ *
  * Then, in this order: `remove_self_loops`; `undirected` (append the reverse of every edge,
  * then remove duplicates, as PyG's to_undirected coalesces); `dedup` (remove repeated (src, dst)
  * pairs, keeping the first occurrence). The CSC and/or CSR are built with a stable counting sort,
@@ -44,6 +53,18 @@ typedef enum fo_format {
   FO_FORMAT_MTX = 3
 } fo_format;
 
+/** On-disk dtype of node features. */
+typedef enum fo_feature_dtype {
+  FO_FEATURES_AUTO = 0,     /**< as the input (.npy float32/float16/uint8; float64 -> float32);
+                                 planetoid: float32 (default) */
+  FO_FEATURES_FLOAT32 = 1,
+  FO_FEATURES_FLOAT16 = 2,  /**< IEEE half, round to nearest even */
+  FO_FEATURES_BFLOAT16 = 3, /**< upper 16 bits of float32, round to nearest even; stored "<u2" */
+  FO_FEATURES_UINT8 = 4     /**< per-column linear quantization: q = round((v - min) / scale),
+                                 scale = (max - min) / 255, offset = min, both stored float32 [D];
+                                 columns of integers in 0..255 keep scale 1, offset 0 (exact) */
+} fo_feature_dtype;
+
 /** On-disk integer width of `indices` and `eid` arrays. */
 typedef enum fo_index_dtype {
   FO_INDEX_AUTO = 0,  /**< int32 when every value fits, else int64 (default) */
@@ -64,6 +85,14 @@ typedef struct fo_import_opts {
   bool csr;                /**< store the CSR (out-neighbors); default false */
   fo_index_dtype index_dtype; /**< default FO_INDEX_AUTO */
   int64_t num_nodes;       /**< -1 (default): infer; else n, and every id must be < n */
+  const char *features;    /**< .npy [n_nodes, D] float32, float16, float64 or uint8: node
+                                features, row v for node v (after relabel); default NULL */
+  const char *labels;      /**< .npy [n_nodes] int64 or int32: node labels, -1 = none */
+  const char *splits;      /**< "train=a.npy,val=b.npy,test=c.npy": int64/int32 node-id arrays
+                                (names: letters, digits, '_'; up to 8 splits) */
+  fo_feature_dtype feature_dtype; /**< default FO_FEATURES_AUTO */
+  uint64_t split_seed;     /**< planetoid: seed of the standard split (20 train nodes per
+                                class, 500 val, 1000 test); default 0 */
   bool force;              /**< replace an existing `out_dir`; default false (FO_EINVAL) */
   bool progress;           /**< draw a progress bar on stderr when it is a terminal; default false */
   const volatile int *cancel; /**< if set and it becomes non-zero (e.g. from a signal

@@ -81,6 +81,11 @@ static inline __attribute__((always_inline)) uint64_t fo__rng_below(fo__rng *r, 
   }
 }
 
+/* out[0..n) = a uniformly random permutation of 0..n-1 (Fisher-Yates) from the stream with key
+ * (seed, epoch) and counter (0, tag, stream, block). */
+void fo__permutation(int64_t n, uint64_t seed, uint64_t epoch, uint64_t tag, uint64_t stream,
+                     int64_t *out);
+
 /* Counter tags (second counter word) reserved for streams other than hop sampling (whose tag
  * is the hop | seed index << 8, far below these). */
 #define FO_RNG_TAG_PERMUTATION (UINT64_C(1) << 63)

@@ -379,6 +379,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     if ((rc = write_string_ids(w, in->orig_str, n)) != FO_OK) goto out;
     json_object_set_new(man, "node_orig", json_string("node_orig"));
   }
+  if ((rc = fo__node_data_write(&in->node, n, o, w, man)) != FO_OK) goto out;
   if (in->provenance) {
     json_object_set_new(in->provenance, "report", report_json(&r));
     json_object_set(man, "provenance", in->provenance);

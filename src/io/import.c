@@ -40,6 +40,15 @@ json_t *fo__provenance(const char *format, const char *const *inputs, int n_inpu
   json_object_set_new(p, "tool", json_string("fanout " FO_VERSION_STRING));
   json_object_set_new(p, "format", json_string(format));
   json_object_set_new(p, "inputs", ins);
+  if (o->features) json_object_set_new(opts, "features", json_string(o->features));
+  if (o->labels) json_object_set_new(opts, "labels", json_string(o->labels));
+  if (o->splits) json_object_set_new(opts, "splits", json_string(o->splits));
+  if (o->feature_dtype != FO_FEATURES_AUTO) {
+    static const char *const names[] = {"auto", "float32", "float16", "bfloat16", "uint8"};
+    json_object_set_new(opts, "feature_dtype", json_string(names[o->feature_dtype]));
+  }
+  if (o->format == FO_FORMAT_PLANETOID)
+    json_object_set_new(opts, "split_seed", json_integer((json_int_t)o->split_seed));
   json_object_set_new(p, "options", opts);
   return p;
 }
@@ -53,11 +62,14 @@ static int check_opts(const fo_import_opts *o) {
     return FO_FAIL(FO_EINVAL, "--relabel and --num-nodes cannot be combined");
   if ((unsigned)o->index_dtype > FO_INDEX_INT64)
     return FO_FAIL(FO_EINVAL, "unknown index dtype %d", (int)o->index_dtype);
+  if ((unsigned)o->feature_dtype > FO_FEATURES_UINT8)
+    return FO_FAIL(FO_EINVAL, "unknown feature dtype %d", (int)o->feature_dtype);
   return FO_OK;
 }
 
 static void free_input(fo__graph_input *in) {
   fo__edges_free(&in->edges);
+  fo__node_data_free(&in->node);
   fo__strmap_destroy(in->orig_str);
   json_decref(in->provenance);
   memset(in, 0, sizeof *in);
@@ -86,6 +98,9 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
   case FO_FORMAT_NPY: rc = fo__parse_npy_edges(inputs, n_inputs, o, &in); break;
   case FO_FORMAT_MTX: rc = fo__parse_mtx(inputs, n_inputs, o, &in); break;
   }
+  if (rc == FO_OK) rc = fo__node_data_load(&in.node, o);
+  if (rc == FO_OK && o->format == FO_FORMAT_PLANETOID && !o->splits && in.node.y)
+    rc = fo__node_data_planetoid_split(&in.node, o->split_seed);
   if (rc == FO_OK) {
     in.provenance = fo__provenance(format_names[o->format], inputs, n_inputs, o);
     rc = fo__build_dataset(&in, out_dir, o, rep);
@@ -130,8 +145,10 @@ int fo_import_edges(const int64_t *src, const int64_t *dst, int64_t n_edges, con
       memcpy(in.edges.dst, dst, (size_t)n_edges * sizeof *dst);
     }
     in.edges.n = n_edges;
-    in.provenance = fo__provenance("memory", NULL, 0, o);
-    rc = fo__build_dataset(&in, out_dir, o, rep);
+    if ((rc = fo__node_data_load(&in.node, o)) == FO_OK) {
+      in.provenance = fo__provenance("memory", NULL, 0, o);
+      rc = fo__build_dataset(&in, out_dir, o, rep);
+    }
   }
   free_input(&in);
   if (rc != FO_OK) return fo__context(rc, "import '%s'", out_dir);

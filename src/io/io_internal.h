@@ -75,6 +75,37 @@ size_t fo__strmap_max_len(const fo__strmap *m);
 /* Parse a decimal int64 from s[len] (optional leading '-' or '+'); false on junk or overflow. */
 bool fo__parse_i64(const char *s, size_t len, int64_t *out);
 
+/* ---- node data (nodedata.c) ----------------------------------------------------------------- */
+
+#define FO_MAX_SPLITS 8
+
+/* Features, labels and splits on their way into a dataset. Features are staged as float32. */
+typedef struct fo__node_data {
+  float *x;                /* [x_rows, x_dim] or NULL */
+  int64_t x_rows, x_dim;
+  fo_feature_dtype x_src;  /* the input's dtype, for FO_FEATURES_AUTO */
+  int64_t *y;              /* [y_rows] or NULL */
+  int64_t y_rows;
+  int n_splits;
+  struct {
+    char name[32];
+    int64_t *ids;
+    int64_t n;
+  } splits[FO_MAX_SPLITS];
+} fo__node_data;
+
+void fo__node_data_free(fo__node_data *nd);
+/* Read o->features, o->labels and o->splits (.npy files) into `nd` (replacing what a parser
+ * put there), checking dtypes; shapes are checked against n by fo__node_data_write. */
+int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o);
+/* The standard Planetoid split from the labels (see import.h). */
+int fo__node_data_planetoid_split(fo__node_data *nd, uint64_t seed);
+/* Check shapes and ids against n nodes, convert features to the target dtype and write the
+ * arrays and the manifest's "features", "labels" and "splits" entries. */
+struct fo__writer;
+int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o,
+                        struct fo__writer *w, json_t *manifest);
+
 /* ---- builder (build.c) ---------------------------------------------------------------------- */
 
 /* What a parser hands to the builder. The builder may reorder or free `edges`. */
@@ -85,6 +116,7 @@ typedef struct fo__graph_input {
   json_t *provenance;        /* owned; the builder stores it in the manifest */
   int64_t n_unknown_nodes;   /* planetoid counters, copied into the report */
   int64_t n_unknown_edges_dropped;
+  fo__node_data node;        /* features, labels, splits (parser's or files') */
 } fo__graph_input;
 
 /* Apply the edge options (self loops, relabel, undirected, dedup), build the CSC and/or CSR,

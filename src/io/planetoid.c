@@ -16,13 +16,32 @@ static bool has_part(const char *path, const char *part) {
   return strstr(base ? base + 1 : path, part) != NULL;
 }
 
+/* Parse the feature values line[0..len) (TAB-separated, `dim` of them) into row. */
+static int parse_row(const fo__reader *r, char *line, size_t len, int64_t dim, float *row) {
+  char *p = line, *end = line + len;
+  for (int64_t j = 0; j < dim; j++) {
+    char *tab = memchr(p, '\t', (size_t)(end - p)), *stop;
+    size_t tlen = tab ? (size_t)(tab - p) : (size_t)(end - p);
+    char save = p[tlen];
+    p[tlen] = '\0';
+    row[j] = strtof(p, &stop);
+    p[tlen] = save;
+    if (stop != p + tlen || tlen == 0)
+      return FO_FAIL(FO_EFORMAT, "%s:%lld: feature %lld is '%.*s', not a number", r->path,
+                     (long long)r->lineno, (long long)j, (int)(tlen > 40 ? 40 : tlen), p);
+    p += tlen + 1;
+  }
+  return FO_OK;
+}
+
 static int parse_content(const char *path, const fo_import_opts *o, fo__progress *prog,
-                         fo__graph_input *in) {
+                         fo__graph_input *in, fo__strmap *classes, int64_t **cls, int64_t *cap_cls) {
   fo__reader r;
   char *line;
   size_t len;
   int k, rc = FO_OK;
-  int64_t fields0 = -1;
+  int64_t fields0 = -1, cap_x = 0;
+  fo__node_data *nd = &in->node;
   if ((rc = fo__reader_open(&r, path)) != FO_OK) return rc;
   r.progress = prog;
   r.cancel = o->cancel;
@@ -49,6 +68,19 @@ static int parse_content(const char *path, const fo_import_opts *o, fo__progress
       rc = FO_FAIL(FO_EFORMAT, "%s:%lld: paper id '%.*s' appears twice", path,
                    (long long)r.lineno, (int)idlen, line);
       break;
+    }
+    /* features (fields 1 .. D) and the class (the last field) */
+    nd->x_dim = fields0 - 2;
+    if ((rc = fo__grow(&nd->x, &cap_x, (id + 1) * nd->x_dim, sizeof *nd->x, "features")) != FO_OK ||
+        (rc = parse_row(&r, line + idlen + 1, len - idlen - 1, nd->x_dim, nd->x + id * nd->x_dim)) != FO_OK)
+      break;
+    {
+      const char *label = strrchr(line, '\t') + 1;
+      int64_t c;
+      if ((rc = fo__strmap_get(classes, label, strlen(label), true, &c, NULL)) != FO_OK ||
+          (rc = fo__grow(cls, cap_cls, id + 1, sizeof **cls, "labels")) != FO_OK)
+        break;
+      (*cls)[id] = c;
     }
   }
   if (k < 0 && rc == FO_OK) rc = k;
@@ -114,38 +146,103 @@ static int parse_cites(const char *path, const fo_import_opts *o, fo__progress *
   return rc;
 }
 
+/* Sort the class names, turn per-node class ids into labels, and give the nodes that appear
+ * only in the cites file zero features and label -1. */
+static int finish_node_data(fo__graph_input *in, fo__strmap *classes, const int64_t *cls,
+                            int64_t n_content, int64_t C) {
+  fo__node_data *nd = &in->node;
+  int64_t n = fo__strmap_count(in->orig_str), *rank = NULL, *order = NULL;
+  float *x;
+  int rc = FO_OK;
+  rank = fo__malloc_n(C, sizeof *rank);
+  order = fo__malloc_n(C, sizeof *order);
+  if (!rank || !order) {
+    rc = FO_FAIL(FO_ENOMEM, "labels");
+    goto out;
+  }
+  for (int64_t c = 0; c < C; c++) order[c] = c;
+  /* insertion sort of the C (few) class names */
+  for (int64_t i = 1; i < C; i++) {
+    int64_t t = order[i], j = i;
+    size_t lt;
+    const char *st = fo__strmap_str(classes, t, &lt);
+    while (j > 0) {
+      size_t lp;
+      const char *sp = fo__strmap_str(classes, order[j - 1], &lp);
+      int c = memcmp(sp, st, lp < lt ? lp : lt);
+      if (c < 0 || (c == 0 && lp <= lt)) break;
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = t;
+  }
+  for (int64_t i = 0; i < C; i++) rank[order[i]] = i;
+  if (!(nd->y = fo__malloc_n(n, sizeof *nd->y))) {
+    rc = FO_FAIL(FO_ENOMEM, "labels");
+    goto out;
+  }
+  for (int64_t v = 0; v < n; v++) nd->y[v] = v < n_content ? rank[cls[v]] : -1;
+  nd->y_rows = n;
+  if (n > INT64_MAX / (nd->x_dim ? nd->x_dim : 1) || !(x = realloc(nd->x, (size_t)((n ? n : 1) * (nd->x_dim ? nd->x_dim : 1)) * sizeof *x))) {
+    rc = FO_FAIL(FO_ENOMEM, "features");
+    goto out;
+  }
+  memset(x + n_content * nd->x_dim, 0, (size_t)((n - n_content) * nd->x_dim) * sizeof *x);
+  nd->x = x;
+  nd->x_rows = n;
+  nd->x_src = FO_FEATURES_FLOAT32;
+out:
+  free(rank);
+  free(order);
+  return rc;
+}
+
 int fo__parse_planetoid(const char *const *inputs, int n_inputs, const fo_import_opts *o,
                         fo__graph_input *in) {
   const char *content = NULL, *cites = NULL;
   fo__progress prog;
   uint64_t total = 0, base = 0;
+  fo__strmap *classes = NULL;
+  int64_t *cls = NULL, cap_cls = 0;
   int rc;
   if (n_inputs != 2)
     return FO_FAIL(FO_EINVAL, "planetoid needs 2 inputs (<name>.content and <name>.cites), got %d",
                    n_inputs);
   if (o->relabel || o->num_nodes >= 0)
     return FO_FAIL(FO_EINVAL, "planetoid ids are strings: --relabel and --num-nodes do not apply");
+  if ((rc = fo__strmap_create(&classes)) != FO_OK) return rc;
   for (int i = 0; i < 2; i++) {
     if (has_part(inputs[i], ".content") && !content) content = inputs[i];
     else if (has_part(inputs[i], ".cites") && !cites) cites = inputs[i];
   }
-  if (!content || !cites)
+  if (!content || !cites) {
+    fo__strmap_destroy(classes);
     return FO_FAIL(FO_EINVAL, "planetoid needs one '*.content' and one '*.cites' file, got '%s' "
                    "and '%s'", inputs[0], inputs[1]);
-  if ((rc = fo__strmap_create(&in->orig_str)) != FO_OK) return rc;
+  }
+  if ((rc = fo__strmap_create(&in->orig_str)) != FO_OK) goto out;
   {
     fo__reader r;
     for (int i = 0; i < 2; i++) {
-      if ((rc = fo__reader_open(&r, inputs[i])) != FO_OK) return rc;
+      if ((rc = fo__reader_open(&r, inputs[i])) != FO_OK) goto out;
       total += r.file_bytes;
       if (inputs[i] == content) base = r.file_bytes;
       fo__reader_close(&r);
     }
   }
   fo__progress_start(&prog, o->progress, "import", total);
-  rc = parse_content(content, o, &prog, in);
-  if (rc == FO_OK) rc = parse_cites(cites, o, &prog, &base, in);
+  rc = parse_content(content, o, &prog, in, classes, &cls, &cap_cls);
+  if (rc == FO_OK) {
+    /* the papers of the content file are nodes 0..n_content-1; the class names, sorted,
+     * become labels 0..C-1 */
+    int64_t n_content = fo__strmap_count(in->orig_str), C = fo__strmap_count(classes);
+    rc = parse_cites(cites, o, &prog, &base, in);
+    if (rc == FO_OK) rc = finish_node_data(in, classes, cls, n_content, C);
+  }
   fo__progress_end(&prog);
   in->n_nodes = rc == FO_OK ? fo__strmap_count(in->orig_str) : -1;
+out:
+  fo__strmap_destroy(classes);
+  free(cls);
   return rc;
 }

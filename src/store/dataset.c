@@ -314,7 +314,7 @@ static int parse_node_data(fo_dataset_t *d, json_t *root) {
     if (rc != FO_OK) return rc;
     d->x_offset = named_array(d, jf, "offset", "features", &rc);
     if (rc != FO_OK) return rc;
-    if (!strcmp(d->x_dtype, "uint8") != !(d->x_scale && d->x_offset))
+    if (strcmp(d->x_dtype, "uint8") == 0 ? !(d->x_scale && d->x_offset) : (d->x_scale || d->x_offset))
       return FO_FAIL(FO_EFORMAT, "%s: uint8 features need 'scale' and 'offset' (and only they)",
                      FO_MANIFEST);
     for (int i = 0; i < 2; i++) {

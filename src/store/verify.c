@@ -62,6 +62,26 @@ static int check_same_edges(const fo_topology *csc, const fo_topology *csr) {
   return FO_OK;
 }
 
+/* Labels are -1 or >= 0; split entries are node ids. */
+static int check_node_data(const fo_dataset_t *d) {
+  if (d->y) {
+    const int64_t *y = d->y->data;
+    for (int64_t v = 0; v < d->n_nodes; v++)
+      if (y[v] < -1)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a label (-1 or >= 0)", d->y->name,
+                       (long long)v, (long long)y[v]);
+  }
+  for (int64_t i = 0; i < d->n_splits; i++) {
+    const fo__array *a = d->splits[i].ids;
+    const int64_t *ids = a->data;
+    for (int64_t j = 0; j < a->shape[0]; j++)
+      if (ids[j] < 0 || ids[j] >= d->n_nodes)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)", a->name,
+                       (long long)j, (long long)ids[j], (long long)d->n_nodes);
+  }
+  return FO_OK;
+}
+
 int fo_dataset_verify(const fo_dataset_t *d) {
   int rc;
   for (int64_t i = 0; i < d->n_arrays; i++) {
@@ -78,5 +98,6 @@ int fo_dataset_verify(const fo_dataset_t *d) {
   if (d->has_topo[0] && d->has_topo[1] &&
       (rc = check_same_edges(&d->topo[FO_EDGE_DIR_IN], &d->topo[FO_EDGE_DIR_OUT])) != FO_OK)
     return fo__context(rc, "verify '%s'", d->path);
+  if ((rc = check_node_data(d)) != FO_OK) return fo__context(rc, "verify '%s'", d->path);
   return FO_OK;
 }

@@ -1,0 +1,417 @@
+/*
+ * io/nodedata.c: node features, labels and splits on their way into a dataset: reading them
+ * from .npy files (--features, --labels, --split), the standard Planetoid split, checking them
+ * against the graph, converting features to the stored dtype (float32, float16, bfloat16 or
+ * per-column uint8 quantization) and writing them.
+ *
+ * Features are staged as float32 [n, D]: every input dtype converts to it exactly except
+ * float64 (rounded), and every output dtype is computed from it.
+ */
+#include "io/io_internal.h"
+#include "core/rng.h"
+#include "store/store_internal.h"
+
+#include <math.h>
+
+void fo__node_data_free(fo__node_data *nd) {
+  free(nd->x);
+  free(nd->y);
+  for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
+  memset(nd, 0, sizeof *nd);
+}
+
+/* ---- half and bfloat16 ------------------------------------------------------------------ */
+
+static float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
+  float f;
+  if (exp == 0) {
+    f = ldexpf((float)man, -24); /* zero or subnormal */
+    return sign ? -f : f;
+  }
+  if (exp == 31) bits = sign | 0x7f800000u | (man << 13); /* inf or nan */
+  else bits = sign | ((exp + 112) << 23) | (man << 13);
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+/* float -> IEEE half, round to nearest even, overflow to inf, NaN kept. */
+static uint16_t float_to_half(float f) {
+  uint32_t x, sign, man;
+  int32_t exp;
+  memcpy(&x, &f, 4);
+  sign = (x >> 16) & 0x8000u;
+  exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+  man = x & 0x7fffffu;
+  if (((x >> 23) & 0xff) == 0xff) return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
+  if (exp >= 31) return (uint16_t)(sign | 0x7c00u);
+  if (exp <= 0) {
+    /* subnormal half (or zero): shift the implicit bit in, round to nearest even */
+    uint32_t m, shift, r, half, rest;
+    if (exp < -10) return (uint16_t)sign;
+    m = man | 0x800000u;
+    shift = (uint32_t)(14 - exp);
+    r = m >> shift;
+    half = 1u << (shift - 1);
+    rest = m & ((1u << shift) - 1);
+    if (rest > half || (rest == half && (r & 1))) r++;
+    return (uint16_t)(sign | r);
+  }
+  {
+    uint32_t r = ((uint32_t)exp << 10) | (man >> 13), rest = man & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (r & 1))) r++; /* may carry into exp: correct */
+    return (uint16_t)(sign | r);
+  }
+}
+
+static uint16_t float_to_bfloat16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) return (uint16_t)((x >> 16) | 0x40u);
+  x += 0x7fffu + ((x >> 16) & 1); /* round to nearest even */
+  return (uint16_t)(x >> 16);
+}
+
+/* ---- reading .npy inputs ---------------------------------------------------------------- */
+
+/* Map `path`, parse its header; the caller unmaps. */
+static int open_npy(const char *path, const char *what, fo__map *m, fo__npy_header *h) {
+  int rc;
+  if ((rc = fo__map_file(path, m)) != FO_OK) return fo__context(rc, "%s", what);
+  if ((rc = fo__npy_parse(m->addr, m->len, h)) != FO_OK) {
+    fo__unmap(m);
+    return fo__context(rc, "%s '%s'", what, path);
+  }
+  if ((uint64_t)m->len != h->data_offset + (uint64_t)(h->count * h->itemsize)) {
+    fo__unmap(m);
+    return FO_FAIL(FO_EFORMAT, "%s '%s': file has %zu bytes, header and shape need %llu", what,
+                   path, m->len, (unsigned long long)(h->data_offset + (uint64_t)(h->count * h->itemsize)));
+  }
+  if (h->fortran_order && h->ndim > 1) {
+    fo__unmap(m);
+    return FO_FAIL(FO_EFORMAT, "%s '%s': Fortran order is not supported (save a C-order array)",
+                   what, path);
+  }
+  return FO_OK;
+}
+
+/* An int64 or int32 vector [k] as int64. */
+static int read_ids(const char *path, const char *what, int64_t **out, int64_t *n) {
+  fo__map m;
+  fo__npy_header h;
+  const unsigned char *p;
+  int rc = open_npy(path, what, &m, &h);
+  if (rc != FO_OK) return rc;
+  if (h.ndim != 1 || (strcmp(h.descr, "<i8") && strcmp(h.descr, "<i4"))) {
+    rc = FO_FAIL(FO_EFORMAT, "%s '%s': must be a 1-D int64 or int32 array, is %s with %d dimensions",
+                 what, path, h.descr, h.ndim);
+    goto out;
+  }
+  if (!(*out = fo__malloc_n(h.shape[0], sizeof **out))) {
+    rc = FO_FAIL(FO_ENOMEM, "%s '%s'", what, path);
+    goto out;
+  }
+  p = (const unsigned char *)m.addr + h.data_offset;
+  for (int64_t i = 0; i < h.shape[0]; i++) {
+    if (h.itemsize == 4) {
+      int32_t v;
+      memcpy(&v, p + 4 * i, 4);
+      (*out)[i] = v;
+    } else {
+      memcpy(&(*out)[i], p + 8 * i, 8);
+    }
+  }
+  *n = h.shape[0];
+out:
+  fo__unmap(&m);
+  return rc;
+}
+
+static int read_features(fo__node_data *nd, const char *path) {
+  fo__map m;
+  fo__npy_header h;
+  const unsigned char *p;
+  int64_t cnt;
+  int rc = open_npy(path, "features", &m, &h);
+  if (rc != FO_OK) return rc;
+  if (h.ndim != 2) {
+    rc = FO_FAIL(FO_EFORMAT, "features '%s': must have shape (n_nodes, D), has %d dimensions",
+                 path, h.ndim);
+    goto out;
+  }
+  if (!strcmp(h.descr, "<f4")) nd->x_src = FO_FEATURES_FLOAT32;
+  else if (!strcmp(h.descr, "<f8")) nd->x_src = FO_FEATURES_FLOAT32;
+  else if (!strcmp(h.descr, "<f2")) nd->x_src = FO_FEATURES_FLOAT16;
+  else if (!strcmp(h.descr, "|u1")) nd->x_src = FO_FEATURES_UINT8;
+  else {
+    rc = FO_FAIL(FO_EFORMAT, "features '%s': dtype '%s' is not float32, float16, float64 or uint8",
+                 path, h.descr);
+    goto out;
+  }
+  cnt = h.count;
+  free(nd->x);
+  if (!(nd->x = fo__malloc_n(cnt, sizeof *nd->x))) {
+    rc = FO_FAIL(FO_ENOMEM, "features '%s': %lld values", path, (long long)cnt);
+    goto out;
+  }
+  p = (const unsigned char *)m.addr + h.data_offset;
+  for (int64_t i = 0; i < cnt; i++) {
+    switch (h.itemsize) {
+    case 8: {
+      double v;
+      memcpy(&v, p + 8 * i, 8);
+      nd->x[i] = (float)v;
+      break;
+    }
+    case 4: memcpy(&nd->x[i], p + 4 * i, 4); break;
+    case 2: {
+      uint16_t v;
+      memcpy(&v, p + 2 * i, 2);
+      nd->x[i] = half_to_float(v);
+      break;
+    }
+    default: nd->x[i] = (float)p[i]; break;
+    }
+  }
+  nd->x_rows = h.shape[0];
+  nd->x_dim = h.shape[1];
+out:
+  fo__unmap(&m);
+  return rc;
+}
+
+static bool valid_split_name(const char *s, size_t n) {
+  if (n == 0 || n >= 32) return false;
+  for (size_t i = 0; i < n; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+      return false;
+  return true;
+}
+
+int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o) {
+  int rc;
+  if (o->features && (rc = read_features(nd, o->features)) != FO_OK) return rc;
+  if (o->labels) {
+    free(nd->y);
+    nd->y = NULL;
+    if ((rc = read_ids(o->labels, "labels", &nd->y, &nd->y_rows)) != FO_OK) return rc;
+  }
+  if (o->splits) {
+    const char *p = o->splits;
+    for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
+    nd->n_splits = 0;
+    while (*p) {
+      const char *comma = strchr(p, ','), *eq = strchr(p, '=');
+      size_t len = comma ? (size_t)(comma - p) : strlen(p);
+      char path[4096];
+      if (!eq || eq > p + len || !valid_split_name(p, (size_t)(eq - p)))
+        return FO_FAIL(FO_EINVAL, "--split: '%.*s' is not NAME=FILE.npy (NAME of letters, digits, '_')",
+                       (int)len, p);
+      if (nd->n_splits == FO_MAX_SPLITS)
+        return FO_FAIL(FO_EINVAL, "--split: more than %d splits", FO_MAX_SPLITS);
+      for (int i = 0; i < nd->n_splits; i++)
+        if (strlen(nd->splits[i].name) == (size_t)(eq - p) && !strncmp(nd->splits[i].name, p, (size_t)(eq - p)))
+          return FO_FAIL(FO_EINVAL, "--split: split '%.*s' given twice", (int)(eq - p), p);
+      snprintf(nd->splits[nd->n_splits].name, sizeof nd->splits[0].name, "%.*s", (int)(eq - p), p);
+      snprintf(path, sizeof path, "%.*s", (int)(p + len - eq - 1), eq + 1);
+      if ((rc = read_ids(path, "split", &nd->splits[nd->n_splits].ids, &nd->splits[nd->n_splits].n)) != FO_OK)
+        return rc;
+      nd->n_splits++;
+      p += len;
+      if (*p == ',') p++;
+    }
+  }
+  return FO_OK;
+}
+
+/* ---- the Planetoid split ---------------------------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+int fo__node_data_planetoid_split(fo__node_data *nd, uint64_t seed) {
+  static const char *names[3] = {"train", "val", "test"};
+  const int64_t per_class = 20, n_val = 500, n_test = 1000, n = nd->y_rows;
+  int64_t n_classes = 0, *cand = NULL, *perm = NULL, *ids[3] = {NULL, NULL, NULL}, cnt[3] = {0, 0, 0};
+  uint8_t *in_train = NULL;
+  int rc = FO_OK;
+  for (int64_t v = 0; v < n; v++)
+    if (nd->y[v] + 1 > n_classes) n_classes = nd->y[v] + 1;
+  cand = fo__malloc_n(n, sizeof *cand);
+  perm = fo__malloc_n(n, sizeof *perm);
+  in_train = fo__calloc_n(n, 1);
+  for (int i = 0; i < 3; i++) ids[i] = fo__malloc_n(n, sizeof *ids[i]);
+  if (!cand || !perm || !in_train || !ids[0] || !ids[1] || !ids[2]) {
+    rc = FO_FAIL(FO_ENOMEM, "planetoid split");
+    goto out;
+  }
+  for (int64_t c = 0; c < n_classes; c++) {
+    int64_t k = 0;
+    for (int64_t v = 0; v < n; v++)
+      if (nd->y[v] == c) cand[k++] = v;
+    fo__permutation(k, seed, 0, FO_RNG_TAG_SPLIT, (uint64_t)c, perm);
+    for (int64_t i = 0; i < k && i < per_class; i++) {
+      ids[0][cnt[0]++] = cand[perm[i]];
+      in_train[cand[perm[i]]] = 1;
+    }
+  }
+  {
+    int64_t k = 0;
+    for (int64_t v = 0; v < n; v++)
+      if (nd->y[v] >= 0 && !in_train[v]) cand[k++] = v;
+    fo__permutation(k, seed, 0, FO_RNG_TAG_SPLIT, (uint64_t)n_classes, perm);
+    for (int64_t i = 0; i < k && i < n_val + n_test; i++) {
+      int s = i < n_val ? 1 : 2;
+      ids[s][cnt[s]++] = cand[perm[i]];
+    }
+  }
+  for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
+  nd->n_splits = 3;
+  for (int i = 0; i < 3; i++) {
+    qsort(ids[i], (size_t)cnt[i], sizeof *ids[i], cmp_i64);
+    snprintf(nd->splits[i].name, sizeof nd->splits[i].name, "%s", names[i]);
+    nd->splits[i].ids = ids[i];
+    nd->splits[i].n = cnt[i];
+    ids[i] = NULL;
+  }
+out:
+  free(cand);
+  free(perm);
+  free(in_train);
+  for (int i = 0; i < 3; i++) free(ids[i]);
+  return rc;
+}
+
+/* ---- check, convert, write -------------------------------------------------------------- */
+
+static bool all_small_ints(const float *x, int64_t rows, int64_t dim, int64_t j) {
+  for (int64_t i = 0; i < rows; i++) {
+    float v = x[i * dim + j];
+    if (!(v >= 0 && v <= 255) || v != floorf(v)) return false;
+  }
+  return true;
+}
+
+static int write_features(fo__node_data *nd, fo_feature_dtype dt, fo__writer *w, json_t *man) {
+  const int64_t rows = nd->x_rows, dim = nd->x_dim, cnt = rows * dim;
+  const int64_t shape[2] = {rows, dim};
+  const char *name = NULL, *descr = NULL;
+  void *buf = NULL;
+  float *scale = NULL, *offset = NULL;
+  int rc = FO_OK;
+  json_t *jf;
+  if (dt == FO_FEATURES_AUTO) dt = nd->x_src ? nd->x_src : FO_FEATURES_FLOAT32;
+  for (int64_t i = 0; i < cnt; i++)
+    if (!isfinite(nd->x[i]) && dt == FO_FEATURES_UINT8)
+      return FO_FAIL(FO_ERANGE, "features: value at row %lld, column %lld is not finite (uint8 "
+                     "quantization needs finite values)", (long long)(i / dim), (long long)(i % dim));
+  switch (dt) {
+  case FO_FEATURES_FLOAT16:
+  case FO_FEATURES_BFLOAT16: {
+    uint16_t *h = fo__malloc_n(cnt, sizeof *h);
+    if (!h) return FO_FAIL(FO_ENOMEM, "features");
+    for (int64_t i = 0; i < cnt; i++)
+      h[i] = dt == FO_FEATURES_FLOAT16 ? float_to_half(nd->x[i]) : float_to_bfloat16(nd->x[i]);
+    buf = h;
+    name = dt == FO_FEATURES_FLOAT16 ? "float16" : "bfloat16";
+    descr = dt == FO_FEATURES_FLOAT16 ? "<f2" : "<u2";
+    break;
+  }
+  case FO_FEATURES_UINT8: {
+    uint8_t *q = fo__malloc_n(cnt, 1);
+    scale = fo__malloc_n(dim, sizeof *scale);
+    offset = fo__malloc_n(dim, sizeof *offset);
+    if (!q || !scale || !offset) {
+      free(q);
+      rc = FO_FAIL(FO_ENOMEM, "features");
+      goto out;
+    }
+    for (int64_t j = 0; j < dim; j++) {
+      float lo = INFINITY, hi = -INFINITY;
+      if (all_small_ints(nd->x, rows, dim, j)) {
+        scale[j] = 1.0f;
+        offset[j] = 0.0f;
+      } else {
+        for (int64_t i = 0; i < rows; i++) {
+          float v = nd->x[i * dim + j];
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+        offset[j] = lo;
+        scale[j] = hi > lo ? (hi - lo) / 255.0f : 1.0f;
+      }
+      for (int64_t i = 0; i < rows; i++) {
+        float t = (nd->x[i * dim + j] - offset[j]) / scale[j];
+        q[i * dim + j] = (uint8_t)(t <= 0 ? 0 : t >= 255 ? 255 : lrintf(t));
+      }
+    }
+    buf = q;
+    name = "uint8";
+    descr = "|u1";
+    break;
+  }
+  default:
+    name = "float32";
+    descr = "<f4";
+    break;
+  }
+  if ((rc = fo__writer_add(w, "x", descr, 2, shape, buf ? buf : nd->x)) != FO_OK) goto out;
+  jf = json_pack("{s:s, s:s}", "array", "x", "dtype", name);
+  if (scale) {
+    if ((rc = fo__writer_add(w, "x_scale", "<f4", 1, &dim, scale)) != FO_OK ||
+        (rc = fo__writer_add(w, "x_offset", "<f4", 1, &dim, offset)) != FO_OK) {
+      json_decref(jf);
+      goto out;
+    }
+    json_object_set_new(jf, "scale", json_string("x_scale"));
+    json_object_set_new(jf, "offset", json_string("x_offset"));
+  }
+  json_object_set_new(man, "features", jf);
+out:
+  free(buf);
+  free(scale);
+  free(offset);
+  return rc;
+}
+
+int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o, fo__writer *w,
+                        json_t *man) {
+  int rc;
+  if (nd->x) {
+    if (nd->x_rows != n)
+      return FO_FAIL(FO_EINVAL, "features '%s' have %lld rows, the graph has %lld nodes",
+                     o->features ? o->features : "(planetoid)", (long long)nd->x_rows, (long long)n);
+    if ((rc = write_features(nd, o->feature_dtype, w, man)) != FO_OK) return rc;
+  }
+  if (nd->y) {
+    int64_t k = 0;
+    if (nd->y_rows != n)
+      return FO_FAIL(FO_EINVAL, "labels '%s' have %lld entries, the graph has %lld nodes",
+                     o->labels ? o->labels : "(planetoid)", (long long)nd->y_rows, (long long)n);
+    for (int64_t v = 0; v < n; v++) {
+      if (nd->y[v] < -1)
+        return FO_FAIL(FO_ERANGE, "labels: label of node %lld is %lld (expected -1 or >= 0)",
+                       (long long)v, (long long)nd->y[v]);
+      if (nd->y[v] + 1 > k) k = nd->y[v] + 1;
+    }
+    if ((rc = fo__writer_add(w, "y", "<i8", 1, &n, nd->y)) != FO_OK) return rc;
+    json_object_set_new(man, "labels", json_pack("{s:s, s:I}", "array", "y", "num_classes", (json_int_t)k));
+  }
+  if (nd->n_splits) {
+    json_t *js = json_object();
+    json_object_set_new(man, "splits", js);
+    for (int i = 0; i < nd->n_splits; i++) {
+      char arr[48];
+      for (int64_t j = 0; j < nd->splits[i].n; j++)
+        if (nd->splits[i].ids[j] < 0 || nd->splits[i].ids[j] >= n)
+          return FO_FAIL(FO_ERANGE, "split '%s': entry %lld is %lld, not a node id in [0, %lld)",
+                         nd->splits[i].name, (long long)j, (long long)nd->splits[i].ids[j], (long long)n);
+      snprintf(arr, sizeof arr, "%s_idx", nd->splits[i].name);
+      if ((rc = fo__writer_add(w, arr, "<i8", 1, &nd->splits[i].n, nd->splits[i].ids)) != FO_OK) return rc;
+      json_object_set_new(js, nd->splits[i].name, json_string(arr));
+    }
+  }
+  return FO_OK;
+}
