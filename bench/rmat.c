@@ -8,6 +8,10 @@
  * by a fixed pseudo-random permutation (so degree does not follow id order), and the dataset is
  * imported symmetrized (--undirected) with self loops and duplicates dropped, as the Graph500
  * kernel 1 input is. Deterministic for a given (scale, edge factor, seed).
+ *
+ * With --features D it also stores random float32 node features [n, D] (uniform in [-1, 1)),
+ * labels in 0..classes-1 and a random train split of --train-fraction of the nodes, written as
+ * .npy files into a scratch directory and imported with --features/--labels/--split.
  */
 #include <fanout/fanout.h>
 
@@ -31,10 +35,67 @@ static double now_s(void) {
 }
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: fanout-rmat --scale S [--edgefactor 16] [--seed 1] [--csr] [--force] -o DIR\n"
+  fprintf(f, "usage: fanout-rmat --scale S [--edgefactor 16] [--seed 1] [--csr] [--force]\n"
+             "                   [--features D [--classes 16] [--train-fraction 0.1]] -o DIR\n"
              "Generate a Graph500-style R-MAT graph (2^S nodes, edgefactor * 2^S edges before\n"
              "symmetrizing) and import it as a fanout dataset (undirected, no self loops or\n"
-             "duplicates, CSC; --csr adds the CSR).\n");
+             "duplicates, CSC; --csr adds the CSR), optionally with random node data.\n");
+}
+
+/* Write a C-order .npy file: header (numpy format 1.0, 64-byte aligned) then the data. */
+static int write_npy(const char *path, const char *descr, int ndim, const int64_t *shape,
+                     const void *data, size_t bytes) {
+  char dict[256], hdr[320];
+  int n;
+  size_t total;
+  FILE *f;
+  if (ndim == 1)
+    n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld,), }",
+                 descr, (long long)shape[0]);
+  else
+    n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %lld), }",
+                 descr, (long long)shape[0], (long long)shape[1]);
+  total = (10 + (size_t)n + 1 + 63) / 64 * 64;
+  memcpy(hdr, "\x93NUMPY\x01\x00", 8);
+  hdr[8] = (char)((total - 10) & 0xff);
+  hdr[9] = (char)((total - 10) >> 8);
+  memcpy(hdr + 10, dict, (size_t)n);
+  memset(hdr + 10 + n, ' ', total - 10 - (size_t)n - 1);
+  hdr[total - 1] = '\n';
+  if (!(f = fopen(path, "wb"))) return -1;
+  if (fwrite(hdr, 1, total, f) != total || fwrite(data, 1, bytes, f) != bytes) {
+    fclose(f);
+    return -1;
+  }
+  return fclose(f);
+}
+
+/* Random features, labels and a train split as .npy files in `dir`. */
+static int write_node_data(const char *dir, int64_t n, int64_t dim, int64_t classes,
+                           double train_fraction, uint64_t seed) {
+  char path[4096];
+  uint64_t st = seed ^ UINT64_C(0xfea7);
+  float *x = malloc((size_t)(n * dim) * sizeof *x);
+  int64_t *y = malloc((size_t)n * sizeof *y), *train = malloc((size_t)n * sizeof *train), k = 0;
+  int64_t shape[2] = {n, dim};
+  int rc = 0;
+  if (!x || !y || !train) return -1;
+  for (int64_t i = 0; i < n * dim; i++)
+    x[i] = (float)((double)(splitmix(&st) >> 11) * 0x1.0p-52 - 1.0);
+  for (int64_t v = 0; v < n; v++) {
+    y[v] = (int64_t)(splitmix(&st) % (uint64_t)classes);
+    if ((double)(splitmix(&st) >> 11) * 0x1.0p-53 < train_fraction) train[k++] = v;
+  }
+  snprintf(path, sizeof path, "%s/x.npy", dir);
+  rc |= write_npy(path, "<f4", 2, shape, x, (size_t)(n * dim) * sizeof *x);
+  snprintf(path, sizeof path, "%s/y.npy", dir);
+  rc |= write_npy(path, "<i8", 1, &n, y, (size_t)n * sizeof *y);
+  snprintf(path, sizeof path, "%s/train.npy", dir);
+  rc |= write_npy(path, "<i8", 1, &k, train, (size_t)k * sizeof *train);
+  free(x);
+  free(y);
+  free(train);
+  return rc;
 }
 
 int main(int argc, char **argv) {
@@ -42,9 +103,13 @@ int main(int argc, char **argv) {
       {"scale", required_argument, NULL, 's'}, {"edgefactor", required_argument, NULL, 'e'},
       {"seed", required_argument, NULL, 'S'}, {"csr", no_argument, NULL, 'c'},
       {"force", no_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+      {"features", required_argument, NULL, 'F'}, {"classes", required_argument, NULL, 'C'},
+      {"train-fraction", required_argument, NULL, 'T'},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int scale = -1, c, rc;
-  int64_t ef = 16, n, m, *src, *dst, *perm;
+  int64_t ef = 16, n, m, *src, *dst, *perm, dim = 0, classes = 16;
+  double train_fraction = 0.1;
+  char scratch[4096] = "", fpath[4200], lpath[4200], spath[4300];
   uint64_t seed = 1, st;
   const char *out = NULL;
   fo_import_opts o;
@@ -65,11 +130,14 @@ int main(int argc, char **argv) {
     case 'c': o.csr = true; break;
     case 'f': o.force = true; break;
     case 'o': out = optarg; break;
+    case 'F': dim = atoll(optarg); break;
+    case 'C': classes = atoll(optarg); break;
+    case 'T': train_fraction = atof(optarg); break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
     }
   }
-  if (scale < 1 || scale > 40 || ef < 1 || !out || optind != argc) {
+  if (scale < 1 || scale > 40 || ef < 1 || !out || optind != argc || dim < 0 || classes < 1) {
     usage(stderr);
     return 2;
   }
@@ -119,11 +187,31 @@ int main(int argc, char **argv) {
     dst[i] = perm[dst[i]];
   }
   free(perm);
+  if (dim > 0) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch, sizeof scratch, "%s/fanout-rmat-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch) || write_node_data(scratch, n, dim, classes, train_fraction, seed) != 0) {
+      fprintf(stderr, "fanout-rmat: cannot write node data in %s\n", scratch);
+      return 1;
+    }
+    snprintf(fpath, sizeof fpath, "%s/x.npy", scratch);
+    snprintf(lpath, sizeof lpath, "%s/y.npy", scratch);
+    snprintf(spath, sizeof spath, "train=%s/train.npy", scratch);
+    o.features = fpath;
+    o.labels = lpath;
+    o.splits = spath;
+  }
   t1 = now_s();
   o.num_nodes = n;
   rc = fo_import_edges(src, dst, m, out, &o, &rep);
   free(src);
   free(dst);
+  if (scratch[0]) {
+    remove(fpath);
+    remove(lpath);
+    remove(spath + 6);
+    remove(scratch);
+  }
   if (rc != FO_OK) {
     fprintf(stderr, "fanout-rmat: %s (%s)\n", fo_last_error(), fo_status_name(rc));
     return 1;

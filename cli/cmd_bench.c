@@ -28,6 +28,8 @@ static void help(void) {
          "  --digest             print the epoch digest: xxh64 over per-batch digests, each the\n"
          "                       xxh64 of node, row, col, edge, x, y (compare runs with it)\n"
          "  --bare               no loader: sample batches in a loop on this thread\n"
+         "  --memcpy             also measure this machine's single-thread memcpy bandwidth\n"
+         "                       (256 MiB blocks, best of 3) and report gather / memcpy\n"
          "  --seed N             random seed (default %llu)\n"
          "  --epoch N            first epoch (default %llu)\n"
          "  --no-shuffle         seeds in input order (default: shuffled)\n"
@@ -56,7 +58,33 @@ static double huge_pages_mb(void) {
 
 enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, OPT_DIR,
        OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
-       OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST };
+       OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY };
+
+/* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
+ * buffers (0 if the memory cannot be had). */
+static double memcpy_bandwidth(void) {
+  const size_t len = (size_t)256 << 20;
+  char *a = malloc(len), *b = malloc(len);
+  double best = 0;
+  if (!a || !b) {
+    free(a);
+    free(b);
+    return 0;
+  }
+  memset(a, 1, len);
+  memset(b, 2, len);
+  for (int i = 0; i < 3; i++) {
+    double t = cli_now_s(), dt;
+    memcpy(i & 1 ? a : b, i & 1 ? b : a, len);
+    dt = cli_now_s() - t;
+    if (dt > 0 && (double)len / dt > best) best = (double)len / dt;
+  }
+  /* keep the copies observable */
+  if (a[len / 2] == 3) best += 1;
+  free(a);
+  free(b);
+  return best;
+}
 
 typedef struct totals {
   int64_t batches, nodes, edges, x_bytes;
@@ -130,14 +158,16 @@ int cmd_bench(int argc, char **argv) {
       {"prefetch", required_argument, NULL, OPT_PREFETCH}, {"split", required_argument, NULL, OPT_SPLIT},
       {"features", no_argument, NULL, OPT_FEATURES}, {"digest", no_argument, NULL, OPT_DIGEST},
       {"bare", no_argument, NULL, OPT_BARE}, {"no-shuffle", no_argument, NULL, OPT_NOSHUFFLE},
-      {"drop-last", no_argument, NULL, OPT_DROPLAST},
+      {"drop-last", no_argument, NULL, OPT_DROPLAST}, {"memcpy", no_argument, NULL, OPT_MEMCPY},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
   int32_t *fanouts = NULL;
   int64_t max_batches = -1, epochs = 1, v, *perm = NULL;
   uint64_t epoch0 = 0;
-  bool json = false, digest = false, bare = false;
+  bool json = false, digest = false, bare = false, want_memcpy = false;
+  double memcpy_bps = 0;
+  fo_loader_stats ls;
   fo_dataset_t *d = NULL;
   fo_loader_t *L = NULL;
   fo_sampler_t *s = NULL;
@@ -204,6 +234,7 @@ int cmd_bench(int argc, char **argv) {
     case OPT_BARE: bare = true; break;
     case OPT_NOSHUFFLE: lo.shuffle = false; break;
     case OPT_DROPLAST: lo.drop_last = true; break;
+    case OPT_MEMCPY: want_memcpy = true; break;
     case OPT_SEED: if ((ret = cli_u64("bench", "--seed", optarg, &lo.sampler.seed))) goto out; break;
     case OPT_EPOCH: if ((ret = cli_u64("bench", "--epoch", optarg, &epoch0))) goto out; break;
     case OPT_REPLACE: lo.sampler.replace = true; break;
@@ -229,6 +260,8 @@ int cmd_bench(int argc, char **argv) {
     goto out;
   }
   lo.epoch = epoch0;
+  memset(&ls, 0, sizeof ls);
+  if (want_memcpy) memcpy_bps = memcpy_bandwidth();
   t0 = cli_now_s();
   if ((rc = fo_dataset_open(argv[optind], &dopts, &d)) != FO_OK) goto fail;
   t_open = cli_now_s() - t0;
@@ -255,6 +288,7 @@ int cmd_bench(int argc, char **argv) {
     if (rc != FO_OK) goto fail;
   }
   secs = cli_now_s() - t_start;
+  if (L) fo_loader_get_stats(L, &ls);
   if (json) {
     printf("{\"dataset\": ");
     cli_json_string(stdout, argv[optind], strlen(argv[optind]));
@@ -282,6 +316,16 @@ int cmd_bench(int argc, char **argv) {
            t_open, (long long)t.nodes, (long long)t.edges, secs > 0 ? (double)t.edges / secs : 0.0,
            secs > 0 ? (double)t.nodes / secs : 0.0, (long long)t.x_bytes,
            secs > 0 ? (double)t.x_bytes / secs : 0.0, cli_peak_rss_mb(), huge_pages_mb());
+    if (!bare)
+      printf(", \"sample_seconds\": %.6f, \"gather_seconds\": %.6f, \"gather_bytes_per_s\": %.1f, "
+             "\"wait_seconds\": %.6f", (double)ls.sample_ns / 1e9, (double)ls.gather_ns / 1e9,
+             ls.gather_ns > 0 ? (double)ls.gather_bytes / ((double)ls.gather_ns / 1e9) : 0.0,
+             (double)ls.wait_ns / 1e9);
+    if (want_memcpy)
+      printf(", \"memcpy_bytes_per_s\": %.1f, \"gather_vs_memcpy\": %.3f", memcpy_bps,
+             memcpy_bps > 0 && ls.gather_ns > 0
+                 ? (double)ls.gather_bytes / ((double)ls.gather_ns / 1e9) / memcpy_bps
+                 : 0.0);
     if (digest) printf(", \"digest\": \"%016llx\"", (unsigned long long)fo_digest_sequence(t.digests, t.n_digests));
     printf("}\n");
   } else {
@@ -296,7 +340,10 @@ int cmd_bench(int argc, char **argv) {
     printf("sampled nodes  %lld\n", (long long)t.nodes);
     printf("sampled edges  %lld\n", (long long)t.edges);
     printf("edges/s        %.2f M\n", secs > 0 ? (double)t.edges / secs / 1e6 : 0.0);
-    if (lo.features) printf("features       %.1f MiB/s\n", secs > 0 ? (double)t.x_bytes / secs / 1048576.0 : 0.0);
+    if (lo.features) printf("features       %.1f MiB/s over the run; gather alone %.1f MiB/s\n",
+                            secs > 0 ? (double)t.x_bytes / secs / 1048576.0 : 0.0,
+                            ls.gather_ns > 0 ? (double)ls.gather_bytes / ((double)ls.gather_ns / 1e9) / 1048576.0 : 0.0);
+    if (want_memcpy) printf("memcpy         %.1f MiB/s (1 thread)\n", memcpy_bps / 1048576.0);
     printf("peak RSS       %.1f MiB\n", cli_peak_rss_mb());
     if (digest) printf("digest         %016llx\n", (unsigned long long)fo_digest_sequence(t.digests, t.n_digests));
   }

@@ -127,6 +127,18 @@ FO_API void fo_loader_release(fo_loader_t *L, fo_loader_batch_t *b);
  */
 FO_API int fo_loader_start_epoch(fo_loader_t *L, uint64_t epoch);
 
+/** Time accounting of a loader since its creation (all threads together). */
+typedef struct fo_loader_stats {
+  int64_t batches;       /**< batches produced (including dropped and failed ones) */
+  int64_t sample_ns;     /**< time spent in fo_sampler_sample */
+  int64_t gather_ns;     /**< time spent gathering x and y */
+  int64_t gather_bytes;  /**< bytes of x and y gathered */
+  int64_t wait_ns;       /**< time the consumer waited inside fo_loader_next */
+} fo_loader_stats;
+
+/** Read the counters (consistent snapshot). Thread-safety: consumer thread. Cost: O(1). */
+FO_API void fo_loader_get_stats(fo_loader_t *L, fo_loader_stats *out);
+
 /**
  * XXH64 digest of a batch: one XXH64 (seed 0) stream over the bytes of node, row, col, edge,
  * x and y, in this order (absent arrays contribute nothing). Cost: O(batch bytes).

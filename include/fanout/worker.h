@@ -89,9 +89,9 @@ typedef struct fo_worker_info {
                                    c % 64; see fo_worker_info_cpus() */
   int32_t n_numa;             /**< NUMA nodes the block's cores lie in: bits set in numaset */
   uint64_t numaset[FO_WORKER_MAX_NUMA / 64]; /**< NUMA node OS indexes, same layout */
-  int32_t topo_cores;         /**< physical cores in the whole topology (C) */
-  int32_t topo_cpus;          /**< PUs in the whole topology */
-  int32_t topo_numa;          /**< NUMA nodes holding those cores */
+  int32_t n_cores_total;      /**< physical cores in the whole topology (C) */
+  int32_t n_cpus_total;       /**< PUs in the whole topology */
+  int32_t n_numa_total;       /**< NUMA nodes holding those cores */
   bool bound;                 /**< fo_worker_init() set this process's affinity to cpuset */
   int32_t device_index;       /**< accelerator of this rank (local_rank mod n_devices); -1 on
                                    FO_WORKER_CPU */

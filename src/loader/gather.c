@@ -2,10 +2,15 @@
  * loader/gather.c: copy the feature rows of a batch's nodes into the batch (x[i] = X[node[i]]),
  * prefetching rows ahead because node ids are random, and look up the seeds' labels.
  * The rows are copied as stored (float32, float16, bfloat16 or quantized uint8).
+ *
+ * Random rows are the cost: on the benchmark machine a random 512-byte row copies at about a
+ * third of sequential memcpy bandwidth whatever the prefetch distance (BENCHMARKS.md);
+ * streaming stores for the destination were tried and did not help.
  */
 #include "loader/loader_internal.h"
 
-#define PF_ROWS 8
+#define PF_ROWS 4
+#define PF_MAX_LINES 16
 
 int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool labels) {
   fo_features f;
@@ -32,11 +37,12 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
 void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst) {
   const size_t rb = (size_t)g->row_bytes;
   unsigned char *out = dst;
+  /* prefetch whole rows PF_ROWS ahead (rows of up to PF_MAX_LINES cache lines) */
+  const size_t lines = (rb + 63) / 64 < PF_MAX_LINES ? (rb + 63) / 64 : PF_MAX_LINES;
   for (int64_t i = 0; i < n; i++) {
     if (i + PF_ROWS < n) {
       const unsigned char *p = g->x + (size_t)node[i + PF_ROWS] * rb;
-      __builtin_prefetch(p, 0, 0);
-      if (rb > 64) __builtin_prefetch(p + 64, 0, 0);
+      for (size_t l = 0; l < lines; l++) __builtin_prefetch(p + 64 * l, 0, 3);
     }
     memcpy(out + (size_t)i * rb, g->x + (size_t)node[i] * rb, rb);
   }

@@ -65,6 +65,7 @@ struct fo_loader {
 
   worker *workers;
   int32_t n_workers;
+  fo_loader_stats stats;  /* under mu */
   fo_sampler_t *own_sampler; /* num_workers == 0 */
 };
 
@@ -101,11 +102,13 @@ static int grow_slot(slot *sl, int64_t n_seeds, int64_t x_bytes) {
   return FO_OK;
 }
 
-/* Fill `sl` with batch `index` of epoch `epoch` using sampler `s`. */
-static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, int64_t index) {
+/* Fill `sl` with batch `index` of epoch `epoch` using sampler `s`; add its timings to *st. */
+static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, int64_t index,
+                   fo_loader_stats *st) {
   const int64_t bs = L->o.batch_size, off = index * bs;
   const int64_t k = L->n_inputs - off < bs ? L->n_inputs - off : bs;
   int64_t *seeds;
+  uint64_t t0, t1;
   int rc;
   if ((rc = grow_slot(sl, k, 0)) != FO_OK) return rc;
   /* the seeds go through y's buffer first (sample copies them into node[0..k)) */
@@ -114,7 +117,12 @@ static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, in
     sl->input_id[i] = L->order[off + i];
     seeds[i] = L->inputs[sl->input_id[i]];
   }
-  if ((rc = fo_sampler_sample(s, seeds, k, epoch, (uint64_t)index, sl->b)) != FO_OK) return rc;
+  t0 = fo__now_ns();
+  rc = fo_sampler_sample(s, seeds, k, epoch, (uint64_t)index, sl->b);
+  t1 = fo__now_ns();
+  st->batches++;
+  st->sample_ns += (int64_t)(t1 - t0);
+  if (rc != FO_OK) return rc;
   if (L->g.x) {
     int64_t bytes;
     if (sl->b->n_nodes > INT64_MAX / L->g.row_bytes)
@@ -125,6 +133,8 @@ static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, in
   }
   if (L->g.y)
     for (int64_t i = 0; i < k; i++) sl->y[i] = L->g.y[sl->b->node[i]];
+  st->gather_ns += (int64_t)(fo__now_ns() - t1);
+  st->gather_bytes += (L->g.x ? sl->b->n_nodes * L->g.row_bytes : 0) + (L->g.y ? k * 8 : 0);
   sl->pub.epoch = epoch;
   sl->pub.index = index;
   sl->pub.sample = sl->b;
@@ -194,9 +204,18 @@ static bool job_available(const fo_loader_t *L) {
   return L->next_job < L->n_batches && L->next_job < L->next_out + L->o.prefetch;
 }
 
+static void add_stats(fo_loader_stats *a, const fo_loader_stats *b) {
+  a->batches += b->batches;
+  a->sample_ns += b->sample_ns;
+  a->gather_ns += b->gather_ns;
+  a->gather_bytes += b->gather_bytes;
+  a->wait_ns += b->wait_ns;
+}
+
 static void *worker_main(void *arg) {
   worker *w = arg;
   fo_loader_t *L = w->L;
+  fo_loader_stats st;
   pthread_mutex_lock(&L->mu);
   for (;;) {
     slot *sl = NULL;
@@ -214,10 +233,12 @@ static void *worker_main(void *arg) {
     sl->gen = gen;
     pthread_mutex_unlock(&L->mu);
 
-    rc = produce(L, w->s, sl, epoch, index);
+    memset(&st, 0, sizeof st);
+    rc = produce(L, w->s, sl, epoch, index, &st);
     record(sl, rc);
 
     pthread_mutex_lock(&L->mu);
+    add_stats(&L->stats, &st);
     if (sl->gen != L->gen) {
       sl->state = SLOT_FREE; /* the epoch was restarted meanwhile: drop it */
       pthread_cond_broadcast(&L->work_cv);
@@ -404,11 +425,14 @@ int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out) {
     if (!sl && (rc = add_slot(L)) == FO_OK) sl = L->slots[L->n_slots - 1];
     if (sl) {
       int64_t index = L->next_out;
+      fo_loader_stats st;
       sl->state = SLOT_BUSY;
       pthread_mutex_unlock(&L->mu);
-      rc = produce(L, L->own_sampler, sl, L->epoch, index);
+      memset(&st, 0, sizeof st);
+      rc = produce(L, L->own_sampler, sl, L->epoch, index, &st);
       record(sl, rc);
       pthread_mutex_lock(&L->mu);
+      add_stats(&L->stats, &st);
       sl->index = index;
       rc = hand_out(L, sl, out);
     }
@@ -417,6 +441,7 @@ int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out) {
   }
   for (;;) {
     slot *sl = find_ready(L, L->next_out);
+    uint64_t t0;
     if (sl) {
       rc = hand_out(L, sl, out);
       break;
@@ -426,10 +451,18 @@ int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out) {
       if ((rc = add_slot(L)) != FO_OK) break;
       pthread_cond_broadcast(&L->work_cv);
     }
+    t0 = fo__now_ns();
     pthread_cond_wait(&L->ready_cv, &L->mu);
+    L->stats.wait_ns += (int64_t)(fo__now_ns() - t0);
   }
   pthread_mutex_unlock(&L->mu);
   return rc;
+}
+
+void fo_loader_get_stats(fo_loader_t *L, fo_loader_stats *out) {
+  pthread_mutex_lock(&L->mu);
+  *out = L->stats;
+  pthread_mutex_unlock(&L->mu);
 }
 
 void fo_loader_release(fo_loader_t *L, fo_loader_batch_t *b) {

@@ -288,7 +288,7 @@ static const struct {
                       {"uint8", "|u1", 1}};
 
 /* "features", "labels" and "splits" (all optional). */
-static int parse_node_data(fo_dataset_t *d, json_t *root) {
+static int parse_node_data(fo_dataset_t *d, json_t *root, fo_load_mode load) {
   json_t *jf = json_object_get(root, "features"), *jl = json_object_get(root, "labels");
   json_t *js = json_object_get(root, "splits");
   int rc;
@@ -310,6 +310,7 @@ static int parse_node_data(fo_dataset_t *d, json_t *root) {
                      FO_MANIFEST, feature_dtypes[k].name, feature_dtypes[k].descr,
                      (long long)d->n_nodes);
     snprintf(d->x_dtype, sizeof d->x_dtype, "%s", feature_dtypes[k].name);
+    if (load == FO_LOAD_HUGEPAGE && (rc = copy_to_hugepages((fo__array *)d->x)) != FO_OK) return rc;
     d->x_scale = named_array(d, jf, "scale", "features", &rc);
     if (rc != FO_OK) return rc;
     d->x_offset = named_array(d, jf, "offset", "features", &rc);
@@ -438,7 +439,7 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
     d->node_orig = a;
     d->orig_kind = a->dtype[1] == 'S' ? FO_ORIG_STRING : FO_ORIG_INT64;
   }
-  rc = parse_node_data(d, root);
+  rc = parse_node_data(d, root, load);
 out:
   json_decref(root);
   return rc;
