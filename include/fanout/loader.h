@@ -48,7 +48,8 @@ typedef struct fo_loader_opts {
   bool shuffle;                /**< reshuffle the input nodes each epoch; default false */
   bool drop_last;              /**< drop a last, smaller batch; default false */
   int32_t num_workers;         /**< sampling threads, 0..256; 0 samples inside next() on the
-                                    caller's thread; default 1 */
+                                    caller's thread; default: the thread budget set by
+                                    fo_worker_init (worker.h), or 1 without it */
   int32_t prefetch;            /**< batches sampled ahead of the consumer, >= 1; default 0 =
                                     2 x num_workers (at least 1) */
   uint64_t epoch;              /**< the first epoch; default 0 */
@@ -73,7 +74,8 @@ typedef struct fo_loader_batch {
                                     not gathered */
 } fo_loader_batch_t;
 
-/** Write the defaults into `o` (the sampler part as fo_sampler_opts_init). Cost: O(1). */
+/** Write the defaults into `o` (the sampler part as fo_sampler_opts_init; num_workers from
+ *  fo_worker_thread_budget()). Cost: O(1). */
 FO_API void fo_loader_opts_init(fo_loader_opts *o);
 
 /**

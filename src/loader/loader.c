@@ -78,7 +78,8 @@ void fo_loader_opts_init(fo_loader_opts *o) {
   o->split = NULL;
   o->shuffle = false;
   o->drop_last = false;
-  o->num_workers = 1;
+  o->num_workers = fo_worker_thread_budget() > 0 ? fo_worker_thread_budget() : 1;
+  if (o->num_workers > MAX_WORKERS) o->num_workers = MAX_WORKERS;
   o->prefetch = 0;
   o->epoch = 0;
   o->features = true;
