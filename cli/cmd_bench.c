@@ -129,7 +129,7 @@ static int run_bare_epoch(const fo_dataset_t *d, fo_sampler_t *s, fo_batch_t *b,
                           const fo_loader_opts *lo, uint64_t epoch, int64_t max_batches,
                           totals *t) {
   int64_t n = fo_dataset_num_nodes(d), bs = lo->batch_size;
-  int64_t nb = lo->drop_last ? n / bs : (n + bs - 1) / bs;
+  int64_t nb = n / bs + (!lo->drop_last && n % bs != 0);
   int rc;
   if (lo->shuffle) {
     if ((rc = fo_random_permutation(n, lo->sampler.seed, epoch, perm)) != FO_OK) return rc;
@@ -222,8 +222,8 @@ int cmd_bench(int argc, char **argv) {
       break;
     case OPT_PREFETCH:
       if ((ret = cli_i64("bench", "--prefetch", optarg, &v))) goto out;
-      if (v < 1 || v > 1 << 20) {
-        ret = cli_usage_error("bench", "--prefetch: %s is not >= 1", optarg);
+      if (v < 1 || v > 65536) {
+        ret = cli_usage_error("bench", "--prefetch: %s is not in 1..65536", optarg);
         goto out;
       }
       lo.prefetch = (int32_t)v;

@@ -41,7 +41,8 @@ typedef struct fo_loader_opts {
   fo_sampler_opts sampler;     /**< fanouts, hops, replace, edge_dir, disjoint, seed (the seed
                                     also drives the shuffle); fanouts are copied */
   int64_t batch_size;          /**< seeds per batch, >= 1; default 1 */
-  const fo_nid_t *input_nodes; /**< [n_input_nodes] seed pool (copied); NULL: `split` */
+  const fo_nid_t *input_nodes; /**< [n_input_nodes] seed pool (copied); NULL: `split`;
+                                    giving both is FO_EINVAL */
   int64_t n_input_nodes;
   const char *split;           /**< with input_nodes NULL: a split of the dataset ("train",
                                     "val", "test"), or NULL for all nodes; default NULL */
@@ -50,8 +51,9 @@ typedef struct fo_loader_opts {
   int32_t num_workers;         /**< sampling threads, 0..256; 0 samples inside next() on the
                                     caller's thread; default: the thread budget set by
                                     fo_worker_init (worker.h), or 1 without it */
-  int32_t prefetch;            /**< batches sampled ahead of the consumer, >= 1; default 0 =
-                                    2 x num_workers (at least 1) */
+  int32_t prefetch;            /**< batches sampled ahead of the consumer, 1..65536 (one slot
+                                    each is allocated up front); default 0 = 2 x num_workers
+                                    (at least 1) */
   uint64_t epoch;              /**< the first epoch; default 0 */
   bool features;               /**< gather x when the dataset has features; default true */
   bool labels;                 /**< gather y when the dataset has labels; default true */
@@ -66,7 +68,7 @@ typedef struct fo_loader_batch {
   int64_t batch_size;          /**< seeds in this batch = sample->n_seeds */
   const int64_t *input_id;     /**< [batch_size] position of each seed in the input nodes */
   const void *x;               /**< [sample->n_nodes, x_dim] feature rows of `node` in the
-                                    dataset's dtype, C order; NULL when not gathered */
+                                    dataset's dtype, C order; NULL when not gathered (or D = 0) */
   int64_t x_dim;               /**< D */
   int64_t x_itemsize;          /**< bytes per feature element */
   const char *x_dtype;         /**< "float32", "float16", "bfloat16" or "uint8" */
@@ -85,8 +87,8 @@ FO_API void fo_loader_opts_init(fo_loader_opts *o);
  * @param o    options (copied, including fanouts and input nodes).
  * @param out  receives the loader, NULL on failure.
  * @return FO_OK; FO_EINVAL for bad options (batch_size < 1, num_workers outside 0..256,
- *         prefetch < 0, a missing split, sampler options as fo_sampler_create; the message
- *         names the option); FO_ERANGE if an input node is not a node id (message gives its
+ *         prefetch outside 0..65536, both input_nodes and split, a missing split, sampler
+ *         options as fo_sampler_create; the message names the option); FO_ERANGE if an input node is not a node id (message gives its
  *         position and value); FO_ENOMEM; FO_EIO if a thread cannot be started.
  * Thread-safety: any thread. Cost: O(n_input_nodes) plus starting the threads.
  */

@@ -339,12 +339,13 @@ static int write_features(fo__node_data *nd, fo_feature_dtype dt, fo__writer *w,
           if (v < lo) lo = v;
           if (v > hi) hi = v;
         }
+        /* in double: hi - lo may exceed the float range when the scale does not */
         offset[j] = lo;
-        scale[j] = hi > lo ? (hi - lo) / 255.0f : 1.0f;
+        scale[j] = hi > lo ? (float)(((double)hi - (double)lo) / 255.0) : 1.0f;
       }
       for (int64_t i = 0; i < rows; i++) {
-        float t = (nd->x[i * dim + j] - offset[j]) / scale[j];
-        q[i * dim + j] = (uint8_t)(t <= 0 ? 0 : t >= 255 ? 255 : lrintf(t));
+        double t = ((double)nd->x[i * dim + j] - (double)offset[j]) / (double)scale[j];
+        q[i * dim + j] = (uint8_t)(t <= 0 ? 0 : t >= 255 ? 255 : lrint(t));
       }
     }
     buf = q;

@@ -22,6 +22,7 @@
 #include <xxhash.h>
 
 #define MAX_WORKERS 256
+#define MAX_PREFETCH 65536
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_READY, SLOT_HELD };
 
@@ -256,7 +257,7 @@ static void *worker_main(void *arg) {
 
 static int64_t count_batches(const fo_loader_t *L) {
   const int64_t bs = L->o.batch_size;
-  return L->o.drop_last ? L->n_inputs / bs : (L->n_inputs + bs - 1) / bs;
+  return L->n_inputs / bs + (!L->o.drop_last && L->n_inputs % bs != 0);
 }
 
 static int set_order(fo_loader_t *L, uint64_t epoch) {
@@ -269,7 +270,8 @@ static int check_opts(const fo_loader_opts *o) {
   if (o->batch_size < 1) return FO_FAIL(FO_EINVAL, "batch_size %lld is not >= 1", (long long)o->batch_size);
   if (o->num_workers < 0 || o->num_workers > MAX_WORKERS)
     return FO_FAIL(FO_EINVAL, "num_workers %d is not in 0..%d", (int)o->num_workers, MAX_WORKERS);
-  if (o->prefetch < 0) return FO_FAIL(FO_EINVAL, "prefetch %d is negative", (int)o->prefetch);
+  if (o->prefetch < 0 || o->prefetch > MAX_PREFETCH)
+    return FO_FAIL(FO_EINVAL, "prefetch %d is not in 0..%d", (int)o->prefetch, MAX_PREFETCH);
   if (o->n_input_nodes < 0)
     return FO_FAIL(FO_EINVAL, "n_input_nodes %lld is negative", (long long)o->n_input_nodes);
   if (o->n_input_nodes > 0 && !o->input_nodes)

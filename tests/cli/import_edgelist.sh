@@ -1,19 +1,7 @@
 # fanout import --format edgelist: facebook-combined (.gz, # comments) with --undirected --csc
 # --csr, and small hand-made edge lists for the separators, comments, CRLF, several inputs,
 # --dedup, --remove-self-loops, --num-nodes, --index-dtype and --relabel.
-set -u
-export LC_ALL=C
-ln -s "$DATA" data
-# fo ARGS...: echo the command line, run it with stderr into stdout, print its exit status.
-fo() {
-  printf '$ fanout'
-  for a in "$@"; do
-    case $a in ''|*[!A-Za-z0-9_,./=:%+-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
-  done
-  echo
-  "$FANOUT" "$@" 2>&1
-  echo "exit=$?"
-}
+. "$(dirname "$0")/common.bash"
 
 echo "== facebook-combined --undirected: 4039 nodes, 176468 edges"
 fo import --format edgelist --undirected --csc --csr data/facebook-combined/facebook_combined.tsv.gz -o fb

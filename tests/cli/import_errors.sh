@@ -1,19 +1,7 @@
 # fanout import failures: malformed input (exit 1, message names file:line and the bad token),
 # ids out of range, unreadable inputs, wrong input counts (exit 1), and usage errors (exit 2).
 # A failed import leaves nothing behind.
-set -u
-export LC_ALL=C
-ln -s "$DATA" data
-# fo ARGS...: echo the command line, run it with stderr into stdout, print its exit status.
-fo() {
-  printf '$ fanout'
-  for a in "$@"; do
-    case $a in ''|*[!A-Za-z0-9_,./=:%+-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
-  done
-  echo
-  "$FANOUT" "$@" 2>&1
-  echo "exit=$?"
-}
+. "$(dirname "$0")/common.bash"
 
 echo "== malformed edge lists: exit 1, file:line and the offending text"
 printf '0 1\n1 2\n2 x3\n' > token.txt

@@ -1,18 +1,6 @@
 # fanout import onto an existing output: refused without --force (exit 1, nothing changed),
 # replaced with --force, and never replaces something that is not a dataset.
-set -u
-export LC_ALL=C
-ln -s "$DATA" data
-# fo ARGS...: echo the command line, run it with stderr into stdout, print its exit status.
-fo() {
-  printf '$ fanout'
-  for a in "$@"; do
-    case $a in ''|*[!A-Za-z0-9_,./=:%+-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
-  done
-  echo
-  "$FANOUT" "$@" 2>&1
-  echo "exit=$?"
-}
+. "$(dirname "$0")/common.bash"
 
 printf '0 1\n1 2\n2 0\n' > three.txt
 printf '0 1\n' > two.txt

@@ -1,18 +1,6 @@
 # fanout import --format npy (edge_index [2, E], int32/int64, C/Fortran order) and --format mtx
 # (Matrix Market coordinate: pattern/real, general/symmetric), and their format errors.
-set -u
-export LC_ALL=C
-ln -s "$DATA" data
-# fo ARGS...: echo the command line, run it with stderr into stdout, print its exit status.
-fo() {
-  printf '$ fanout'
-  for a in "$@"; do
-    case $a in ''|*[!A-Za-z0-9_,./=:%+-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
-  done
-  echo
-  "$FANOUT" "$@" 2>&1
-  echo "exit=$?"
-}
+. "$(dirname "$0")/common.bash"
 PY=/usr/bin/python3
 
 echo "== npy"

@@ -1,18 +1,6 @@
 # fanout import --format planetoid: Cora and CiteSeer (LINQS .content + .cites), text and JSON
 # reports, the counts PyG's Planetoid gives, CiteSeer's 15 cited-only ids, --drop-unknown.
-set -u
-export LC_ALL=C
-ln -s "$DATA" data
-# fo ARGS...: echo the command line, run it with stderr into stdout, print its exit status.
-fo() {
-  printf '$ fanout'
-  for a in "$@"; do
-    case $a in ''|*[!A-Za-z0-9_,./=:%+-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
-  done
-  echo
-  "$FANOUT" "$@" 2>&1
-  echo "exit=$?"
-}
+. "$(dirname "$0")/common.bash"
 
 echo "== cora --undirected: 2708 nodes, 10556 edges"
 fo import --format planetoid --undirected data/cora/cora.content.gz data/cora/cora.cites -o cora

@@ -1,18 +1,6 @@
 # fanout info DIR [--json]: counts, node id kind, degree summary per stored direction, arrays
 # with dtype, shape, size and xxh64; and its errors.
-set -u
-export LC_ALL=C
-ln -s "$DATA" data
-# fo ARGS...: echo the command line, run it with stderr into stdout, print its exit status.
-fo() {
-  printf '$ fanout'
-  for a in "$@"; do
-    case $a in ''|*[!A-Za-z0-9_,./=:%+-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
-  done
-  echo
-  "$FANOUT" "$@" 2>&1
-  echo "exit=$?"
-}
+. "$(dirname "$0")/common.bash"
 
 "$FANOUT" import --format planetoid --undirected -q data/cora/cora.content.gz data/cora/cora.cites -o cora >/dev/null
 "$FANOUT" import --undirected --csc --csr -q data/facebook-combined/facebook_combined.tsv.gz -o fb >/dev/null

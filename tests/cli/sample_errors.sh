@@ -1,19 +1,7 @@
 # fanout sample failures: a seed out of range and a fanout < -1 (exit 1, the message gives the
 # index/hop and the value), a missing topology for --edge-dir (exit 1, mentions --csr), and
 # usage errors (exit 2) for malformed or missing options.
-set -u
-export LC_ALL=C
-ln -s "$DATA" data
-# fo ARGS...: echo the command line, run it with stderr into stdout, print its exit status.
-fo() {
-  printf '$ fanout'
-  for a in "$@"; do
-    case $a in ''|*[!A-Za-z0-9_,./=:%+-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
-  done
-  echo
-  "$FANOUT" "$@" 2>&1
-  echo "exit=$?"
-}
+. "$(dirname "$0")/common.bash"
 
 "$FANOUT" import --format planetoid --undirected -q data/cora/cora.content.gz data/cora/cora.cites -o cora >/dev/null
 printf '0 1\n1 2\n' > path.txt

@@ -1,19 +1,7 @@
 # fanout verify DIR: ok on fresh datasets; exit 1 naming the file on a flipped byte (xxh64
 # mismatch), a truncated array or a missing manifest. The sampler reports a corrupt index as
 # FO_EFORMAT instead of crashing.
-set -u
-export LC_ALL=C
-ln -s "$DATA" data
-# fo ARGS...: echo the command line, run it with stderr into stdout, print its exit status.
-fo() {
-  printf '$ fanout'
-  for a in "$@"; do
-    case $a in ''|*[!A-Za-z0-9_,./=:%+-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
-  done
-  echo
-  "$FANOUT" "$@" 2>&1
-  echo "exit=$?"
-}
+. "$(dirname "$0")/common.bash"
 # flip_byte FILE OFFSET: xor the byte at OFFSET with 1, in place.
 flip_byte() {
   local b

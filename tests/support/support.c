@@ -3,6 +3,11 @@
  */
 #include "support.h"
 
+#include "store/store_internal.h"
+
+#include <jansson.h>
+#include <xxhash.h>
+
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -84,4 +89,83 @@ uint64_t fot_rand(uint64_t *state) {
   z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
   z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
   return z ^ (z >> 31);
+}
+
+void fot_write_bytes(const char *path, const void *buf, size_t len) {
+  FILE *fp = fopen(path, "wb");
+  if (!fp) fail_msg("cannot write %s", path);
+  if (len && fwrite(buf, 1, len, fp) != len) fail_msg("short write of %s", path);
+  fclose(fp);
+}
+
+char *fot_read_file(const char *path, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  char *buf;
+  long n;
+  if (!fp) fail_msg("cannot read %s", path);
+  fseek(fp, 0, SEEK_END);
+  n = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  buf = malloc((size_t)n + 1);
+  if (fread(buf, 1, (size_t)n, fp) != (size_t)n) fail_msg("short read of %s", path);
+  buf[n] = '\0';
+  fclose(fp);
+  *len = (size_t)n;
+  return buf;
+}
+
+void fot_write_npy(const char *path, const char *descr, int ndim, const int64_t *shape,
+                   const void *data, size_t nbytes) {
+  char hdr[512];
+  size_t hl = fo__npy_format(hdr, sizeof hdr, descr, ndim, shape);
+  FILE *f = fopen(path, "wb");
+  if (!hl) fail_msg("npy header for %s does not fit", path);
+  if (!f) fail_msg("cannot write %s", path);
+  if (fwrite(hdr, 1, hl, f) != hl || (nbytes && fwrite(data, 1, nbytes, f) != nbytes))
+    fail_msg("short write of %s", path);
+  fclose(f);
+}
+
+void fot_set_array_elem(const char *dir, const char *name, int64_t i, int64_t v, bool fix_checksum) {
+  char file[256], *path, *buf;
+  size_t len;
+  fo__npy_header h;
+  unsigned char *data;
+  snprintf(file, sizeof file, "%s.npy", name);
+  path = fot_path(dir, file);
+  buf = fot_read_file(path, &len);
+  if (fo__npy_parse(buf, len, &h) != FO_OK) fail_msg("%s: %s", path, fo_last_error());
+  if (i < 0 || i >= h.count) fail_msg("%s: element %lld out of range", path, (long long)i);
+  data = (unsigned char *)buf + h.data_offset;
+  if (h.itemsize == 4) {
+    int32_t x = (int32_t)v;
+    memcpy(data + i * 4, &x, 4);
+  } else {
+    if (h.itemsize != 8) fail_msg("%s: not an int32/int64 array", path);
+    memcpy(data + i * 8, &v, 8);
+  }
+  fot_write_bytes(path, buf, len);
+  if (fix_checksum) {
+    char hex[17], *mpath = fot_path(dir, FO_MANIFEST);
+    json_error_t err;
+    json_t *root = json_load_file(mpath, JSON_PRESERVE_ORDER, &err), *e;
+    size_t k;
+    bool found = false;
+    if (!root) fail_msg("%s: %s", mpath, err.text);
+    snprintf(hex, sizeof hex, "%016llx",
+             (unsigned long long)XXH64(data, (size_t)(h.count * h.itemsize), 0));
+    json_array_foreach(json_object_get(root, "arrays"), k, e) {
+      if (!strcmp(json_string_value(json_object_get(e, "name")), name)) {
+        json_object_set_new(e, "xxh64", json_string(hex));
+        found = true;
+      }
+    }
+    if (!found) fail_msg("manifest has no array '%s'", name);
+    if (json_dump_file(root, mpath, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+      fail_msg("write %s", mpath);
+    json_decref(root);
+    free(mpath);
+  }
+  free(buf);
+  free(path);
 }

@@ -49,6 +49,17 @@ void fot_rmtree(char *path);
 char *fot_path(const char *dir, const char *name);
 /* Write `text` to a file. */
 void fot_write_file(const char *path, const char *text);
+/* Write len bytes to a file. */
+void fot_write_bytes(const char *path, const void *buf, size_t len);
+/* The whole file (malloc'ed, NUL-terminated) and its length. */
+char *fot_read_file(const char *path, size_t *len);
+/* Write a C-order .npy file (numpy format 1.0) with `nbytes` of data. */
+void fot_write_npy(const char *path, const char *descr, int ndim, const int64_t *shape,
+                   const void *data, size_t nbytes);
+/* Set element i of the 1-D int32/int64 array `name` of dataset `dir` to v, in its .npy file;
+ * with `fix_checksum` also store the new data's xxh64 in the manifest, so that the dataset still
+ * opens (to corrupt a value behind the checksum). */
+void fot_set_array_elem(const char *dir, const char *name, int64_t i, int64_t v, bool fix_checksum);
 
 /* Shipped data dir (repo data/) and the optional ../shared/data dir (NULL when absent). */
 const char *fot_data_dir(void);

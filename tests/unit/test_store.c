@@ -55,29 +55,6 @@ static void fixture_free(fixture *f) {
   f->dir = f->tmp = NULL;
 }
 
-static char *read_all(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  char *buf;
-  long n;
-  if (!fp) fail_msg("cannot read %s", path);
-  fseek(fp, 0, SEEK_END);
-  n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  buf = malloc((size_t)n + 1);
-  if (fread(buf, 1, (size_t)n, fp) != (size_t)n) fail_msg("short read of %s", path);
-  buf[n] = '\0';
-  fclose(fp);
-  *len = (size_t)n;
-  return buf;
-}
-
-static void write_all(const char *path, const void *buf, size_t len) {
-  FILE *fp = fopen(path, "wb");
-  if (!fp) fail_msg("cannot write %s", path);
-  if (fwrite(buf, 1, len, fp) != len) fail_msg("short write of %s", path);
-  fclose(fp);
-}
-
 static json_t *manifest_load(const char *dir) {
   char *p = fot_path(dir, FO_MANIFEST);
   json_error_t err;
@@ -118,38 +95,6 @@ static void manifest_set_top(const char *dir, const char *key, json_t *val) {
   if (val) json_object_set_new(root, key, val);
   else json_object_del(root, key);
   manifest_save(dir, root);
-}
-
-/* Set element i of the 1-D integer array `name` to v; with `fix`, store the new data's xxh64 in
- * the manifest so that the checksum still matches. */
-static void set_elem(const char *dir, const char *name, int64_t i, int64_t v, bool fix) {
-  char file[256], *path;
-  size_t len;
-  char *buf;
-  fo__npy_header h;
-  unsigned char *data;
-  snprintf(file, sizeof file, "%s.npy", name);
-  path = fot_path(dir, file);
-  buf = read_all(path, &len);
-  assert_fo_ok(fo__npy_parse(buf, len, &h));
-  assert_true(i >= 0 && i < h.count);
-  data = (unsigned char *)buf + h.data_offset;
-  if (h.itemsize == 4) {
-    int32_t x = (int32_t)v;
-    memcpy(data + i * 4, &x, 4);
-  } else {
-    assert_int_equal(h.itemsize, 8);
-    memcpy(data + i * 8, &v, 8);
-  }
-  write_all(path, buf, len);
-  if (fix) {
-    char hex[17];
-    snprintf(hex, sizeof hex, "%016llx",
-             (unsigned long long)XXH64(data, (size_t)(h.count * h.itemsize), 0));
-    manifest_set_field(dir, name, "xxh64", json_string(hex));
-  }
-  free(buf);
-  free(path);
 }
 
 static int64_t elem(const fo_array_info *a, int64_t i) {
@@ -500,22 +445,22 @@ static void open_npy_file_errors(void **state) {
   /* Truncated: shorter than header + shape say; and longer. */
   fixture_g(&f, true, true);
   path = fot_path(f.dir, "csc_indices.npy");
-  buf = read_all(path, &len);
+  buf = fot_read_file(path, &len);
   assert_int_equal(len, 128 + 7 * 4);
-  write_all(path, buf, len - 3);
+  fot_write_bytes(path, buf, len - 3);
   open_fails(f.dir, FO_EFORMAT, "csc_indices.npy: file has 153 bytes, its header and shape need 156 (truncated)");
-  write_all(path, buf, 100); /* inside the header */
+  fot_write_bytes(path, buf, 100); /* inside the header */
   open_fails(f.dir, FO_EFORMAT, "csc_indices.npy: truncated .npy header");
   {
     char *big = calloc(1, len + 8);
     memcpy(big, buf, len);
-    write_all(path, big, len + 8);
+    fot_write_bytes(path, big, len + 8);
     free(big);
   }
   open_fails(f.dir, FO_EFORMAT, "csc_indices.npy: file has 164 bytes, its header and shape need 156");
   /* Bad magic. */
   buf[1] = 'X';
-  write_all(path, buf, len);
+  fot_write_bytes(path, buf, len);
   open_fails(f.dir, FO_EFORMAT, "csc_indices.npy: not an .npy file (bad magic)");
   free(buf);
   free(path);
@@ -530,7 +475,7 @@ static void rewrite_header(const char *dir, const char *name, const char *dict, 
   fo__npy_header h;
   snprintf(file, sizeof file, "%s.npy", name);
   path = fot_path(dir, file);
-  buf = read_all(path, &len);
+  buf = fot_read_file(path, &len);
   assert_fo_ok(fo__npy_parse(buf, len, &h));
   assert_true(10 + dl + 1 <= total);
   out = malloc(total + len - h.data_offset);
@@ -541,7 +486,7 @@ static void rewrite_header(const char *dir, const char *name, const char *dict, 
   memset(out + 10 + dl, ' ', total - 10 - dl - 1);
   out[total - 1] = '\n';
   memcpy(out + total, buf + h.data_offset, len - h.data_offset);
-  write_all(path, out, total + len - h.data_offset);
+  fot_write_bytes(path, out, total + len - h.data_offset);
   free(out);
   free(buf);
   free(path);
@@ -587,15 +532,15 @@ static void open_indptr_ends(void **state) {
   fixture f;
   (void)state;
   fixture_g(&f, true, true);
-  set_elem(f.dir, "csc_indptr", 0, 1, false);
+  fot_set_array_elem(f.dir, "csc_indptr", 0, 1, false);
   open_fails(f.dir, FO_EFORMAT, "csc_indptr.npy: indptr[0] = 1 and indptr[5] = 7, expected 0 and 7");
-  set_elem(f.dir, "csc_indptr", 0, 0, false);
+  fot_set_array_elem(f.dir, "csc_indptr", 0, 0, false);
   fo_dataset_close(open_ok(f.dir));
-  set_elem(f.dir, "csr_indptr", 5, 6, true); /* even with a matching checksum */
+  fot_set_array_elem(f.dir, "csr_indptr", 5, 6, true); /* even with a matching checksum */
   open_fails(f.dir, FO_EFORMAT, "csr_indptr.npy: indptr[0] = 0 and indptr[5] = 6, expected 0 and 7");
-  set_elem(f.dir, "csr_indptr", 5, 8, false);
+  fot_set_array_elem(f.dir, "csr_indptr", 5, 8, false);
   open_fails(f.dir, FO_EFORMAT, "indptr[5] = 8");
-  set_elem(f.dir, "csr_indptr", 5, -1, false);
+  fot_set_array_elem(f.dir, "csr_indptr", 5, -1, false);
   open_fails(f.dir, FO_EFORMAT, "indptr[5] = -1");
   fixture_free(&f);
 }
@@ -632,9 +577,9 @@ static void verify_checksum(void **state) {
   fixture_g(&f, true, true);
   /* One flipped bit in csc_indices' data: open passes (it reads no data), verify does not. */
   path = fot_path(f.dir, "csc_indices.npy");
-  buf = read_all(path, &len);
+  buf = fot_read_file(path, &len);
   buf[128 + 9] ^= 0x01; /* csc_indices[2]: 0 -> 256 */
-  write_all(path, buf, len);
+  fot_write_bytes(path, buf, len);
   d = open_ok(f.dir);
   assert_fo_error(fo_dataset_verify(d), FO_EFORMAT, "csc_indices.npy: xxh64 ");
   assert_non_null(strstr(fo_last_error(), ", manifest says "));
@@ -643,7 +588,7 @@ static void verify_checksum(void **state) {
   buf[128 + 9] ^= 0x01;
   assert_int_equal(buf[120], ' ');
   buf[120] = '\t';
-  write_all(path, buf, len);
+  fot_write_bytes(path, buf, len);
   d = open_ok(f.dir);
   assert_fo_ok(fo_dataset_verify(d));
   fo_dataset_close(d);
@@ -660,19 +605,19 @@ static void verify_index_range(void **state) {
   fixture f;
   (void)state;
   fixture_g(&f, true, true);
-  set_elem(f.dir, "csc_indices", 3, 99, true);
+  fot_set_array_elem(f.dir, "csc_indices", 3, 99, true);
   verify_fails(f.dir, "csc_indices[3] = 99 is not a node id in [0, 5)");
-  set_elem(f.dir, "csc_indices", 3, -1, true);
+  fot_set_array_elem(f.dir, "csc_indices", 3, -1, true);
   verify_fails(f.dir, "csc_indices[3] = -1 is not a node id in [0, 5)");
-  set_elem(f.dir, "csc_indices", 3, 5, true);
+  fot_set_array_elem(f.dir, "csc_indices", 3, 5, true);
   verify_fails(f.dir, "csc_indices[3] = 5 is not a node id in [0, 5)");
-  set_elem(f.dir, "csc_indices", 3, 0, true);
-  set_elem(f.dir, "csr_indices", 6, 5, true);
+  fot_set_array_elem(f.dir, "csc_indices", 3, 0, true);
+  fot_set_array_elem(f.dir, "csr_indices", 6, 5, true);
   verify_fails(f.dir, "csr_indices[6] = 5 is not a node id in [0, 5)");
   fixture_free(&f);
   /* int64 indices: a value past int32 too. */
   fixture_make(&f, G_SRC, G_DST, G_M, G_N, true, false, FO_INDEX_INT64);
-  set_elem(f.dir, "csc_indices", 6, (int64_t)1 << 40, true);
+  fot_set_array_elem(f.dir, "csc_indices", 6, (int64_t)1 << 40, true);
   verify_fails(f.dir, "csc_indices[6] = 1099511627776 is not a node id in [0, 5)");
   fixture_free(&f);
 }
@@ -684,15 +629,15 @@ static void verify_indptr_decreases(void **state) {
   (void)state;
   fixture_g(&f, true, true);
   /* [0,2,3,6,7,7] -> [0,2,1,6,7,7]: ends intact so open passes. */
-  set_elem(f.dir, "csc_indptr", 2, 1, true);
+  fot_set_array_elem(f.dir, "csc_indptr", 2, 1, true);
   verify_fails(f.dir, "csc_indptr: decreases at position 1 (2 > 1)");
   d = open_ok(f.dir);
   assert_fo_error(fo_dataset_degree_stats(d, FO_EDGE_DIR_IN, &st), FO_EFORMAT,
                   "csc_indptr: indptr decreases at position 1 (2 > 1)");
   assert_fo_ok(fo_dataset_degree_stats(d, FO_EDGE_DIR_OUT, &st));
   fo_dataset_close(d);
-  set_elem(f.dir, "csc_indptr", 2, 3, true);
-  set_elem(f.dir, "csr_indptr", 4, 8, true); /* [0,2,4,6,8,7] */
+  fot_set_array_elem(f.dir, "csc_indptr", 2, 3, true);
+  fot_set_array_elem(f.dir, "csr_indptr", 4, 8, true); /* [0,2,4,6,8,7] */
   verify_fails(f.dir, "csr_indptr: decreases at position 4 (8 > 7)");
   fixture_free(&f);
 }
@@ -702,14 +647,14 @@ static void verify_eid_permutation(void **state) {
   (void)state;
   fixture_g(&f, true, true);
   /* csr_eid = [2,3,4,1,0,6,5] */
-  set_elem(f.dir, "csr_eid", 1, 2, true);
+  fot_set_array_elem(f.dir, "csr_eid", 1, 2, true);
   verify_fails(f.dir, "csr_eid[1] = 2: repeated (not a permutation)");
-  set_elem(f.dir, "csr_eid", 1, 3, true);
-  set_elem(f.dir, "csr_eid", 6, 7, true);
+  fot_set_array_elem(f.dir, "csr_eid", 1, 3, true);
+  fot_set_array_elem(f.dir, "csr_eid", 6, 7, true);
   verify_fails(f.dir, "csr_eid[6] = 7: not an edge id");
-  set_elem(f.dir, "csr_eid", 6, -3, true);
+  fot_set_array_elem(f.dir, "csr_eid", 6, -3, true);
   verify_fails(f.dir, "csr_eid[6] = -3: not an edge id");
-  set_elem(f.dir, "csr_eid", 6, 5, true);
+  fot_set_array_elem(f.dir, "csr_eid", 6, 5, true);
   fo_dataset_close(open_ok(f.dir));
   fixture_free(&f);
 }
@@ -719,18 +664,18 @@ static void verify_csc_csr_agree(void **state) {
   (void)state;
   fixture_g(&f, true, true);
   /* A different (valid) target in the CSR: row 0 = [1, 2] -> [3, 2]. */
-  set_elem(f.dir, "csr_indices", 0, 3, true);
+  fot_set_array_elem(f.dir, "csr_indices", 0, 3, true);
   verify_fails(f.dir, "csr_eid[0] = 2: edge (0, 3) differs in csc_indices");
-  set_elem(f.dir, "csr_indices", 0, 1, true);
+  fot_set_array_elem(f.dir, "csr_indices", 0, 1, true);
   fo_dataset_close(open_ok(f.dir));
   /* Still a permutation, but two edge ids swapped: [2,3,...] -> [3,2,...]. */
-  set_elem(f.dir, "csr_eid", 0, 3, true);
-  set_elem(f.dir, "csr_eid", 1, 2, true);
+  fot_set_array_elem(f.dir, "csr_eid", 0, 3, true);
+  fot_set_array_elem(f.dir, "csr_eid", 1, 2, true);
   verify_fails(f.dir, "csr_eid[0] = 3: edge (0, 1) differs in csc_indices");
-  set_elem(f.dir, "csr_eid", 0, 2, true);
-  set_elem(f.dir, "csr_eid", 1, 3, true);
+  fot_set_array_elem(f.dir, "csr_eid", 0, 2, true);
+  fot_set_array_elem(f.dir, "csr_eid", 1, 3, true);
   /* A different source in the CSC: column 2 = [0,1,3] -> [0,1,2]. */
-  set_elem(f.dir, "csc_indices", 5, 2, true);
+  fot_set_array_elem(f.dir, "csc_indices", 5, 2, true);
   verify_fails(f.dir, "differs in csc_indices");
   fixture_free(&f);
 }
@@ -770,7 +715,7 @@ static void sampler_on_corrupt_indices(void **state) {
     pos = array_elem(d, "csc_indptr", 9);
     assert_int_equal(array_elem(d, "csc_indices", pos), 8);
     fo_dataset_close(d);
-    set_elem(f.dir, "csc_indices", pos, dt ? -1000 : 1000, true);
+    fot_set_array_elem(f.dir, "csc_indices", pos, dt ? -1000 : 1000, true);
     d = open_ok(f.dir); /* opening cannot see it */
     assert_fo_ok(fo_batch_create(&b));
     /* Nine hops discover node 9 but never read its column. */
@@ -805,7 +750,7 @@ static void sampler_on_corrupt_eid_and_indptr(void **state) {
   pos = array_elem(d, "csr_indptr", 7);
   fo_dataset_close(d);
   /* csr_eid past the edge count in node 7's row. */
-  set_elem(f.dir, "csr_eid", pos, 5000, true);
+  fot_set_array_elem(f.dir, "csr_eid", pos, 5000, true);
   d = open_ok(f.dir);
   assert_fo_ok(fo_batch_create(&b));
   snprintf(want, sizeof want, "csr_eid[%lld] = 5000 is not an edge id in [0, 18)", (long long)pos);
@@ -813,7 +758,7 @@ static void sampler_on_corrupt_eid_and_indptr(void **state) {
   assert_fo_ok(sample_path(d, 10, FO_EDGE_DIR_IN, b));
   fo_dataset_close(d);
   /* csc_indptr: node 5's row end past m (the final entry stays m, so open passes). */
-  set_elem(f.dir, "csc_indptr", 6, 1000, true);
+  fot_set_array_elem(f.dir, "csc_indptr", 6, 1000, true);
   d = open_ok(f.dir);
   assert_fo_error(sample_path(d, 10, FO_EDGE_DIR_IN, b), FO_EFORMAT, "csc_indptr[5..6]");
   assert_non_null(strstr(fo_last_error(), "is not a valid row"));
@@ -1110,7 +1055,7 @@ static void hugepage_same_contents(void **state) {
   fo_dataset_close(dm);
   fo_dataset_close(dh);
   /* Huge-page loading still checks indptr's ends. */
-  set_elem(f.dir, "csc_indptr", 0, 3, true);
+  fot_set_array_elem(f.dir, "csc_indptr", 0, 3, true);
   assert_fo_error(fo_dataset_open(f.dir, &o, &dh), FO_EFORMAT, "indptr[0] = 3");
   fixture_free(&f);
   fot_edges_free(&e);
@@ -1203,8 +1148,8 @@ static void numpy_reads_arrays(void **state) {
   {
     char *dir = fot_path(tmp, "g0"), *path = fot_path(dir, "csc_indices.npy");
     size_t len;
-    char *buf = read_all(path, &len);
-    write_all(path, buf, len - 4);
+    char *buf = fot_read_file(path, &len);
+    fot_write_bytes(path, buf, len - 4);
     snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s' '%s' >/dev/null 2>&1", script, dir);
     assert_int_not_equal(system(cmd), 0);
     free(buf);
