@@ -7,8 +7,9 @@
 #        SHARED        the shared data dir (default ../shared/data), optional
 #
 # For every dataset and load mode it runs `fanout bench DIR --fanout 15,10,5 --batch-size 1024
-# --json` RUNS times, interleaving the configurations so that machine noise hits them alike,
-# and prints a Markdown table: median, min and max sampled edges/s, and peak RSS.
+# --bare --json` (the sampler alone, one thread) RUNS times, interleaving the configurations so
+# that machine noise hits them alike, and prints a Markdown table: median, min and max sampled
+# edges/s, and peak RSS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -43,7 +44,7 @@ for run in $(seq "$RUNS"); do
   for c in "${CONFIGS[@]}"; do
     IFS='|' read -r ds load extra <<<"$c"
     # shellcheck disable=SC2086
-    $F bench "$DIR/$ds" --fanout 15,10,5 --batch-size 1024 --seed 1 --load "$load" $extra --json |
+    $F bench "$DIR/$ds" --fanout 15,10,5 --batch-size 1024 --seed 1 --bare --load "$load" $extra --json |
       sed "s/^{/{\"name\": \"$ds\", /" >>"$out"
   done
 done

@@ -27,7 +27,7 @@ static void map_free(void *p, size_t bytes) {
 int fo__idmap_init(fo__idmap *m, int64_t n_keys, int64_t dense_limit_bytes) {
   memset(m, 0, sizeof *m);
   m->gen = 1;
-  if (n_keys >= 0 && n_keys <= dense_limit_bytes / 8) {
+  if (n_keys >= 0 && n_keys <= dense_limit_bytes / 4 && n_keys <= UINT32_MAX) {
     if (!(m->dense = map_alloc((size_t)(n_keys ? n_keys : 1) * sizeof *m->dense)))
       return FO_FAIL(FO_ENOMEM, "dense id map of %lld nodes", (long long)n_keys);
     m->n_dense = n_keys;
@@ -50,7 +50,6 @@ void fo__idmap_reset(fo__idmap *m) {
   m->count = 0;
   if (++m->gen != 0) return;
   /* wrapped: stale entries could match generation 0 again, so wipe once */
-  if (m->dense) memset(m->dense, 0, (size_t)(m->n_dense ? m->n_dense : 1) * sizeof *m->dense);
   if (m->slots) memset(m->slots, 0, (size_t)(m->mask + 1) * sizeof *m->slots);
   m->gen = 1;
 }

@@ -9,11 +9,13 @@
 
 /* ---- id map (idmap.c): global key -> local id, reset per batch in O(1) ---------------------
  *
- * Two layouts behind one interface. Dense: one 8-byte entry per possible key (keys < n_dense),
- * (generation << 32 | local id): one memory access per lookup, n * 8 bytes. Hash: open
- * addressing with linear probing over 16-byte slots {key, generation, local id}, Fibonacci
- * hashing, load factor <= 1/2. Both are cleared by bumping the generation (a full wipe only when
- * it wraps after 2^32 - 1 batches), so a reset costs O(1).
+ * Two layouts behind one interface. Dense: one 4-byte entry per possible key (keys < n_dense):
+ * the local id the key had when it was last inserted, valid only if it is below the batch's node
+ * count and the batch's node list holds the key there (node[local] == key), so nothing is ever
+ * cleared and stale entries are harmless; n * 4 bytes, and the check reads node[], which is
+ * small and cache-resident. Hash: open addressing with linear probing over 16-byte slots
+ * {key, generation, local id}, Fibonacci hashing, load factor <= 1/2, cleared by bumping the
+ * generation (a full wipe only when it wraps after 2^32 - 1 batches). A reset costs O(1).
  */
 typedef struct fo__idslot {
   int64_t key;
@@ -22,7 +24,7 @@ typedef struct fo__idslot {
 } fo__idslot;
 
 typedef struct fo__idmap {
-  uint64_t *dense;    /* [n_dense] or NULL */
+  uint32_t *dense;    /* [n_dense] or NULL */
   int64_t n_dense;
   fo__idslot *slots;  /* [mask + 1] or NULL */
   uint64_t mask;
@@ -31,7 +33,7 @@ typedef struct fo__idmap {
   int64_t count;      /* keys inserted since the last reset */
 } fo__idmap;
 
-/* Dense when n_keys * 8 bytes <= dense_limit_bytes, hash otherwise. */
+/* Dense when n_keys * 4 bytes <= dense_limit_bytes, hash otherwise. */
 int fo__idmap_init(fo__idmap *m, int64_t n_keys, int64_t dense_limit_bytes);
 void fo__idmap_fini(fo__idmap *m);
 /* Start a new batch: forget every key. O(1) (amortised). */
@@ -50,15 +52,18 @@ static inline void fo__idmap_prefetch(const fo__idmap *m, int64_t key) {
     __builtin_prefetch(&m->slots[fo__idmap_hash(m, key)], 1, 1);
 }
 
-/* The local id of `key`, inserting `val` if the key is new in this batch (then *inserted). */
-static inline uint32_t fo__idmap_insert(fo__idmap *m, int64_t key, uint32_t val, bool *inserted) {
+/* The local id of `key`, inserting `val` if the key is new in this batch (then *inserted).
+ * `val` is the batch's node count so far and node[0..val) its node list (the dense layout
+ * checks its entry against it). */
+static inline uint32_t fo__idmap_insert(fo__idmap *m, int64_t key, uint32_t val,
+                                        const int64_t *node, bool *inserted) {
   if (m->dense) {
-    uint64_t e = m->dense[key];
-    if ((uint32_t)(e >> 32) == m->gen) {
+    uint32_t l = m->dense[key];
+    if (l < val && node[l] == key) {
       *inserted = false;
-      return (uint32_t)e;
+      return l;
     }
-    m->dense[key] = (uint64_t)m->gen << 32 | val;
+    m->dense[key] = val;
     m->count++;
     *inserted = true;
     return val;

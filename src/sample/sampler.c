@@ -22,7 +22,7 @@
 #define PF_GATHER 96    /* prefetch distance (edges) for neighbor reads */
 #define PF_PTR 32       /* prefetch distance (nodes) for indptr */
 #define PF_MAP 64       /* prefetch distance (edges) for the id map */
-#define DENSE_MAP_LIMIT ((int64_t)256 << 20) /* bytes: dense id map up to 32 M nodes */
+#define DENSE_MAP_LIMIT ((int64_t)256 << 20) /* bytes: dense id map up to 64 M nodes */
 #define FLOYD_LINEAR_MAX 32
 
 typedef struct rowspan {
@@ -354,19 +354,18 @@ static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int6
     /* Dense layout, branch-free: whether a neighbor is new is a coin flip to the branch
      * predictor, and every mispredict would throw away the loads in flight. The entry and
      * node[N] are written unconditionally (node has one slot of slack for that). */
-    uint64_t *dense = map->dense;
-    const uint64_t gen = (uint64_t)map->gen << 32;
+    uint32_t *dense = map->dense;
     for (int64_t e = eb; e < ee; e++) {
-      int64_t u = row[e];
-      uint64_t ent, hit, local;
+      int64_t u = row[e], l, local;
+      bool hit;
       if (e + PF_MAP < ee) __builtin_prefetch(&dense[row[e + PF_MAP]], 1, 1);
-      ent = dense[u];
-      hit = (ent & UINT64_C(0xffffffff00000000)) == gen;
-      local = hit ? (uint32_t)ent : (uint64_t)N;
-      dense[u] = gen | local;
+      l = dense[u];
+      hit = (l < N) & (node[l < N ? l : N] == u);
+      local = hit ? l : N;
+      dense[u] = (uint32_t)local;
       node[N] = u;
-      N += (int64_t)!hit;
-      row[e] = (int64_t)local;
+      N += !hit;
+      row[e] = local;
     }
   } else if (!s->disjoint) {
     for (int64_t e = eb; e < ee; e++) {
@@ -374,7 +373,7 @@ static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int6
       bool ins;
       uint32_t local;
       if (e + PF_MAP < ee) fo__idmap_prefetch(map, row[e + PF_MAP]);
-      local = fo__idmap_insert(map, u, (uint32_t)N, &ins);
+      local = fo__idmap_insert(map, u, (uint32_t)N, node, &ins);
       if (ins) node[N++] = u;
       row[e] = local;
     }
@@ -386,7 +385,7 @@ static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int6
       bool ins;
       uint32_t local;
       if (e + PF_MAP < ee) fo__idmap_prefetch(map, row[e + PF_MAP] * n_seeds + bat[col[e + PF_MAP]]);
-      local = fo__idmap_insert(map, key, (uint32_t)N, &ins);
+      local = fo__idmap_insert(map, key, (uint32_t)N, node, &ins);
       if (ins) {
         node[N] = u;
         bat[N] = tree;
@@ -444,9 +443,9 @@ static int sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint6
     out->node[i] = seeds[i];
     if (s->disjoint) {
       out->batch[i] = i;
-      fo__idmap_insert(&s->map, seeds[i] * n_seeds + i, (uint32_t)i, &ins);
+      fo__idmap_insert(&s->map, seeds[i] * n_seeds + i, (uint32_t)i, out->node, &ins);
     } else {
-      fo__idmap_insert(&s->map, seeds[i], (uint32_t)i, &ins); /* first copy wins */
+      fo__idmap_insert(&s->map, seeds[i], (uint32_t)i, out->node, &ins); /* first copy wins */
     }
   }
   out->n_nodes = n_seeds;
