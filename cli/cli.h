@@ -19,6 +19,7 @@ int cmd_verify(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
+int cmd_partition(int argc, char **argv);
 
 /* Print "fanout <cmd>: <message>" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -73,11 +73,31 @@ int cmd_info(int argc, char **argv) {
       first = false;
     }
   }
+  if (fo_dataset_num_parts(d)) {
+    /* a partitioned dataset: its parts instead of degrees */
+    if (json) {
+      printf("}, \"partition\": {\"method\": \"%s\", \"parts\": [", fo_dataset_partition_method(d));
+    } else {
+      printf("partition  %s, %d parts\n", fo_dataset_partition_method(d), fo_dataset_num_parts(d));
+    }
+    for (int k = 0; k < fo_dataset_num_parts(d); k++) {
+      const fo_dataset_t *p = fo_dataset_part(d, k);
+      fo_topology t;
+      fo_dataset_topology(p, FO_EDGE_DIR_IN, &t);
+      if (json)
+        printf("%s{\"nodes\": %lld, \"edges\": %lld}", k ? ", " : "", (long long)t.n_rows,
+               (long long)t.n_edges);
+      else
+        printf("  part %-4d %lld nodes, %lld edges\n", k, (long long)t.n_rows, (long long)t.n_edges);
+    }
+    if (json) printf("]");
+  }
   {
+    const fo_dataset_t *src = fo_dataset_num_parts(d) ? fo_dataset_part(d, 0) : d;
     fo_features f;
     const int64_t *y;
     int64_t ny, nc;
-    bool hf = fo_dataset_features(d, &f) == FO_OK, hl = fo_dataset_labels(d, &y, &ny, &nc) == FO_OK;
+    bool hf = fo_dataset_features(src, &f) == FO_OK, hl = fo_dataset_labels(src, &y, &ny, &nc) == FO_OK;
     fo_clear_error();
     if (json) {
       printf("}, \"features\": ");
@@ -88,7 +108,7 @@ int cmd_info(int argc, char **argv) {
       else printf("null");
       printf(", \"splits\": {");
     } else {
-      if (hf) printf("features   %lld x %lld %s\n", (long long)f.n_rows, (long long)f.dim, f.dtype);
+      if (hf) printf("features   %lld x %lld %s\n", (long long)fo_dataset_num_nodes(d), (long long)f.dim, f.dtype);
       if (hl) printf("labels     %lld classes\n", (long long)nc);
       if (fo_dataset_num_splits(d)) printf("splits    ");
     }

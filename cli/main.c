@@ -16,6 +16,7 @@ static void usage(FILE *f) {
           "  verify   full check of a dataset (checksums, bounds)\n"
           "  sample   sample one batch and print it as JSON\n"
           "  bench    sample batches over all nodes and report throughput\n"
+          "  partition  cut a dataset into parts (hash, range, METIS) and report the cut\n"
           "  topo     the CPU plan of the worker runtime: cores and CPUs per local rank\n"
           "\n"
           "'fanout <command> --help' describes a command; 'fanout --version' prints the version.\n");
@@ -42,6 +43,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "sample")) return cmd_sample(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
   if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);
+  if (!strcmp(cmd, "partition")) return cmd_partition(argc - 1, argv + 1);
   fprintf(stderr, "fanout: unknown %s '%s'\nTry 'fanout --help'.\n", cmd[0] == '-' ? "option" : "command", cmd);
   return CLI_USAGE;
 }

@@ -85,9 +85,15 @@ FO_API const char *fo_dataset_manifest(const fo_dataset_t *d);
 /** A read-only view of one stored direction of the topology; all pointers owned by the dataset. */
 typedef struct fo_topology {
   fo_edge_dir dir;       /**< FO_EDGE_DIR_IN: CSC; FO_EDGE_DIR_OUT: CSR */
-  int64_t n_nodes;       /**< n */
-  int64_t n_edges;       /**< m */
-  const int64_t *indptr; /**< [n+1]: node v's neighbors are positions indptr[v]..indptr[v+1]-1 */
+  int64_t n_nodes;       /**< n: node ids (and neighbor ids) lie in [0, n) */
+  int64_t n_edges;       /**< m: edges stored */
+  int64_t n_rows;        /**< rows of indptr: n, or for a part of a partitioned dataset the
+                              nodes it owns */
+  const int64_t *row_nodes; /**< [n_rows] node of each row (ascending), or NULL when row v is
+                                 node v */
+  int64_t edge_id_bound; /**< edge ids lie in [0, edge_id_bound): m, or the whole graph's edge
+                              count for a part */
+  const int64_t *indptr; /**< [n_rows+1]: row r's neighbors are positions indptr[r]..indptr[r+1]-1 */
   const void *indices;   /**< [m] neighbor node ids, int32 or int64 (see indices_bytes) */
   int indices_bytes;     /**< 4 or 8 */
   const void *eid;       /**< [m] edge id of each position (int32/int64, eid_bytes), or NULL
@@ -108,6 +114,30 @@ FO_API int fo_dataset_topology(const fo_dataset_t *d, fo_edge_dir dir, fo_topolo
 
 /** Whether direction `dir` is stored. Cost: O(1). */
 FO_API bool fo_dataset_has_topology(const fo_dataset_t *d, fo_edge_dir dir);
+
+/**
+ * Number of parts: P for a partitioned dataset (a directory written by `fanout partition`, see
+ * partition.h; opening it opens every part, and samplers and loaders over it give the same
+ * batches as over the unpartitioned dataset), 0 for a plain one. Cost: O(1).
+ */
+FO_API int fo_dataset_num_parts(const fo_dataset_t *d);
+
+/**
+ * Part k (0 <= k < fo_dataset_num_parts) of a partitioned dataset: itself a dataset whose rows
+ * are the nodes the part owns (fo_topology.row_nodes); borrowed, valid until `d` is closed.
+ * NULL when `d` is not partitioned or k is out of range. Cost: O(1).
+ */
+FO_API const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k);
+
+/**
+ * Which part owns node v and at which row of that part.
+ * @return FO_OK; FO_EINVAL if `d` is not partitioned; FO_ERANGE if v is not in [0, n).
+ * Cost: O(log P) for range partitions, O(64) for the others (book and rank directory).
+ */
+FO_API int fo_dataset_node_part(const fo_dataset_t *d, fo_nid_t v, int *part, int64_t *row);
+
+/** Partition method ("hash", "range", "metis"), or "" when not partitioned. Owned by `d`. */
+FO_API const char *fo_dataset_partition_method(const fo_dataset_t *d);
 
 /** Description of one stored array; pointers owned by the dataset, valid until close. */
 typedef struct fo_array_info {

@@ -13,6 +13,7 @@
 #include "import.h"
 #include "sampler.h"
 #include "loader.h"
+#include "partition.h"
 #include "worker.h"
 
 #endif

@@ -14,9 +14,21 @@
 
 int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool labels) {
   fo_features f;
+  const fo_dataset_t *src = d;
+  int np = fo_dataset_num_parts(d);
   memset(g, 0, sizeof *g);
+  if (np) {
+    g->pd = d;
+    g->part_x = calloc((size_t)np, sizeof *g->part_x);
+    g->part_y = calloc((size_t)np, sizeof *g->part_y);
+    if (!g->part_x || !g->part_y) {
+      fo__gather_fini(g);
+      return FO_FAIL(FO_ENOMEM, "gather");
+    }
+    src = fo_dataset_part(d, 0);
+  }
   if (features && fo_dataset_has_features(d)) {
-    int rc = fo_dataset_features(d, &f);
+    int rc = fo_dataset_features(src, &f);
     if (rc != FO_OK) return rc;
     g->x = f.data;
     g->n_rows = f.n_rows;
@@ -24,19 +36,59 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
     g->itemsize = f.itemsize;
     g->row_bytes = f.dim * f.itemsize;
     g->dtype = f.dtype;
+    for (int k = 0; k < np; k++) {
+      fo_features pf;
+      if ((rc = fo_dataset_features(fo_dataset_part(d, k), &pf)) != FO_OK) return rc;
+      if (pf.dim != f.dim || strcmp(pf.dtype, f.dtype))
+        return FO_FAIL(FO_EFORMAT, "part %d has %lld-column %s features, part 0 %lld-column %s", k,
+                       (long long)pf.dim, pf.dtype, (long long)f.dim, f.dtype);
+      g->part_x[k] = pf.data;
+    }
     if (g->row_bytes == 0) g->x = NULL; /* D = 0: nothing to gather */
   }
   if (labels && fo_dataset_has_labels(d)) {
     int64_t n, k;
-    int rc = fo_dataset_labels(d, &g->y, &n, &k);
+    int rc = fo_dataset_labels(src, &g->y, &n, &k);
     if (rc != FO_OK) return rc;
+    for (int p = 0; p < np; p++)
+      if ((rc = fo_dataset_labels(fo_dataset_part(d, p), &g->part_y[p], &n, &k)) != FO_OK) return rc;
   }
   return FO_OK;
+}
+
+void fo__gather_fini(fo__gather *g) {
+  free(g->part_x);
+  free(g->part_y);
+  g->part_x = NULL;
+  g->part_y = NULL;
+}
+
+void fo__gather_labels(const fo__gather *g, const int64_t *node, int64_t n, int64_t *y) {
+  if (!g->pd) {
+    for (int64_t i = 0; i < n; i++) y[i] = g->y[node[i]];
+    return;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    int k;
+    int64_t r;
+    fo_dataset_node_part(g->pd, node[i], &k, &r); /* node ids were checked by the sampler */
+    y[i] = g->part_y[k][r];
+  }
 }
 
 void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst) {
   const size_t rb = (size_t)g->row_bytes;
   unsigned char *out = dst;
+  if (g->pd) {
+    /* partitioned: each row from its part (the sampler found every node's part already) */
+    for (int64_t i = 0; i < n; i++) {
+      int k;
+      int64_t r;
+      fo_dataset_node_part(g->pd, node[i], &k, &r);
+      memcpy(out + (size_t)i * rb, g->part_x[k] + (size_t)r * rb, rb);
+    }
+    return;
+  }
   /* prefetch whole rows PF_ROWS ahead (rows of up to PF_MAX_LINES cache lines) */
   const size_t lines = (rb + 63) / 64 < PF_MAX_LINES ? (rb + 63) / 64 : PF_MAX_LINES;
   for (int64_t i = 0; i < n; i++) {

@@ -133,8 +133,7 @@ static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, in
     if ((rc = grow_slot(sl, k, bytes)) != FO_OK) return rc;
     fo__gather_rows(&L->g, sl->b->node, sl->b->n_nodes, sl->x);
   }
-  if (L->g.y)
-    for (int64_t i = 0; i < k; i++) sl->y[i] = L->g.y[sl->b->node[i]];
+  if (L->g.y) fo__gather_labels(&L->g, sl->b->node, k, sl->y);
   st->gather_ns += (int64_t)(fo__now_ns() - t1);
   st->gather_bytes += (L->g.x ? sl->b->n_nodes * L->g.row_bytes : 0) + (L->g.y ? k * 8 : 0);
   sl->pub.epoch = epoch;
@@ -329,6 +328,7 @@ void fo_loader_destroy(fo_loader_t *L) {
   pthread_cond_destroy(&L->work_cv);
   pthread_cond_destroy(&L->ready_cv);
   pthread_mutex_destroy(&L->mu);
+  fo__gather_fini(&L->g);
   free(L->fanouts);
   free(L->inputs);
   free(L->order);

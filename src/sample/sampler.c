@@ -17,6 +17,7 @@
  * so results do not depend on the order nodes are processed in.
  */
 #include "sample/sample_internal.h"
+#include "store/store_internal.h"
 
 #define MAX_HOPS 64
 #define PF_GATHER 96    /* prefetch distance (edges) for neighbor reads */
@@ -27,11 +28,15 @@
 
 typedef struct rowspan {
   int64_t start, deg;
+  int64_t shard; /* partitioned datasets: the part holding the row */
 } rowspan;
 
 struct fo_sampler {
   const fo_dataset_t *d;
   fo_topology t;
+  /* a partitioned dataset opened in one process: every part's CSC (NULL otherwise) */
+  fo_topology *shards;
+  int n_shards;
   int32_t *fanouts;
   int32_t n_hops;
   bool replace, disjoint;
@@ -79,9 +84,41 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
   if (!out) return FO_FAIL(FO_EINVAL, "create sampler: out is NULL");
   if ((rc = check_opts(d, o)) != FO_OK) return fo__context(rc, "create sampler");
   if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "sampler");
-  if ((rc = fo_dataset_topology(d, o->edge_dir, &s->t)) != FO_OK) {
+  if (d->n_parts) {
+    /* every part's rows, found through the book */
+    if (o->edge_dir != FO_EDGE_DIR_IN) {
+      free(s);
+      return FO_FAIL(FO_EINVAL, "create sampler: partitioned dataset '%s' stores in-neighbors "
+                     "only (edge_dir in)", d->path);
+    }
+    if (!(s->shards = calloc((size_t)d->n_parts, sizeof *s->shards))) {
+      free(s);
+      return FO_FAIL(FO_ENOMEM, "sampler");
+    }
+    s->n_shards = d->n_parts;
+    for (int k = 0; k < d->n_parts; k++) {
+      rc = fo_dataset_topology(d->parts[k], FO_EDGE_DIR_IN, &s->shards[k]);
+      if (rc == FO_OK && (!s->shards[k].eid || s->shards[k].indices_bytes != s->shards[0].indices_bytes ||
+                          s->shards[k].eid_bytes != s->shards[0].eid_bytes))
+        rc = FO_FAIL(FO_EFORMAT, "part %d of '%s': index or edge-id width differs from part 0, or "
+                     "no edge ids", k, d->path);
+      if (rc != FO_OK) {
+        free(s->shards);
+        free(s);
+        return fo__context(rc, "create sampler");
+      }
+    }
+    s->t.n_nodes = d->n_nodes;
+    s->t.n_edges = d->n_edges;
+    s->t.n_rows = d->n_nodes;
+    s->t.edge_id_bound = d->n_edges;
+  } else if ((rc = fo_dataset_topology(d, o->edge_dir, &s->t)) != FO_OK) {
     free(s);
     return fo__context(rc, "create sampler");
+  } else if (s->t.row_nodes) {
+    free(s);
+    return FO_FAIL(FO_EINVAL, "create sampler: '%s' is one part of a partitioned dataset: sample "
+                   "through the partitioned dataset's directory", d->path);
   }
   if (!(s->fanouts = malloc((size_t)o->n_hops * sizeof *s->fanouts))) {
     free(s);
@@ -100,6 +137,7 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
 void fo_sampler_destroy(fo_sampler_t *s) {
   if (!s) return;
   if (s->map_ready) fo__idmap_fini(&s->map);
+  free(s->shards);
   free(s->fanouts);
   free(s->rows);
   free(s->picks);
@@ -166,7 +204,7 @@ static int bad_index(const fo_topology *t, int64_t pos, int64_t u) {
 
 static int bad_eid(const fo_topology *t, int64_t pos, int64_t e) {
   return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not an edge id in [0, %lld)", t->eid_name,
-                 (long long)pos, (long long)e, (long long)t->n_edges);
+                 (long long)pos, (long long)e, (long long)t->edge_id_bound);
 }
 
 /* Robert Floyd's k-subset of [0, deg): picks[0..k) distinct, uniform over k-subsets. */
@@ -322,6 +360,88 @@ static int gather_any(fo_sampler_t *s, fo_batch_t *out, int64_t e0, int64_t e1) 
 }
 
 /* Pass A0: row bounds of frontier [fb, fe), checked; returns the hop's edge count in *n_out. */
+/* Pass A0 over a partitioned dataset, in two sweeps so both random lookups are prefetched:
+ * first each node's part and row (book, rank directory), then its bounds in that part's CSC. */
+static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
+                             int hop, int64_t *n_out) {
+  const fo_dataset_t *d = s->d;
+  const int32_t f = s->fanouts[hop];
+  const int64_t *node = out->node;
+  int64_t total = 0;
+  for (int64_t i = fb; i < fe; i++) {
+    int64_t v = node[i], r;
+    int k;
+    if (i + PF_PTR < fe && d->book)
+      __builtin_prefetch((const char *)d->book->data + node[i + PF_PTR] * d->book->itemsize, 0, 3);
+    k = fo__owner(d, v);
+    if (FO_UNLIKELY(k < 0 || k >= s->n_shards))
+      return FO_FAIL(FO_EFORMAT, "partition book: node %lld is in part %d of %d", (long long)v, k,
+                     s->n_shards);
+    r = fo__owner_row(d, k, v); /* book and rank directories: checked by fo_dataset_verify */
+    if (FO_UNLIKELY(r < 0 || r >= s->shards[k].n_rows))
+      return FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld", k, (long long)v,
+                     (long long)r, (long long)s->shards[k].n_rows);
+    s->rows[i - fb].shard = k;
+    s->rows[i - fb].start = r;
+  }
+  for (int64_t i = fb; i < fe; i++) {
+    rowspan *rs = &s->rows[i - fb];
+    const fo_topology *t = &s->shards[rs->shard];
+    int64_t r = rs->start, a, b;
+    if (i + PF_PTR < fe) {
+      const rowspan *q = &s->rows[i + PF_PTR - fb];
+      __builtin_prefetch(&s->shards[q->shard].indptr[q->start], 0, 3);
+    }
+    a = t->indptr[r];
+    b = t->indptr[r + 1];
+    if (FO_UNLIKELY(a < 0 || b < a || b > t->n_edges))
+      return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
+                     (int)rs->shard, t->indptr_name, (long long)r, (long long)(r + 1), (long long)a,
+                     (long long)b, (long long)t->n_edges);
+    rs->start = a;
+    rs->deg = b - a;
+    total += edges_for(b - a, f, s->replace);
+  }
+  *n_out = total;
+  return FO_OK;
+}
+
+/* Pass A2 over a partitioned dataset: neighbors and global edge ids from each edge's part
+ * (all parts share one index width IB and edge-id width EB). */
+static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s, fo_batch_t *out,
+                                                                int64_t fb, int64_t e0, int64_t e1,
+                                                                const int IB, const int EB) {
+  int64_t *row = out->row, *edge = out->edge;
+  const int64_t *col = out->col;
+  const uint64_t n = (uint64_t)s->t.n_nodes, m = (uint64_t)s->t.n_edges;
+  const fo_topology *sh = s->shards;
+  const rowspan *rows = s->rows;
+  for (int64_t e = e0; e < e1; e++) {
+    const fo_topology *t = &sh[rows[col[e] - fb].shard];
+    int64_t p = edge[e], u, id;
+    if (e + PF_GATHER < e1) {
+      const fo_topology *tq = &sh[rows[col[e + PF_GATHER] - fb].shard];
+      __builtin_prefetch((const char *)tq->indices + edge[e + PF_GATHER] * IB, 0, 3);
+      __builtin_prefetch((const char *)tq->eid + edge[e + PF_GATHER] * EB, 0, 3);
+    }
+    u = load_ix(t->indices, IB, p);
+    if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, p, u);
+    id = load_ix(t->eid, EB, p);
+    if (FO_UNLIKELY((uint64_t)id >= m)) return bad_eid(t, p, id);
+    row[e] = u;
+    edge[e] = id;
+  }
+  return FO_OK;
+}
+
+static int gather_sharded_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t e0, int64_t e1) {
+  const int ib = s->shards[0].indices_bytes, eb = s->shards[0].eid_bytes;
+  if (ib == 4 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 4, 4);
+  if (ib == 4 && eb == 8) return gather_sharded(s, out, fb, e0, e1, 4, 8);
+  if (ib == 8 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 8, 4);
+  return gather_sharded(s, out, fb, e0, e1, 8, 8);
+}
+
 static int read_rows(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe, int hop,
                      int64_t *n_out) {
   const fo_topology *t = &s->t;
@@ -456,14 +576,16 @@ static int sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint6
     int64_t n_front = fe - fb, n_new = 0, e0 = out->n_edges;
     if ((rc = fo__grow(&s->rows, &s->cap_rows, n_front, sizeof *s->rows, "sampler scratch")) != FO_OK)
       return rc;
-    if ((rc = read_rows(s, out, fb, fe, hop, &n_new)) != FO_OK) return rc;
+    if ((rc = (s->shards ? read_rows_sharded : read_rows)(s, out, fb, fe, hop, &n_new)) != FO_OK)
+      return rc;
     if (s->fanouts[hop] > 0 && (rc = fo__grow(&s->picks, &s->cap_picks, s->fanouts[hop],
                                               sizeof *s->picks, "sampler scratch")) != FO_OK)
       return rc;
     if (n_new > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
     if ((rc = batch_edges(out, e0 + n_new)) != FO_OK) return rc;
     if ((rc = choose_positions(s, out, fb, fe, hop, epoch, batch_index)) != FO_OK ||
-        (rc = gather_any(s, out, e0, out->n_edges)) != FO_OK)
+        (rc = s->shards ? gather_sharded_any(s, out, fb, e0, out->n_edges)
+                        : gather_any(s, out, e0, out->n_edges)) != FO_OK)
       return rc;
     if (out->n_nodes + n_new >= (int64_t)UINT32_MAX)
       return FO_FAIL(FO_ERANGE, "batch exceeds 2^32 - 2 nodes at hop %d", hop);

@@ -233,9 +233,9 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   if (je) ei = fo__dataset_find(d, json_string_value(je));
   if (!ip || !ix || (je && !ei))
     return FO_FAIL(FO_EFORMAT, "topology '%s': names an array that is not listed", label);
-  if (!is_int_dtype(ip, false) || ip->ndim != 1 || ip->shape[0] != d->n_nodes + 1)
+  if (!is_int_dtype(ip, false) || ip->ndim != 1 || ip->shape[0] != d->n_rows + 1)
     return FO_FAIL(FO_EFORMAT, "%s: must be int64 [%lld], is %s [%lld]", ip->file,
-                   (long long)(d->n_nodes + 1), ip->dtype, (long long)ip->shape[0]);
+                   (long long)(d->n_rows + 1), ip->dtype, (long long)ip->shape[0]);
   if (!is_int_dtype(ix, true) || ix->ndim != 1 || ix->shape[0] != d->n_edges)
     return FO_FAIL(FO_EFORMAT, "%s: must be int32 or int64 [%lld], is %s [%lld]", ix->file,
                    (long long)d->n_edges, ix->dtype, (long long)ix->shape[0]);
@@ -249,13 +249,16 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
       return rc;
   }
   p = ip->data;
-  if (p[0] != 0 || p[d->n_nodes] != d->n_edges)
+  if (p[0] != 0 || p[d->n_rows] != d->n_edges)
     return FO_FAIL(FO_EFORMAT, "%s: indptr[0] = %lld and indptr[%lld] = %lld, expected 0 and %lld",
-                   ip->file, (long long)p[0], (long long)d->n_nodes, (long long)p[d->n_nodes],
+                   ip->file, (long long)p[0], (long long)d->n_rows, (long long)p[d->n_rows],
                    (long long)d->n_edges);
   v->dir = dir;
   v->n_nodes = d->n_nodes;
   v->n_edges = d->n_edges;
+  v->n_rows = d->n_rows;
+  v->row_nodes = d->row_nodes ? d->row_nodes->data : NULL;
+  v->edge_id_bound = d->edge_id_bound;
   v->indptr = p;
   v->indices = ix->data;
   v->indices_bytes = (int)ix->itemsize;
@@ -304,11 +307,11 @@ static int parse_node_data(fo_dataset_t *d, json_t *root, fo_load_mode load) {
                      FO_MANIFEST, json_string_value(dt));
     d->x = named_array(d, jf, "array", "features", &rc);
     if (rc != FO_OK) return rc;
-    if (!d->x || d->x->ndim != 2 || d->x->shape[0] != d->n_nodes ||
+    if (!d->x || d->x->ndim != 2 || d->x->shape[0] != d->n_rows ||
         strcmp(d->x->dtype, feature_dtypes[k].descr) != 0)
       return FO_FAIL(FO_EFORMAT, "%s: features must be a %s ('%s') array of shape [%lld, D]",
                      FO_MANIFEST, feature_dtypes[k].name, feature_dtypes[k].descr,
-                     (long long)d->n_nodes);
+                     (long long)d->n_rows);
     snprintf(d->x_dtype, sizeof d->x_dtype, "%s", feature_dtypes[k].name);
     if (load == FO_LOAD_HUGEPAGE && (rc = copy_to_hugepages((fo__array *)d->x)) != FO_OK) return rc;
     d->x_scale = named_array(d, jf, "scale", "features", &rc);
@@ -330,8 +333,8 @@ static int parse_node_data(fo_dataset_t *d, json_t *root, fo_load_mode load) {
     if (!json_is_object(jl)) return FO_FAIL(FO_EFORMAT, "%s: 'labels' is not an object", FO_MANIFEST);
     d->y = named_array(d, jl, "array", "labels", &rc);
     if (rc != FO_OK) return rc;
-    if (!d->y || d->y->ndim != 1 || d->y->shape[0] != d->n_nodes || strcmp(d->y->dtype, "<i8"))
-      return FO_FAIL(FO_EFORMAT, "%s: labels must be int64 [%lld]", FO_MANIFEST, (long long)d->n_nodes);
+    if (!d->y || d->y->ndim != 1 || d->y->shape[0] != d->n_rows || strcmp(d->y->dtype, "<i8"))
+      return FO_FAIL(FO_EFORMAT, "%s: labels must be int64 [%lld]", FO_MANIFEST, (long long)d->n_rows);
     d->num_classes = json_is_integer(nc) ? (int64_t)json_integer_value(nc) : 0;
   }
   if (js) {
@@ -351,9 +354,115 @@ static int parse_node_data(fo_dataset_t *d, json_t *root, fo_load_mode load) {
   return FO_OK;
 }
 
+/* One part of a partitioned dataset: "row_nodes" (int64 [num_rows], the node of each row,
+ * ascending) and "row_rank" (uint32 [ceil(num_nodes / 64) + 1], rows of nodes before each block
+ * of 64; absent for range partitions). */
+static int parse_rows(fo_dataset_t *d, json_t *root) {
+  int rc;
+  d->row_nodes = named_array(d, root, "row_nodes", "part", &rc);
+  if (rc != FO_OK) return rc;
+  d->row_rank = named_array(d, root, "row_rank", "part", &rc);
+  if (rc != FO_OK) return rc;
+  if (!d->row_nodes || d->row_nodes->ndim != 1 || d->row_nodes->shape[0] != d->n_rows ||
+      strcmp(d->row_nodes->dtype, "<i8"))
+    return FO_FAIL(FO_EFORMAT, "%s: 'row_nodes' must name an int64 [%lld] array", FO_MANIFEST,
+                   (long long)d->n_rows);
+  if (d->row_rank && (d->row_rank->ndim != 1 || strcmp(d->row_rank->dtype, "<u4") ||
+                      d->row_rank->shape[0] != (d->n_nodes + FO_RANK_BLOCK - 1) / FO_RANK_BLOCK + 1))
+    return FO_FAIL(FO_EFORMAT, "%s: 'row_rank' must name a uint32 [%lld] array", FO_MANIFEST,
+                   (long long)((d->n_nodes + FO_RANK_BLOCK - 1) / FO_RANK_BLOCK + 1));
+  return FO_OK;
+}
+
+/* "node_orig": the input's id of every node (int64 or fixed-width bytes), optional. */
+static int parse_node_orig(fo_dataset_t *d, json_t *root) {
+  json_t *orig = json_object_get(root, "node_orig");
+  const fo__array *a;
+  if (!orig) return FO_OK;
+  a = json_is_string(orig) ? fo__dataset_find(d, json_string_value(orig)) : NULL;
+  if (!a || a->ndim != 1 || a->shape[0] != d->n_nodes ||
+      !(!strcmp(a->dtype, "<i8") || a->dtype[1] == 'S'))
+    return FO_FAIL(FO_EFORMAT, "%s: 'node_orig' must name an int64 or bytes array of %lld nodes",
+                   FO_MANIFEST, (long long)d->n_nodes);
+  d->node_orig = a;
+  d->orig_kind = a->dtype[1] == 'S' ? FO_ORIG_STRING : FO_ORIG_INT64;
+  return FO_OK;
+}
+
+/* A partitioned dataset: the book, then every part opened as a dataset of its own. */
+static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load) {
+  json_t *jp = json_object_get(root, "parts"), *jb = json_object_get(root, "book");
+  json_t *jm = json_object_get(root, "method"), *kind;
+  fo_dataset_opts po;
+  int64_t np;
+  int rc;
+  if (!json_is_array(jp) || json_array_size(jp) < 1 || json_array_size(jp) > 65536 ||
+      !json_is_object(jb) || !json_is_string(jm))
+    return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset needs 'parts' (1..65536 names), "
+                   "'book' and 'method'", FO_MANIFEST);
+  np = (int64_t)json_array_size(jp);
+  snprintf(d->method, sizeof d->method, "%s", json_string_value(jm));
+  kind = json_object_get(jb, "kind");
+  if (json_is_string(kind) && !strcmp(json_string_value(kind), "range")) {
+    json_t *jbd = json_object_get(jb, "bounds");
+    d->book_kind = FO_BOOK_RANGE;
+    if (!json_is_array(jbd) || (int64_t)json_array_size(jbd) != np + 1)
+      return FO_FAIL(FO_EFORMAT, "%s: range book needs %lld 'bounds'", FO_MANIFEST, (long long)(np + 1));
+    if (!(d->bounds = malloc((size_t)(np + 1) * sizeof *d->bounds))) return FO_FAIL(FO_ENOMEM, "book");
+    for (int64_t k = 0; k <= np; k++) {
+      json_t *b = json_array_get(jbd, (size_t)k);
+      d->bounds[k] = json_is_integer(b) ? (int64_t)json_integer_value(b) : -1;
+      if (d->bounds[k] < (k ? d->bounds[k - 1] : 0) || (k == 0 && d->bounds[0] != 0) ||
+          (k == np && d->bounds[k] != d->n_nodes))
+        return FO_FAIL(FO_EFORMAT, "%s: range bounds must rise from 0 to %lld (bounds[%lld])",
+                       FO_MANIFEST, (long long)d->n_nodes, (long long)k);
+    }
+  } else if (json_is_string(kind) && !strcmp(json_string_value(kind), "array")) {
+    d->book_kind = FO_BOOK_ARRAY;
+    d->book = named_array(d, jb, "array", "book", &rc);
+    if (rc != FO_OK) return rc;
+    if (!d->book || d->book->ndim != 1 || d->book->shape[0] != d->n_nodes ||
+        !(!strcmp(d->book->dtype, "|u1") || !strcmp(d->book->dtype, "<u2")) ||
+        (d->book->itemsize == 1 && np > 256))
+      return FO_FAIL(FO_EFORMAT, "%s: the book must be uint8 (up to 256 parts) or uint16 [%lld]",
+                     FO_MANIFEST, (long long)d->n_nodes);
+  } else {
+    return FO_FAIL(FO_EFORMAT, "%s: book 'kind' is not \"array\" or \"range\"", FO_MANIFEST);
+  }
+  if (!(d->parts = calloc((size_t)np, sizeof *d->parts))) return FO_FAIL(FO_ENOMEM, "parts");
+  d->n_parts = (int)np;
+  fo_dataset_opts_init(&po);
+  po.load = load;
+  for (int64_t k = 0; k < np; k++) {
+    json_t *name = json_array_get(jp, (size_t)k);
+    char *path;
+    size_t len;
+    if (!json_is_string(name) || !valid_name(json_string_value(name)))
+      return FO_FAIL(FO_EFORMAT, "%s: parts[%lld] is not a directory name", FO_MANIFEST, (long long)k);
+    len = strlen(d->path) + strlen(json_string_value(name)) + 2;
+    if (!(path = malloc(len))) return FO_FAIL(FO_ENOMEM, "part path");
+    snprintf(path, len, "%s/%s", d->path, json_string_value(name));
+    rc = fo_dataset_open(path, &po, &d->parts[k]);
+    free(path);
+    if (rc != FO_OK) return rc;
+    {
+      const fo_dataset_t *p = d->parts[k];
+      if (p->n_parts || p->n_nodes != d->n_nodes || p->edge_id_bound != d->n_edges ||
+          !p->row_nodes || !p->has_topo[FO_EDGE_DIR_IN] ||
+          (d->book_kind == FO_BOOK_ARRAY && !p->row_rank) ||
+          (d->book_kind == FO_BOOK_RANGE && p->n_rows != d->bounds[k + 1] - d->bounds[k]))
+        return FO_FAIL(FO_EFORMAT, "part %lld ('%s') does not belong to this partitioned dataset "
+                       "(nodes, edge ids, rows or rank directory differ)", (long long)k, p->path);
+    }
+  }
+  if ((rc = parse_node_orig(d, root)) != FO_OK) return rc;
+  return parse_node_data(d, root, load);
+}
+
 static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
   json_error_t jerr;
-  json_t *root, *arrays, *topo, *orig, *fmt, *ver;
+  json_t *root, *arrays, *topo, *fmt, *ver, *jr;
+  bool partitioned = false;
   int rc = FO_OK;
   root = json_loads(d->manifest_text, 0, &jerr);
   if (!root)
@@ -364,8 +473,11 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
   }
   fmt = json_object_get(root, "format");
   ver = json_object_get(root, "format_version");
-  if (!json_is_string(fmt) || strcmp(json_string_value(fmt), FO_FORMAT_NAME) != 0) {
-    rc = FO_FAIL(FO_EFORMAT, "%s: 'format' is not \"%s\"", FO_MANIFEST, FO_FORMAT_NAME);
+  if (json_is_string(fmt) && !strcmp(json_string_value(fmt), FO_PARTITIONED_NAME)) {
+    partitioned = true;
+  } else if (!json_is_string(fmt) || strcmp(json_string_value(fmt), FO_FORMAT_NAME) != 0) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: 'format' is not \"%s\" or \"%s\"", FO_MANIFEST, FO_FORMAT_NAME,
+                 FO_PARTITIONED_NAME);
     goto out;
   }
   if (!json_is_integer(ver) || json_integer_value(ver) != FO_FORMAT_VERSION) {
@@ -381,6 +493,17 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
   }
   if (d->n_nodes == INT64_MAX) {
     rc = FO_FAIL(FO_EFORMAT, "%s: num_nodes too large", FO_MANIFEST);
+    goto out;
+  }
+  d->n_rows = d->n_nodes;
+  d->edge_id_bound = d->n_edges;
+  if ((jr = json_object_get(root, "num_rows")) &&
+      ((rc = json_int(root, "num_rows", &d->n_rows)) != FO_OK ||
+       (rc = json_int(root, "edge_id_bound", &d->edge_id_bound)) != FO_OK ||
+       d->n_rows > d->n_nodes || d->edge_id_bound < d->n_edges)) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: bad 'num_rows' %lld or 'edge_id_bound' %lld for %lld nodes and "
+                 "%lld edges", FO_MANIFEST, (long long)d->n_rows, (long long)d->edge_id_bound,
+                 (long long)d->n_nodes, (long long)d->n_edges);
     goto out;
   }
   arrays = json_object_get(root, "arrays");
@@ -406,6 +529,11 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
         goto out;
       }
   }
+  if (partitioned) {
+    rc = parse_partitioned(d, root, load);
+    goto out;
+  }
+  if (jr && (rc = parse_rows(d, root)) != FO_OK) goto out;
   topo = json_object_get(root, "topology");
   if (!json_is_object(topo)) {
     rc = FO_FAIL(FO_EFORMAT, "%s: missing 'topology'", FO_MANIFEST);
@@ -427,18 +555,7 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
       rc = FO_FAIL(FO_EFORMAT, "%s: both csc and csr lack an 'eid' array", FO_MANIFEST);
       goto out;
     }
-  orig = json_object_get(root, "node_orig");
-  if (orig) {
-    const fo__array *a = json_is_string(orig) ? fo__dataset_find(d, json_string_value(orig)) : NULL;
-    if (!a || a->ndim != 1 || a->shape[0] != d->n_nodes ||
-        !(!strcmp(a->dtype, "<i8") || a->dtype[1] == 'S')) {
-      rc = FO_FAIL(FO_EFORMAT, "%s: 'node_orig' must name an int64 or bytes array of %lld nodes",
-                   FO_MANIFEST, (long long)d->n_nodes);
-      goto out;
-    }
-    d->node_orig = a;
-    d->orig_kind = a->dtype[1] == 'S' ? FO_ORIG_STRING : FO_ORIG_INT64;
-  }
+  if ((rc = parse_node_orig(d, root)) != FO_OK) goto out;
   rc = parse_node_data(d, root, load);
 out:
   json_decref(root);
@@ -481,6 +598,9 @@ void fo_dataset_close(fo_dataset_t *d) {
     free(d->arrays[i].dtype);
   }
   free(d->arrays);
+  for (int i = 0; d->parts && i < d->n_parts; i++) fo_dataset_close(d->parts[i]);
+  free(d->parts);
+  free(d->bounds);
   for (int64_t i = 0; i < d->n_splits; i++) free(d->splits[i].name);
   free(d->splits);
   free(d->manifest_text);
@@ -497,9 +617,34 @@ bool fo_dataset_has_topology(const fo_dataset_t *d, fo_edge_dir dir) {
   return (dir == FO_EDGE_DIR_IN || dir == FO_EDGE_DIR_OUT) && d->has_topo[dir];
 }
 
+int fo_dataset_num_parts(const fo_dataset_t *d) { return d->n_parts; }
+
+const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k) {
+  return k >= 0 && k < d->n_parts ? d->parts[k] : NULL;
+}
+
+const char *fo_dataset_partition_method(const fo_dataset_t *d) { return d->method; }
+
+int fo_dataset_node_part(const fo_dataset_t *d, fo_nid_t v, int *part, int64_t *row) {
+  int k;
+  if (!d->n_parts) return FO_FAIL(FO_EINVAL, "dataset '%s' is not partitioned", d->path);
+  if (v < 0 || v >= d->n_nodes)
+    return FO_FAIL(FO_ERANGE, "node %lld not in [0, %lld)", (long long)v, (long long)d->n_nodes);
+  k = fo__owner(d, v);
+  if (k < 0 || k >= d->n_parts)
+    return FO_FAIL(FO_EFORMAT, "book entry of node %lld is %d, not a part in [0, %d)", (long long)v,
+                   k, d->n_parts);
+  *part = k;
+  *row = fo__owner_row(d, k, v);
+  return FO_OK;
+}
+
 int fo_dataset_topology(const fo_dataset_t *d, fo_edge_dir dir, fo_topology *out) {
   if (dir != FO_EDGE_DIR_IN && dir != FO_EDGE_DIR_OUT)
     return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)dir);
+  if (d->n_parts)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned (%d parts): its topology is in its "
+                   "parts (fo_dataset_part)", d->path, d->n_parts);
   if (!d->has_topo[dir])
     return FO_FAIL(FO_EINVAL, "dataset '%s' has no %s (in-neighbors need a CSC: import with "
                    "--csc; out-neighbors need a CSR: import with --csr)",
@@ -569,8 +714,8 @@ int fo_dataset_degree_stats(const fo_dataset_t *d, fo_edge_dir dir, fo_degree_st
   int rc = fo_dataset_topology(d, dir, &t);
   memset(out, 0, sizeof *out);
   if (rc != FO_OK) return rc;
-  out->min = t.n_nodes ? INT64_MAX : 0;
-  for (int64_t v = 0; v < t.n_nodes; v++) {
+  out->min = t.n_rows ? INT64_MAX : 0;
+  for (int64_t v = 0; v < t.n_rows; v++) {
     int64_t deg = t.indptr[v + 1] - t.indptr[v];
     if (deg < 0)
       return FO_FAIL(FO_EFORMAT, "%s: indptr decreases at position %lld (%lld > %lld)",
@@ -582,14 +727,18 @@ int fo_dataset_degree_stats(const fo_dataset_t *d, fo_edge_dir dir, fo_degree_st
     }
     if (!deg) out->n_zero++;
   }
-  out->mean = t.n_nodes ? (double)t.n_edges / (double)t.n_nodes : 0.0;
+  out->mean = t.n_rows ? (double)t.n_edges / (double)t.n_rows : 0.0;
   return FO_OK;
 }
 
-bool fo_dataset_has_features(const fo_dataset_t *d) { return d->x != NULL; }
+bool fo_dataset_has_features(const fo_dataset_t *d) {
+  return d->n_parts ? d->parts[0]->x != NULL : d->x != NULL;
+}
 
 int fo_dataset_features(const fo_dataset_t *d, fo_features *out) {
   memset(out, 0, sizeof *out);
+  if (d->n_parts)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned: its features are in its parts", d->path);
   if (!d->x)
     return FO_FAIL(FO_EINVAL, "dataset '%s' has no node features (import with --features, or "
                    "planetoid content)", d->path);
@@ -603,9 +752,13 @@ int fo_dataset_features(const fo_dataset_t *d, fo_features *out) {
   return FO_OK;
 }
 
-bool fo_dataset_has_labels(const fo_dataset_t *d) { return d->y != NULL; }
+bool fo_dataset_has_labels(const fo_dataset_t *d) {
+  return d->n_parts ? d->parts[0]->y != NULL : d->y != NULL;
+}
 
 int fo_dataset_labels(const fo_dataset_t *d, const int64_t **y, int64_t *n, int64_t *num_classes) {
+  if (d->n_parts)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned: its labels are in its parts", d->path);
   if (!d->y)
     return FO_FAIL(FO_EINVAL, "dataset '%s' has no node labels (import with --labels, or "
                    "planetoid content)", d->path);

@@ -63,10 +63,27 @@ typedef struct fo__array {
   const void *data;
 } fo__array;
 
+#define FO_PARTITIONED_NAME "fanout-partitioned"
+#define FO_RANK_BLOCK 64 /* nodes per entry of a part's rank directory */
+
+/* How a partitioned dataset assigns nodes to parts. */
+typedef enum fo__book_kind { FO_BOOK_ARRAY = 0, FO_BOOK_RANGE = 1 } fo__book_kind;
+
 struct fo_dataset {
   char *path;
   char *manifest_text;
   int64_t n_nodes, n_edges;
+  /* rows of the topology and node data: n_nodes, or for one part of a partitioned dataset the
+   * nodes it owns (row r is node row_nodes[r]); edge ids lie in [0, edge_id_bound) */
+  int64_t n_rows, edge_id_bound;
+  const fo__array *row_nodes, *row_rank;
+  /* a partitioned dataset (format "fanout-partitioned"): its parts, opened, and the book */
+  int n_parts;
+  fo_dataset_t **parts;
+  char method[16];
+  fo__book_kind book_kind;
+  const fo__array *book;  /* uint8/uint16 [n_nodes] (FO_BOOK_ARRAY) */
+  int64_t *bounds;        /* [n_parts + 1] (FO_BOOK_RANGE) */
   fo__array *arrays;
   int64_t n_arrays;
   bool has_topo[2];
@@ -86,6 +103,50 @@ struct fo_dataset {
 
 /* The array called `name`, or NULL. */
 const fo__array *fo__dataset_find(const fo_dataset_t *d, const char *name);
+
+/* Part owning node v (0 <= v < n_nodes) of a partitioned dataset, and its row there. */
+static inline int fo__owner(const fo_dataset_t *d, int64_t v) {
+  if (d->book_kind == FO_BOOK_RANGE) {
+    int lo = 0, hi = d->n_parts - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) / 2;
+      if (d->bounds[mid] <= v) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+  return d->book->itemsize == 1 ? ((const uint8_t *)d->book->data)[v]
+                                : ((const uint16_t *)d->book->data)[v];
+}
+
+/* Row of node v in part k (which owns it): bounds offset, or the rank directory entry of v's
+ * block plus the nodes of part k before v within the block. */
+static inline int64_t fo__owner_row(const fo_dataset_t *d, int k, int64_t v) {
+  const fo_dataset_t *p = d->parts[k];
+  int64_t b, r;
+  if (d->book_kind == FO_BOOK_RANGE) return v - d->bounds[k];
+  b = v / FO_RANK_BLOCK;
+  r = (int64_t)((const uint32_t *)p->row_rank->data)[b];
+  if (d->book->itemsize == 1) {
+    /* count the bytes equal to k before v in its block, eight at a time: a byte of x is zero
+     * exactly when the top bit of ~((x & 0x7f..) + 0x7f.. | x | 0x7f..) is set */
+    const uint8_t *bk = (const uint8_t *)d->book->data;
+    const uint64_t lo7 = UINT64_C(0x7f7f7f7f7f7f7f7f), kk = UINT64_C(0x0101010101010101) * (uint8_t)k;
+    int64_t u = b * FO_RANK_BLOCK;
+    for (; u + 8 <= v; u += 8) {
+      uint64_t w, x, z;
+      memcpy(&w, bk + u, 8);
+      x = w ^ kk;
+      z = ~(((x & lo7) + lo7) | x | lo7) >> 7; /* 1 in each matching byte */
+      r += (int64_t)((z * UINT64_C(0x0101010101010101)) >> 56);
+    }
+    for (; u < v; u++) r += bk[u] == k;
+  } else {
+    const uint16_t *bk = (const uint16_t *)d->book->data;
+    for (int64_t u = b * FO_RANK_BLOCK; u < v; u++) r += bk[u] == k;
+  }
+  return r;
+}
 
 /* ---- the dataset writer (writer.c) --------------------------------------------------------- */
 
@@ -108,6 +169,11 @@ int fo__writer_add_i64(fo__writer *w, const char *name, int width, const int64_t
 /* The manifest being built: the caller sets num_nodes, num_edges, topology, provenance ...
  * (the writer owns it and adds "format", "format_version" and "arrays"). */
 json_t *fo__writer_manifest(fo__writer *w);
+
+/* A writer for the subdirectory `name` of `parent`'s directory (a part of a partitioned
+ * dataset): it writes its own arrays and manifest; its commit only writes the manifest, and the
+ * parent's commit publishes everything at once. */
+int fo__writer_begin_sub(fo__writer *parent, const char *name, fo__writer **out);
 
 /* Write fanout.json, fsync, and rename the temporary directory to `out_dir` (replacing an
  * existing one when `force`). Frees `w` whatever the outcome; on failure nothing is left. */

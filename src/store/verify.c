@@ -15,9 +15,9 @@ static int64_t load_int(const void *a, int bytes, int64_t i) {
 }
 
 static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
-  const int64_t n = t->n_nodes, m = t->n_edges;
+  const int64_t n = t->n_nodes, m = t->n_edges, bound = t->edge_id_bound;
   uint64_t *seen = NULL;
-  for (int64_t v = 0; v < n; v++)
+  for (int64_t v = 0; v < t->n_rows; v++)
     if (t->indptr[v + 1] < t->indptr[v])
       return FO_FAIL(FO_EFORMAT, "%s: decreases at position %lld (%lld > %lld)", t->indptr_name,
                      (long long)v, (long long)t->indptr[v], (long long)t->indptr[v + 1]);
@@ -28,13 +28,15 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
                      (long long)e, (long long)u, (long long)n);
   }
   if (!t->eid) return FO_OK;
-  if (!(seen = fo__calloc_n((m + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");
+  if (!(seen = fo__calloc_n((bound + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");
   for (int64_t p = 0; p < m; p++) {
     int64_t e = load_int(t->eid, t->eid_bytes, p);
-    if (e < 0 || e >= m || (seen[e >> 6] >> (e & 63) & 1)) {
+    if (e < 0 || e >= bound || (seen[e >> 6] >> (e & 63) & 1)) {
       free(seen);
       return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld: %s", t->eid_name, (long long)p, (long long)e,
-                     e < 0 || e >= m ? "not an edge id" : "repeated (not a permutation)");
+                     e < 0 || e >= bound ? "not an edge id"
+                     : bound == m        ? "repeated (not a permutation)"
+                                         : "repeated");
     }
     seen[e >> 6] |= (uint64_t)1 << (e & 63);
   }
@@ -45,6 +47,7 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
 
 /* Both directions stored: they must describe the same edges. */
 static int check_same_edges(const fo_topology *csc, const fo_topology *csr) {
+  if (csc->row_nodes || csr->row_nodes) return FO_OK; /* parts store one direction */
   const fo_topology *ids = csc->eid ? csr : csc;   /* direction whose positions are edge ids */
   const fo_topology *other = csc->eid ? csc : csr;  /* direction with the eid array */
   for (int64_t v = 0; v < other->n_nodes; v++) {
@@ -62,11 +65,18 @@ static int check_same_edges(const fo_topology *csc, const fo_topology *csr) {
   return FO_OK;
 }
 
-/* Labels are -1 or >= 0; split entries are node ids. */
+/* Labels are -1 or >= 0; split entries are node ids; row_nodes ascend. */
 static int check_node_data(const fo_dataset_t *d) {
+  if (d->row_nodes) {
+    const int64_t *r = d->row_nodes->data;
+    for (int64_t i = 0; i < d->n_rows; i++)
+      if (r[i] < 0 || r[i] >= d->n_nodes || (i && r[i] <= r[i - 1]))
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld: rows must be ascending node ids in [0, %lld)",
+                       d->row_nodes->name, (long long)i, (long long)r[i], (long long)d->n_nodes);
+  }
   if (d->y) {
     const int64_t *y = d->y->data;
-    for (int64_t v = 0; v < d->n_nodes; v++)
+    for (int64_t v = 0; v < d->n_rows; v++)
       if (y[v] < -1)
         return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a label (-1 or >= 0)", d->y->name,
                        (long long)v, (long long)y[v]);
@@ -79,6 +89,41 @@ static int check_node_data(const fo_dataset_t *d) {
         return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)", a->name,
                        (long long)j, (long long)ids[j], (long long)d->n_nodes);
   }
+  return FO_OK;
+}
+
+/* A partitioned dataset: every part verifies, every node is owned by exactly the part the book
+ * says, at the row the rank directory (or the range) says, and the parts hold m edges. */
+static int check_partitioned(const fo_dataset_t *d) {
+  int64_t edges = 0;
+  int rc;
+  for (int k = 0; k < d->n_parts; k++) {
+    const fo_dataset_t *p = d->parts[k];
+    const int64_t *rows = p->row_nodes->data;
+    if ((rc = fo_dataset_verify(p)) != FO_OK) return rc;
+    edges += p->n_edges;
+    for (int64_t r = 0; r < p->n_rows; r++) {
+      int owner = fo__owner(d, rows[r]);
+      if (owner != k || fo__owner_row(d, k, rows[r]) != r)
+        return FO_FAIL(FO_EFORMAT, "part %d row %lld holds node %lld, but the book says part %d "
+                       "row %lld", k, (long long)r, (long long)rows[r], owner,
+                       owner == k ? (long long)fo__owner_row(d, k, rows[r]) : -1LL);
+    }
+  }
+  if (d->book) {
+    int64_t owned = 0;
+    for (int k = 0; k < d->n_parts; k++) owned += d->parts[k]->n_rows;
+    for (int64_t v = 0; v < d->n_nodes; v++)
+      if (fo__owner(d, v) >= d->n_parts)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %d is not a part in [0, %d)", d->book->name,
+                       (long long)v, fo__owner(d, v), d->n_parts);
+    if (owned != d->n_nodes)
+      return FO_FAIL(FO_EFORMAT, "the parts own %lld nodes, the graph has %lld", (long long)owned,
+                     (long long)d->n_nodes);
+  }
+  if (edges != d->n_edges)
+    return FO_FAIL(FO_EFORMAT, "the parts hold %lld edges, the graph has %lld", (long long)edges,
+                   (long long)d->n_edges);
   return FO_OK;
 }
 
@@ -99,5 +144,6 @@ int fo_dataset_verify(const fo_dataset_t *d) {
       (rc = check_same_edges(&d->topo[FO_EDGE_DIR_IN], &d->topo[FO_EDGE_DIR_OUT])) != FO_OK)
     return fo__context(rc, "verify '%s'", d->path);
   if ((rc = check_node_data(d)) != FO_OK) return fo__context(rc, "verify '%s'", d->path);
+  if (d->n_parts && (rc = check_partitioned(d)) != FO_OK) return fo__context(rc, "verify '%s'", d->path);
   return FO_OK;
 }

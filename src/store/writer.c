@@ -27,6 +27,7 @@ struct fo__writer {
   char *tmp_dir;
   char *parent;
   bool force;
+  bool is_sub; /* a subdirectory of another writer's temporary directory */
   json_t *manifest;
   json_t *arrays;
 };
@@ -127,6 +128,29 @@ fail:
 }
 
 json_t *fo__writer_manifest(fo__writer *w) { return w->manifest; }
+
+int fo__writer_begin_sub(fo__writer *parent, const char *name, fo__writer **out) {
+  fo__writer *w;
+  *out = NULL;
+  if (!(w = calloc(1, sizeof *w))) return FO_FAIL(FO_ENOMEM, "writer");
+  w->is_sub = true;
+  w->tmp_dir = path_join(parent->tmp_dir, name);
+  w->manifest = json_object();
+  w->arrays = json_array();
+  if (!w->tmp_dir || !w->manifest || !w->arrays) {
+    fo__writer_abort(w);
+    return FO_FAIL(FO_ENOMEM, "writer");
+  }
+  if (mkdir(w->tmp_dir, 0755) != 0) {
+    int rc = FO_FAIL_ERRNO("create '%s'", w->tmp_dir);
+    fo__writer_abort(w);
+    return rc;
+  }
+  json_object_set_new(w->manifest, "format", json_string(FO_FORMAT_NAME));
+  json_object_set_new(w->manifest, "format_version", json_integer(FO_FORMAT_VERSION));
+  *out = w;
+  return FO_OK;
+}
 
 static int write_all(int fd, const void *buf, size_t len, const char *path) {
   const char *p = buf;
@@ -290,6 +314,14 @@ int fo__writer_commit(fo__writer *w) {
   }
   if ((rc = fo__fsync_path(mpath)) != FO_OK || (rc = fo__fsync_path(w->tmp_dir)) != FO_OK)
     goto fail;
+  if (w->is_sub) {
+    /* published with the parent; keep the directory */
+    free(w->tmp_dir);
+    w->tmp_dir = NULL;
+    free(mpath);
+    fo__writer_abort(w);
+    return FO_OK;
+  }
   if (rename(w->tmp_dir, w->out_dir) != 0) {
     if (!(w->force && (errno == ENOTEMPTY || errno == EEXIST || errno == ENOTDIR || errno == EISDIR))) {
       rc = FO_FAIL_ERRNO("rename '%s' to '%s'", w->tmp_dir, w->out_dir);
