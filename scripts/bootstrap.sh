@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config
   zlib1g-dev libjansson-dev libxxhash-dev librandom123-dev
-  libhwloc-dev
+  libhwloc-dev libmetis-dev
   libcmocka-dev
   python3 python3-numpy
 )
