@@ -259,7 +259,7 @@ FO_API int fo_dataset_split(const fo_dataset_t *d, const char *name, const int64
  * Full check of the dataset, O(n + m): each array's xxh64 against the manifest; each indptr
  * starts at 0, never decreases and ends at m; each indices/eid entry is in range; each eid array
  * is a permutation of [0, m); the CSC and CSR (when both are stored) hold the same edges;
- * labels are -1 or >= 0; split entries are node ids.
+ * labels are -1 or below num_classes; split entries are node ids; edge_orig entries are >= 0.
  * @return FO_OK; FO_EFORMAT naming the first bad array and position (or checksum);
  *         FO_ENOMEM. Thread-safety: any thread. Cost: O(n + m) time, O(m) bits of memory for
  *         the permutation check.

@@ -244,6 +244,14 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     rc = FO_FAIL(FO_ERANGE, "node id %lld is too large", (long long)n);
     goto out;
   }
+  /* A stray huge id would make every per-node array enormous: ask for intent. */
+  if (o->num_nodes < 0 && !o->relabel && !in->orig_str && n > ((int64_t)1 << 24) &&
+      n / 64 > m_input + 1) {
+    rc = FO_FAIL(FO_ERANGE, "the largest node id %lld implies %lld nodes for %lld edges: use "
+                 "--relabel to number sparse ids densely, or --num-nodes %lld to confirm",
+                 (long long)(n - 1), (long long)n, (long long)m_input, (long long)n);
+    goto out;
+  }
 
   /* 3: self loops */
   if (o->remove_self_loops) {

@@ -32,6 +32,8 @@ int fo__reader_open(fo__reader *r, const char *path);
  * Returns 1 with a line, 0 at the end, or a negative status (FO_EIO, FO_EFORMAT for corrupt
  * gzip data, FO_ENOMEM, FO_ECANCELED) with a message naming the file and line. */
 int fo__reader_next(fo__reader *r, char **line, size_t *len);
+/* Size of a regular file for progress (0 for FIFOs and errors; opening reports those). */
+uint64_t fo__file_bytes(const char *path);
 /* Compressed bytes consumed so far (for progress). */
 uint64_t fo__reader_offset(const fo__reader *r);
 void fo__reader_close(fo__reader *r);

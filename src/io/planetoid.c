@@ -221,15 +221,8 @@ int fo__parse_planetoid(const char *const *inputs, int n_inputs, const fo_import
                    "and '%s'", inputs[0], inputs[1]);
   }
   if ((rc = fo__strmap_create(&in->orig_str)) != FO_OK) goto out;
-  {
-    fo__reader r;
-    for (int i = 0; i < 2; i++) {
-      if ((rc = fo__reader_open(&r, inputs[i])) != FO_OK) goto out;
-      total += r.file_bytes;
-      if (inputs[i] == content) base = r.file_bytes;
-      fo__reader_close(&r);
-    }
-  }
+  total = fo__file_bytes(content) + fo__file_bytes(cites); /* stat: a FIFO opens once */
+  base = fo__file_bytes(content);
   fo__progress_start(&prog, o->progress, "import", total);
   rc = parse_content(content, o, &prog, in, classes, &cls, &cap_cls);
   if (rc == FO_OK) {

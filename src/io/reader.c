@@ -36,6 +36,11 @@ int fo__reader_open(fo__reader *r, const char *path) {
   return FO_OK;
 }
 
+uint64_t fo__file_bytes(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
 uint64_t fo__reader_offset(const fo__reader *r) {
   z_off_t off = r->gz ? gzoffset(r->gz) : 0;
   return off > 0 ? (uint64_t)off : 0;

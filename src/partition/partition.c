@@ -177,7 +177,7 @@ int fo_partition_quality(const fo_dataset_t *d, fo_partition_report *rep) {
     fo_partition_report_free(rep);
     return FO_FAIL(FO_ENOMEM, "partition report");
   }
-  if (fo_dataset_split(d, "train", &train, &n_train) == FO_OK) {
+  if (fo_dataset_split(d, d->train_split, &train, &n_train) == FO_OK) {
     if ((is_train = fo__calloc_n(n, 1)))
       for (int64_t i = 0; i < n_train; i++)
         if (train[i] >= 0 && train[i] < n) is_train[train[i]] = 1;
@@ -511,6 +511,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   json_object_set_new(man, "num_parts", json_integer(P));
   json_object_set_new(man, "method", json_string(method_names[o->method]));
   json_object_set_new(man, "balance", json_string(o->balance == FO_BALANCE_TRAIN ? "train" : "nodes"));
+  json_object_set_new(man, "train_split", json_string(o->train_split ? o->train_split : "train"));
   if (o->method == FO_PARTITION_RANGE) {
     json_t *jb = json_array();
     for (int32_t k = 0; k <= P; k++) json_array_append_new(jb, json_integer(bounds[k]));

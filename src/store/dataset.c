@@ -28,7 +28,8 @@ int fo__map_file(const char *path, fo__map *m) {
   struct stat st;
   int fd;
   memset(m, 0, sizeof *m);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO in the dataset must not block the open; it is refused below */
+  fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return FO_FAIL_ERRNO("open '%s'", path);
   if (fstat(fd, &st) != 0) {
     int rc = FO_FAIL_ERRNO("stat '%s'", path);
@@ -65,7 +66,7 @@ static int copy_to_hugepages(fo__array *a) {
   size_t len = a->map.len, alloc = (len + HUGE_2M - 1) / HUGE_2M * HUGE_2M;
   size_t off = (size_t)((const char *)a->data - (const char *)a->map.addr);
   void *mem;
-  if (!len) return FO_OK;
+  if (!len || a->map.anon) return FO_OK; /* empty, or already copied (named twice) */
   mem = mmap(NULL, alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) return FO_FAIL(FO_ENOMEM, "huge-page copy of '%s' (%zu bytes)", a->file, len);
 #ifdef MADV_HUGEPAGE
@@ -90,6 +91,15 @@ static int read_manifest(const char *path, char **out) {
   *out = NULL;
   if (!(file = malloc(n))) return FO_FAIL(FO_ENOMEM, "manifest path");
   snprintf(file, n, "%s/%s", path, FO_MANIFEST);
+  {
+    /* a regular file, not a directory or FIFO (whose open or read could block) */
+    struct stat mst;
+    if (stat(file, &mst) == 0 && !S_ISREG(mst.st_mode)) {
+      rc = FO_FAIL(FO_EFORMAT, "'%s' is not a regular file", file);
+      free(file);
+      return rc;
+    }
+  }
   f = fopen(file, "rb");
   if (!f) {
     /* ENOTDIR: `path` is a file, so "<path>/fanout.json" cannot exist either. */
@@ -335,7 +345,11 @@ static int parse_node_data(fo_dataset_t *d, json_t *root, fo_load_mode load) {
     if (rc != FO_OK) return rc;
     if (!d->y || d->y->ndim != 1 || d->y->shape[0] != d->n_rows || strcmp(d->y->dtype, "<i8"))
       return FO_FAIL(FO_EFORMAT, "%s: labels must be int64 [%lld]", FO_MANIFEST, (long long)d->n_rows);
-    d->num_classes = json_is_integer(nc) ? (int64_t)json_integer_value(nc) : 0;
+    if (nc && (!json_is_integer(nc) || json_integer_value(nc) < 0 ||
+               json_integer_value(nc) > INT32_MAX))
+      return FO_FAIL(FO_EFORMAT, "%s: labels 'num_classes' must be an integer in 0..%d",
+                     FO_MANIFEST, INT32_MAX);
+    d->num_classes = nc ? (int64_t)json_integer_value(nc) : 0;
   }
   if (js) {
     const char *key;
@@ -402,6 +416,10 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load) {
                    "'book' and 'method'", FO_MANIFEST);
   np = (int64_t)json_array_size(jp);
   snprintf(d->method, sizeof d->method, "%s", json_string_value(jm));
+  {
+    json_t *ts = json_object_get(root, "train_split");
+    snprintf(d->train_split, sizeof d->train_split, "%s", json_is_string(ts) ? json_string_value(ts) : "train");
+  }
   kind = json_object_get(jb, "kind");
   if (json_is_string(kind) && !strcmp(json_string_value(kind), "range")) {
     json_t *jbd = json_object_get(jb, "bounds");
@@ -556,6 +574,25 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
       goto out;
     }
   if ((rc = parse_node_orig(d, root)) != FO_OK) goto out;
+  {
+    /* "edge_orig" (optional) names an int32/int64 [m] array; "edge_ids" says which direction's
+     * positions are the edge ids */
+    json_t *eo = json_object_get(root, "edge_orig"), *ei = json_object_get(root, "edge_ids");
+    const fo__array *a = NULL;
+    if (eo) a = json_is_string(eo) ? fo__dataset_find(d, json_string_value(eo)) : NULL;
+    if (eo && (!a || a->ndim != 1 || a->shape[0] != d->n_edges || !is_int_dtype(a, true))) {
+      rc = FO_FAIL(FO_EFORMAT, "%s: 'edge_orig' must name an int32 or int64 [%lld] array",
+                   FO_MANIFEST, (long long)d->n_edges);
+      goto out;
+    }
+    d->edge_orig = a;
+    if (ei && !(json_is_string(ei) && (!strcmp(json_string_value(ei), "csc") ||
+                                       !strcmp(json_string_value(ei), "csr") ||
+                                       !strcmp(json_string_value(ei), "global")))) {
+      rc = FO_FAIL(FO_EFORMAT, "%s: 'edge_ids' is not \"csc\", \"csr\" or \"global\"", FO_MANIFEST);
+      goto out;
+    }
+  }
   rc = parse_node_data(d, root, load);
 out:
   json_decref(root);

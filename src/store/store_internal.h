@@ -81,6 +81,7 @@ struct fo_dataset {
   int n_parts;
   fo_dataset_t **parts;
   char method[16];
+  char train_split[64];   /* the split counted as train nodes in the quality report */
   fo__book_kind book_kind;
   const fo__array *book;  /* uint8/uint16 [n_nodes] (FO_BOOK_ARRAY) */
   int64_t *bounds;        /* [n_parts + 1] (FO_BOOK_RANGE) */
@@ -90,6 +91,7 @@ struct fo_dataset {
   fo_topology topo[2];
   fo_orig_kind orig_kind;
   const fo__array *node_orig;
+  const fo__array *edge_orig; /* optional */
   /* node data (absent: NULL) */
   const fo__array *x, *x_scale, *x_offset, *y;
   char x_dtype[16];

@@ -77,9 +77,17 @@ static int check_node_data(const fo_dataset_t *d) {
   if (d->y) {
     const int64_t *y = d->y->data;
     for (int64_t v = 0; v < d->n_rows; v++)
-      if (y[v] < -1)
-        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a label (-1 or >= 0)", d->y->name,
-                       (long long)v, (long long)y[v]);
+      if (y[v] < -1 || y[v] >= d->num_classes)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a label (-1 or in [0, %lld))",
+                       d->y->name, (long long)v, (long long)y[v], (long long)d->num_classes);
+  }
+  if (d->edge_orig) {
+    for (int64_t e = 0; e < d->n_edges; e++) {
+      int64_t p = load_int(d->edge_orig->data, (int)d->edge_orig->itemsize, e);
+      if (p < 0)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not an input position", d->edge_orig->name,
+                       (long long)e, (long long)p);
+    }
   }
   for (int64_t i = 0; i < d->n_splits; i++) {
     const fo__array *a = d->splits[i].ids;
