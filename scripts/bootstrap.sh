@@ -8,7 +8,7 @@ PACKAGES=(
   zlib1g-dev libjansson-dev libxxhash-dev librandom123-dev
   libhwloc-dev libmetis-dev
   libcmocka-dev
-  python3 python3-numpy
+  python3 python3-numpy python3-dev python3-pytest python3-torch
 )
 
 missing=()

@@ -1,0 +1,564 @@
+"""fanout: multi-hop neighbor sampling for GNN training, from Python.
+
+A thin layer over the C library (the extension ``fanout._fanout``, written against the public
+C API in include/fanout/). See docs/PYTHON.md for the whole story; in short::
+
+    import fanout
+    fanout.import_dataset(["cora.content.gz", "cora.cites"], "cora.fanout",
+                          format="planetoid", undirected=True)
+    ds = fanout.Dataset("cora.fanout")
+    loader = fanout.NeighborLoader(ds, num_neighbors=[10, 10], batch_size=128,
+                                   input_nodes="train", shuffle=True, seed=1)
+    for epoch in range(10):
+        for batch in loader:          # each iter() is the next epoch (reshuffled)
+            x = fanout.as_tensor(batch.x)            # zero copy
+            edge_index = fanout.as_tensor(batch.edge_index)
+            y = fanout.as_tensor(batch.y)            # labels of the batch_size seeds
+
+Batch arrays are read-only NumPy views of fanout's memory (``arr.base is batch``), valid as
+long as they (or tensors made from them) live; ``edge_index`` is the one copy (see
+docs/PYTHON.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import operator
+import os
+import types
+import warnings
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _fanout
+from ._fanout import (
+    Batch,
+    FormatError,
+    digest_sequence,
+    random_permutation,
+    set_log_level,
+    status_name,
+    worker_thread_budget,
+)
+
+__version__ = _fanout.__version__
+
+__all__ = [
+    "Batch",
+    "Dataset",
+    "DistNeighborLoader",
+    "FormatError",
+    "NeighborLoader",
+    "WorkerInfo",
+    "as_tensor",
+    "digest_sequence",
+    "import_dataset",
+    "import_edges",
+    "init_neighbor_loader_worker",
+    "random_permutation",
+    "set_log_level",
+    "status_name",
+    "to_torch",
+    "worker_plan",
+    "worker_thread_budget",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Dataset(_fanout.Dataset):
+    """Dataset(path, load="mmap")
+
+    An open fanout dataset directory (made by :func:`import_dataset` or ``fanout import``).
+
+    ``load="mmap"`` maps the files read-only (O(1) to open; processes share the page cache);
+    ``load="hugepage"`` copies the topology and the features into transparent huge pages.
+
+    Attributes: ``num_nodes``, ``num_edges``, ``path``, ``features`` ([n, D] view in the
+    stored dtype; ``feature_dtype``, and ``feature_scale``/``feature_offset`` for uint8),
+    ``labels`` (int64 [n], -1 = none), ``num_classes``, ``splits`` (names), ``arrays``
+    (names), ``edge_dirs``; methods ``split(name)``, ``array(name)``, ``verify()``,
+    ``dequantize(x)``, ``close()``. All arrays are read-only zero-copy views.
+
+    A context manager: ``with fanout.Dataset(p) as ds: ...`` closes it at the end. Closing
+    never invalidates loaders, batches or arrays made from the dataset: they keep it mapped
+    and stay valid; only new uses of the closed object raise ValueError.
+    """
+
+    __slots__ = ()
+
+    @property
+    def info(self) -> Dict[str, Any]:
+        """The manifest (fanout.json) as a dict."""
+        return json.loads(self.manifest)
+
+    def dequantize(self, x: np.ndarray) -> np.ndarray:
+        """Features in this dataset's stored dtype (``features`` or a ``batch.x``) as float32.
+
+        float32 comes back as it is (no copy); float16 and bfloat16 are widened; uint8 becomes
+        ``q * feature_scale + feature_offset``. Always a new array except for float32.
+        """
+        dt = self.feature_dtype
+        if dt is None:
+            raise ValueError("dataset has no features")
+        x = np.asarray(x)
+        if dt == "float32":
+            return x
+        if dt == "float16":
+            return x.astype(np.float32)
+        if dt == "bfloat16":  # int16 bits: the upper half of a float32
+            return (x.view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+        if dt == "uint8":
+            return x.astype(np.float32) * self.feature_scale + self.feature_offset
+        raise ValueError(f"unknown feature dtype {dt!r}")
+
+    def __reduce__(self):
+        raise TypeError("a fanout.Dataset cannot be pickled; open the path in each process")
+
+
+def _fspath(p: Optional[PathLike]) -> Optional[str]:
+    return None if p is None else os.fsdecode(os.fspath(p))
+
+
+def _import_opts(
+    format: str,
+    undirected: bool,
+    remove_self_loops: bool,
+    dedup: bool,
+    drop_unknown: bool,
+    relabel: bool,
+    csc: bool,
+    csr: bool,
+    index_dtype: str,
+    num_nodes: Optional[int],
+    features: Optional[PathLike],
+    labels: Optional[PathLike],
+    split: Union[None, str, Dict[str, PathLike]],
+    feature_dtype: str,
+    split_seed: int,
+    force: bool,
+    progress: bool,
+) -> Dict[str, Any]:
+    if isinstance(split, dict):
+        split = ",".join(f"{k}={_fspath(v)}" for k, v in split.items())
+    return dict(
+        format=format,
+        undirected=bool(undirected),
+        remove_self_loops=bool(remove_self_loops),
+        dedup=bool(dedup),
+        drop_unknown=bool(drop_unknown),
+        relabel=bool(relabel),
+        csc=bool(csc),
+        csr=bool(csr),
+        index_dtype=index_dtype,
+        num_nodes=-1 if num_nodes is None else int(num_nodes),
+        features=_fspath(features),
+        labels=_fspath(labels),
+        splits=split,
+        feature_dtype=feature_dtype,
+        split_seed=int(split_seed),
+        force=bool(force),
+        progress=bool(progress),
+    )
+
+
+def import_dataset(
+    inputs: Union[PathLike, Sequence[PathLike]],
+    output: PathLike,
+    format: str = "edgelist",
+    *,
+    undirected: bool = False,
+    remove_self_loops: bool = False,
+    dedup: bool = False,
+    drop_unknown: bool = False,
+    relabel: bool = False,
+    csc: bool = True,
+    csr: bool = False,
+    index_dtype: str = "auto",
+    num_nodes: Optional[int] = None,
+    features: Optional[PathLike] = None,
+    labels: Optional[PathLike] = None,
+    split: Union[None, str, Dict[str, PathLike]] = None,
+    feature_dtype: str = "auto",
+    split_seed: int = 0,
+    force: bool = False,
+    progress: bool = False,
+) -> Dict[str, Any]:
+    """Import a graph into a new dataset directory ``output`` (``fanout import``).
+
+    ``inputs``: one path or a list; ``format``: "edgelist" (SNAP text, .gz ok), "planetoid"
+    (the .content and .cites files: features, labels and the standard split come along),
+    "npy" (an edge_index [2, E] file) or "mtx". The keywords are the CLI's options
+    (``--remove-self-loops`` is ``remove_self_loops``, ...) with these differences: ``csc``
+    and ``csr`` are plain booleans (default: CSC only; ``csr=True`` adds the CSR, ``csc=False``
+    drops the CSC); ``split`` also takes a dict ``{"train": "a.npy", ...}``; ``progress``
+    draws the progress bar (off by default).
+
+    The import is atomic and runs with the GIL released; Ctrl-C cancels it (nothing is left
+    behind) and raises KeyboardInterrupt. Returns the report as a dict with the keys of
+    ``fanout import --json``: output, num_nodes, num_edges, input_edges, self_loops_removed,
+    reverse_added, duplicates_removed, unknown_nodes, unknown_edges_dropped, isolated_nodes.
+    Raises ValueError (bad option, existing output without force), OSError (file),
+    FormatError (malformed input).
+    """
+    if isinstance(inputs, (str, bytes, os.PathLike)):
+        inputs = [inputs]
+    paths = [os.fspath(p) for p in inputs]
+    opts = _import_opts(format, undirected, remove_self_loops, dedup, drop_unknown, relabel,
+                        csc, csr, index_dtype, num_nodes, features, labels, split,
+                        feature_dtype, split_seed, force, progress)
+    rep = _fanout.import_dataset(paths, os.fspath(output), **opts)
+    rep["output"] = _fspath(output)
+    return rep
+
+
+def import_edges(
+    src: Any,
+    dst: Any,
+    output: PathLike,
+    *,
+    undirected: bool = False,
+    remove_self_loops: bool = False,
+    dedup: bool = False,
+    relabel: bool = False,
+    csc: bool = True,
+    csr: bool = False,
+    index_dtype: str = "auto",
+    num_nodes: Optional[int] = None,
+    features: Optional[PathLike] = None,
+    labels: Optional[PathLike] = None,
+    split: Union[None, str, Dict[str, PathLike]] = None,
+    feature_dtype: str = "auto",
+    force: bool = False,
+    progress: bool = False,
+) -> Dict[str, Any]:
+    """Import in-memory edges ``src[i] -> dst[i]`` (integer arrays, e.g. the two rows of a
+    PyG ``edge_index``) into a new dataset directory; otherwise as :func:`import_dataset`."""
+    src = np.asarray(src)
+    dst = np.asarray(dst)
+    for name, a in (("src", src), ("dst", dst)):
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{name}: expected integer node ids, got dtype {a.dtype}")
+    opts = _import_opts("edgelist", undirected, remove_self_loops, dedup, False, relabel, csc,
+                        csr, index_dtype, num_nodes, features, labels, split, feature_dtype,
+                        0, force, progress)
+    del opts["format"], opts["drop_unknown"], opts["split_seed"]
+    rep = _fanout.import_edges(src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False),
+                               os.fspath(output), **opts)
+    rep["output"] = _fspath(output)
+    return rep
+
+
+class NeighborLoader(_fanout.Loader):
+    """NeighborLoader(dataset, num_neighbors=[10, 10], batch_size=1, input_nodes=None, ...)
+
+    PyG-style neighbor loader over a :class:`Dataset`: iterating it yields :class:`Batch`
+    objects (PyG ``SamplerOutput`` layout) sampled by fanout's worker threads ahead of you.
+
+    Arguments (PyG's names where PyG has them):
+
+    - ``num_neighbors``: neighbors per hop, -1 = all.
+    - ``batch_size``: seeds per batch.
+    - ``input_nodes``: None (all nodes), a split name ("train", "val", "test"), node ids
+      (any integer array-like, including a CPU torch tensor) or a boolean mask [num_nodes].
+    - ``shuffle``: reshuffle the seeds every epoch (deterministically from (seed, epoch)).
+    - ``drop_last``: drop a last, smaller batch.
+    - ``num_workers``: sampling threads (not processes); None = fanout's default (the thread
+      budget of :func:`init_neighbor_loader_worker`, or 1); 0 samples inside ``next()``.
+    - ``seed``: seed of every random choice; a batch is a pure function of (dataset, options,
+      epoch, batch index), whatever the number of workers.
+    - ``replace``, ``disjoint``: as in PyG; ``edge_dir``: "in" (in-neighbors, CSC) or "out"
+      (out-neighbors, needs a CSR).
+    - ``prefetch``: batches sampled ahead (None = 2 x num_workers).
+    - ``epoch``: the epoch of the first iteration.
+    - ``features``, ``labels``: gather x and y into each batch.
+
+    Epochs: every ``iter(loader)`` (every ``for`` loop over it) starts the next epoch: the
+    first runs ``epoch``, then ``epoch + 1``, ... (a new shuffle each time, like PyG's
+    DataLoader). ``set_epoch(e)`` picks the epoch of the next iteration; ``loader.epoch`` is
+    the current one. Starting a new iteration makes the previous iterator stale (it raises
+    RuntimeError); batches already taken stay valid. ``len(loader)`` is the number of batches
+    per epoch.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        dataset: Dataset,
+        num_neighbors: Sequence[int] = (10, 10),
+        batch_size: int = 1,
+        input_nodes: Any = None,
+        shuffle: bool = False,
+        drop_last: bool = False,
+        num_workers: Optional[int] = None,
+        seed: int = 0,
+        replace: bool = False,
+        disjoint: bool = False,
+        edge_dir: str = "in",
+        prefetch: Optional[int] = None,
+        epoch: int = 0,
+        features: bool = True,
+        labels: bool = True,
+    ):
+        if input_nodes is not None and not isinstance(input_nodes, str):
+            ids = np.asarray(input_nodes)
+            if ids.dtype == np.bool_:
+                if ids.ndim != 1:
+                    raise ValueError(f"input_nodes: a mask must be 1-D, got shape {ids.shape}")
+                ids = np.flatnonzero(ids)
+            elif ids.dtype.kind not in "iu":
+                raise TypeError(f"input_nodes: expected node ids or a boolean mask, "
+                                f"got dtype {ids.dtype}")
+            if ids.ndim != 1:
+                raise ValueError(f"input_nodes: expected a 1-D array, got shape {ids.shape}")
+            input_nodes = ids.astype(np.int64, copy=False)
+        try:
+            fanouts = [operator.index(f) for f in num_neighbors]
+        except TypeError:
+            raise TypeError(f"num_neighbors: expected a list of ints, got {num_neighbors!r}")
+        return super().__new__(
+            cls, dataset, fanouts, batch_size=operator.index(batch_size),
+            input_nodes=input_nodes, shuffle=bool(shuffle), drop_last=bool(drop_last),
+            num_workers=num_workers, seed=int(seed), replace=bool(replace),
+            disjoint=bool(disjoint), edge_dir=edge_dir, prefetch=prefetch, epoch=int(epoch),
+            features=bool(features), labels=bool(labels))
+
+    def __reduce__(self):
+        raise TypeError("a fanout.NeighborLoader cannot be pickled (it owns threads)")
+
+
+class DistNeighborLoader:
+    """Not available yet: fanout's distributed loader (MPI) does not exist so far. Use
+    :class:`NeighborLoader` in each process (after :func:`init_neighbor_loader_worker`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError(
+            "fanout.DistNeighborLoader: the distributed loader is not implemented yet; "
+            "use fanout.NeighborLoader in each process")
+
+
+def as_tensor(array: Optional[np.ndarray]):
+    """``torch.from_numpy(array)`` (no copy) without torch's warning about read-only arrays.
+
+    The tensor shares fanout's memory: do not write to it (batch memory is reused only after
+    the batch is gone, but dataset arrays are mapped read-only: writing there crashes). None
+    gives None.
+    """
+    if array is None:
+        return None
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
+        return torch.from_numpy(array)
+
+
+def to_torch(batch: Batch) -> types.SimpleNamespace:
+    """The batch's arrays as torch tensors (no copy except ``edge_index``), in a namespace
+    with PyG's names: n_id, edge_index, e_id, x, y, input_id, batch, batch_size,
+    num_sampled_nodes, num_sampled_edges (lists of ints), epoch, index. bfloat16 features
+    come as a torch.bfloat16 view of the same memory; uint8 ones stay uint8 (see
+    Dataset.dequantize / feature_scale)."""
+    x = as_tensor(batch.x)
+    if x is not None and batch.x_dtype == "bfloat16":
+        import torch
+
+        x = x.view(torch.bfloat16)
+    return types.SimpleNamespace(
+        n_id=as_tensor(batch.node),
+        edge_index=as_tensor(batch.edge_index),
+        e_id=as_tensor(batch.edge),
+        x=x,
+        y=as_tensor(batch.y),
+        input_id=as_tensor(batch.input_id),
+        batch=as_tensor(batch.batch),
+        batch_size=batch.batch_size,
+        num_sampled_nodes=batch.num_sampled_nodes.tolist(),
+        num_sampled_edges=batch.num_sampled_edges.tolist(),
+        epoch=batch.epoch,
+        index=batch.index,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerInfo:
+    """What :func:`init_neighbor_loader_worker` gave this process.
+
+    ``device``: "cpu" or "cuda:<i>" (``torch_device`` makes a torch.device of it);
+    ``cpus``: the CPU (PU) OS indexes the process is bound to, in CPU mode (else empty);
+    ``num_threads``: the loaders' default thread count; the rest mirrors fo_worker_info
+    (docs/WORKER.md) plus the master address and port recorded for the distributed runtime.
+    """
+
+    device: str
+    device_index: int
+    cpus: tuple
+    numa: tuple
+    num_threads: int
+    cpu_mode: bool
+    bound: bool
+    group_name: str
+    rank: int
+    world_size: int
+    local_rank: int
+    local_world_size: int
+    first_core: int
+    n_cores: int
+    shared_cores: bool
+    n_cores_total: int
+    n_cpus_total: int
+    n_numa_total: int
+    n_devices: int
+    start_delay_s: float
+    master_ip_address: str
+    master_worker_port: int
+
+    @property
+    def torch_device(self):
+        import torch
+
+        return torch.device(self.device)
+
+
+def _parse_device(device: Any):
+    """("cpu", None) | ("cuda", None or index) from "cpu", "cuda", "cuda:1", torch.device."""
+    text = str(device).strip().lower()
+    kind, _, idx = text.partition(":")
+    if kind == "cpu" and not idx:
+        return "cpu", None
+    if kind in ("cuda", "gpu"):
+        if not idx:
+            return "cuda", None
+        if idx.isdigit():
+            return "cuda", int(idx)
+    raise ValueError(f"device: {device!r} is not 'cpu', 'cuda' or 'cuda:<index>'")
+
+
+def _worker_kwargs(local_rank, local_world_size, rank, world_size, accel, use_cpu_workers,
+                   num_cpu_threads, start_gap_s, allow_shared_cores, topology_xml,
+                   topology_synthetic, n_devices_override) -> Dict[str, Any]:
+    return dict(
+        local_rank=int(local_rank),
+        local_world_size=int(local_world_size),
+        machine_rank=int(rank),
+        world_size=int(world_size),
+        accel=bool(accel),
+        use_cpu_workers=bool(use_cpu_workers),
+        num_cpu_threads=0 if num_cpu_threads is None else int(num_cpu_threads),
+        start_gap_s=float(start_gap_s),
+        allow_shared_cores=bool(allow_shared_cores),
+        topology_xml=_fspath(topology_xml),
+        topology_synthetic=topology_synthetic,
+        n_devices_override=-1 if n_devices_override is None else int(n_devices_override),
+    )
+
+
+def init_neighbor_loader_worker(
+    master_ip_address: str,
+    local_process_rank: int,
+    local_process_world_size: int,
+    rank: int,
+    world_size: int,
+    master_worker_port: int,
+    device: Any,
+    should_use_cpu_workers: bool = False,
+    num_cpu_threads: Optional[int] = None,
+    process_start_gap_seconds: float = 0,
+    *,
+    allow_shared_cores: bool = False,
+    topology_xml: Optional[PathLike] = None,
+    topology_synthetic: Optional[str] = None,
+    configure_torch: bool = True,
+    _n_devices_override: Optional[int] = None,
+) -> WorkerInfo:
+    """GiGL's ``init_neighbor_loader_worker`` over ``fo_worker_init`` (docs/WORKER.md).
+
+    Call it once per training process, before creating loaders. Parameters have GiGL's names
+    and meaning: ``local_process_rank``/``local_process_world_size``: this process among the
+    processes of this machine; ``rank``/``world_size``: this machine among the machines;
+    ``device``: where the model runs: "cpu", "cuda" (fanout picks device
+    local_process_rank mod n), "cuda:<i>" or a torch.device; ``should_use_cpu_workers``: own a
+    block of physical cores (whole cores, NUMA-aware, from hwloc) and bind the process to it;
+    ``num_cpu_threads``: thread budget (required with CPU workers): the default
+    ``num_workers`` of loaders and, with ``configure_torch``, ``torch.set_num_threads``;
+    ``process_start_gap_seconds``: sleep that many seconds times the local rank (default 0:
+    see docs/WORKER.md). ``master_ip_address`` and ``master_worker_port`` are recorded in the
+    result for the distributed runtime (not used yet).
+
+    fanout extensions: ``allow_shared_cores`` (more processes than cores), ``topology_xml`` /
+    ``topology_synthetic`` (plan on an injected hwloc topology, without binding),
+    ``configure_torch`` (also set torch's thread count, or its CUDA device, when torch is
+    installed; default True, like GiGL).
+
+    A second call with the same arguments returns the same result; with different ones it
+    raises ValueError naming the field. Returns a :class:`WorkerInfo` (``.device`` is the
+    chosen device, ``.cpus`` the CPU set). Errors: ValueError (bad or inconsistent
+    arguments), RuntimeError (no hwloc in this build, no accelerator), OSError (affinity).
+    """
+    kind, index = _parse_device(device)
+    raw = _fanout.worker_init(**_worker_kwargs(
+        local_process_rank, local_process_world_size, rank, world_size, kind == "cuda",
+        should_use_cpu_workers, num_cpu_threads, process_start_gap_seconds, allow_shared_cores,
+        topology_xml, topology_synthetic, _n_devices_override))
+    if kind == "cuda":
+        if index is None:
+            index = raw["device_index"]
+        elif not 0 <= index < raw["n_devices"]:
+            raise ValueError(f"device: cuda:{index} is not one of the {raw['n_devices']} "
+                             f"accelerators")
+        chosen = f"cuda:{index}"
+    else:
+        index = -1
+        chosen = "cpu"
+    if configure_torch:
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        if torch is not None:
+            if raw["cpu_mode"] and raw["num_threads"] > 0:
+                torch.set_num_threads(raw["num_threads"])
+            if kind == "cuda" and _n_devices_override is None:
+                torch.cuda.set_device(index)
+    return WorkerInfo(
+        device=chosen,
+        device_index=index,
+        cpus=tuple(raw["cpus"]),
+        numa=tuple(raw["numa"]),
+        num_threads=raw["num_threads"],
+        cpu_mode=raw["cpu_mode"],
+        bound=raw["bound"],
+        group_name=raw["group_name"],
+        rank=raw["machine_rank"],
+        world_size=raw["world_size"],
+        local_rank=raw["local_rank"],
+        local_world_size=raw["local_world_size"],
+        first_core=raw["first_core"],
+        n_cores=raw["n_cores"],
+        shared_cores=raw["shared_cores"],
+        n_cores_total=raw["n_cores_total"],
+        n_cpus_total=raw["n_cpus_total"],
+        n_numa_total=raw["n_numa_total"],
+        n_devices=raw["n_devices"],
+        start_delay_s=raw["start_delay_s"],
+        master_ip_address=str(master_ip_address),
+        master_worker_port=int(master_worker_port),
+    )
+
+
+def worker_plan(
+    local_world_size: int,
+    *,
+    num_cpu_threads: int = 1,
+    allow_shared_cores: bool = False,
+    topology_xml: Optional[PathLike] = None,
+    topology_synthetic: Optional[str] = None,
+) -> List[Dict[str, Any]]:
+    """The CPU plan of every local rank (what ``fanout topo`` prints), without side effects:
+    a list of dicts with cpus, numa, first_core, n_cores, ... per rank."""
+    return _fanout.worker_plan(**_worker_kwargs(
+        0, local_world_size, 0, 1, False, True, num_cpu_threads, 0, allow_shared_cores,
+        topology_xml, topology_synthetic, None))

@@ -1,0 +1,19 @@
+# Run examples/train_graphsage.py and check that its last line is test_acc=<v> with
+# v >= MIN_ACC. Arguments: PYTHON, SCRIPT, DATA, MIN_ACC (cmake -D...).
+execute_process(COMMAND ${PYTHON} ${SCRIPT} --data ${DATA}
+  OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${SCRIPT} exited with ${rc}")
+endif()
+string(STRIP "${out}" out)
+string(REGEX MATCH "[^\n]*$" last "${out}")
+if(NOT last MATCHES "^test_acc=([0-9.]+)$")
+  message(FATAL_ERROR "last line is not test_acc=<value>: '${last}'")
+endif()
+set(acc ${CMAKE_MATCH_1})
+# if(LESS) compares the two strings as floating-point numbers.
+if(acc LESS MIN_ACC)
+  message(FATAL_ERROR "test accuracy ${acc} is below ${MIN_ACC}")
+endif()
+message(STATUS "test accuracy ${acc} >= ${MIN_ACC}")

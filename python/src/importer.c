@@ -1,0 +1,287 @@
+/*
+ * python/src/importer.c: fanout.import_dataset / fanout.import_edges over fo_import and
+ * fo_import_edges.
+ *
+ * An import can take minutes, so it runs on a helper thread while the calling thread waits
+ * with the GIL released, waking every 100 ms to run Python's signal handlers: on Ctrl-C
+ * (KeyboardInterrupt) it raises the importer's cancel flag, waits for the importer to remove
+ * its temporary directory (fo_import is atomic) and lets the KeyboardInterrupt propagate. The
+ * helper's error message is thread-local there, so it is copied and re-set on the caller.
+ */
+#include "pyfanout.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct job {
+  /* what to import: files (inputs) or edge arrays (src, dst) */
+  const char *const *inputs;
+  int n_inputs;
+  const int64_t *src, *dst;
+  int64_t n_edges;
+  const char *out;
+  fo_import_opts o;
+  fo_import_report rep;
+  volatile int cancel; /* o.cancel points here */
+  int rc;
+  char msg[1024];
+  int done;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+} job;
+
+static void job_run(job *j) {
+  int rc = j->inputs ? fo_import(j->inputs, j->n_inputs, j->out, &j->o, &j->rep)
+                     : fo_import_edges(j->src, j->dst, j->n_edges, j->out, &j->o, &j->rep);
+  j->rc = rc;
+  if (rc != FO_OK) snprintf(j->msg, sizeof j->msg, "%s", fo_last_error());
+}
+
+static void *job_main(void *arg) {
+  job *j = arg;
+  job_run(j);
+  pthread_mutex_lock(&j->mu);
+  j->done = 1;
+  pthread_cond_signal(&j->cv);
+  pthread_mutex_unlock(&j->mu);
+  return NULL;
+}
+
+static PyObject *report_dict(const job *j) {
+  return Py_BuildValue(
+      "{s:s,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "output", j->out, "num_nodes",
+      (long long)j->rep.n_nodes, "num_edges", (long long)j->rep.n_edges, "input_edges",
+      (long long)j->rep.n_input_edges, "self_loops_removed",
+      (long long)j->rep.n_self_loops_removed, "reverse_added", (long long)j->rep.n_reverse_added,
+      "duplicates_removed", (long long)j->rep.n_duplicates_removed, "unknown_nodes",
+      (long long)j->rep.n_unknown_nodes, "unknown_edges_dropped",
+      (long long)j->rep.n_unknown_edges_dropped, "isolated_nodes", (long long)j->rep.n_isolated);
+}
+
+/* Run the import on a helper thread, checking for signals while it works. */
+static PyObject *run_job(job *j) {
+  pthread_condattr_t ca;
+  pthread_t t;
+  int interrupted = 0, started;
+
+  j->o.cancel = &j->cancel;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&j->cv, &ca);
+  pthread_condattr_destroy(&ca);
+  pthread_mutex_init(&j->mu, NULL);
+  started = pthread_create(&t, NULL, job_main, j) == 0;
+  if (!started) {
+    /* No thread to be had: import on this thread, without Ctrl-C. */
+    Py_BEGIN_ALLOW_THREADS
+    job_run(j);
+    Py_END_ALLOW_THREADS
+  } else {
+    for (;;) {
+      int done;
+      Py_BEGIN_ALLOW_THREADS
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      ts.tv_nsec += 100 * 1000 * 1000;
+      if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+      }
+      pthread_mutex_lock(&j->mu);
+      while (!j->done && pthread_cond_timedwait(&j->cv, &j->mu, &ts) != ETIMEDOUT) {
+      }
+      done = j->done;
+      pthread_mutex_unlock(&j->mu);
+      Py_END_ALLOW_THREADS
+      if (done) break;
+      if (!interrupted && PyErr_CheckSignals() < 0) {
+        interrupted = 1; /* the exception is set; let the importer clean up */
+        j->cancel = 1;
+      }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    pthread_join(t, NULL);
+    Py_END_ALLOW_THREADS
+  }
+  pthread_mutex_destroy(&j->mu);
+  pthread_cond_destroy(&j->cv);
+  if (interrupted) return NULL;
+  if (j->rc != FO_OK) {
+    fo_set_error(j->rc, j->msg);
+    return fopy_raise(j->rc);
+  }
+  return report_dict(j);
+}
+
+/* The option keywords shared by both importers (after their positional arguments). */
+#define OPT_KWLIST                                                                           \
+  "format", "undirected", "remove_self_loops", "dedup", "drop_unknown", "relabel", "csc",   \
+      "csr", "index_dtype", "num_nodes", "features", "labels", "splits", "feature_dtype",    \
+      "split_seed", "force", "progress", NULL
+#define OPT_FORMAT "|$spppppppsLzzzsKpp"
+
+typedef struct raw_opts {
+  const char *format, *index_dtype, *feature_dtype;
+  int undirected, remove_self_loops, dedup, drop_unknown, relabel, csc, csr, force, progress;
+  long long num_nodes;
+  unsigned long long split_seed;
+  const char *features, *labels, *splits;
+} raw_opts;
+
+#define OPT_ARGS(r)                                                                          \
+  &(r).format, &(r).undirected, &(r).remove_self_loops, &(r).dedup, &(r).drop_unknown,      \
+      &(r).relabel, &(r).csc, &(r).csr, &(r).index_dtype, &(r).num_nodes, &(r).features,    \
+      &(r).labels, &(r).splits, &(r).feature_dtype, &(r).split_seed, &(r).force, &(r).progress
+
+static void raw_defaults(raw_opts *r) {
+  fo_import_opts o;
+  fo_import_opts_init(&o);
+  memset(r, 0, sizeof *r);
+  r->format = "edgelist";
+  r->index_dtype = "auto";
+  r->feature_dtype = "auto";
+  r->csc = o.csc;
+  r->csr = o.csr;
+  r->num_nodes = -1;
+  r->split_seed = o.split_seed;
+}
+
+/* Translate the parsed keywords into `o`; -1 with ValueError for a bad name. */
+static int to_opts(const raw_opts *r, fo_import_opts *o) {
+  int rc;
+  fo_import_opts_init(o);
+  if ((rc = fo_format_parse(r->format, &o->format)) != FO_OK) {
+    fopy_raise(rc);
+    return -1;
+  }
+  o->undirected = r->undirected;
+  o->remove_self_loops = r->remove_self_loops;
+  o->dedup = r->dedup;
+  o->drop_unknown = r->drop_unknown;
+  o->relabel = r->relabel;
+  o->csc = r->csc;
+  o->csr = r->csr;
+  if (!strcmp(r->index_dtype, "auto")) o->index_dtype = FO_INDEX_AUTO;
+  else if (!strcmp(r->index_dtype, "int32")) o->index_dtype = FO_INDEX_INT32;
+  else if (!strcmp(r->index_dtype, "int64")) o->index_dtype = FO_INDEX_INT64;
+  else {
+    PyErr_Format(PyExc_ValueError, "index_dtype: '%s' is not auto, int32 or int64",
+                 r->index_dtype);
+    return -1;
+  }
+  if (r->num_nodes < -1) {
+    PyErr_Format(PyExc_ValueError, "num_nodes: %lld is negative", r->num_nodes);
+    return -1;
+  }
+  o->num_nodes = r->num_nodes;
+  o->features = r->features;
+  o->labels = r->labels;
+  o->splits = r->splits;
+  if (!strcmp(r->feature_dtype, "auto")) o->feature_dtype = FO_FEATURES_AUTO;
+  else if (!strcmp(r->feature_dtype, "float32")) o->feature_dtype = FO_FEATURES_FLOAT32;
+  else if (!strcmp(r->feature_dtype, "float16")) o->feature_dtype = FO_FEATURES_FLOAT16;
+  else if (!strcmp(r->feature_dtype, "bfloat16")) o->feature_dtype = FO_FEATURES_BFLOAT16;
+  else if (!strcmp(r->feature_dtype, "uint8")) o->feature_dtype = FO_FEATURES_UINT8;
+  else {
+    PyErr_Format(PyExc_ValueError,
+                 "feature_dtype: '%s' is not auto, float32, float16, bfloat16 or uint8",
+                 r->feature_dtype);
+    return -1;
+  }
+  o->split_seed = r->split_seed;
+  o->force = r->force;
+  o->progress = r->progress;
+  return 0;
+}
+
+/* import_dataset(inputs, output, *, format=..., ...) -> report dict */
+PyObject *fopy_import(PyObject *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"inputs", "output", OPT_KWLIST};
+  PyObject *inputs, *seq = NULL, *out = NULL, *ret = NULL, **enc = NULL;
+  const char **paths = NULL;
+  Py_ssize_t n = 0, n_enc = 0;
+  raw_opts r;
+  job *j = NULL;
+
+  raw_defaults(&r);
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO&" OPT_FORMAT ":import_dataset", kwlist,
+                                   &inputs, PyUnicode_FSConverter, &out, OPT_ARGS(r)))
+    return NULL;
+  if (PyUnicode_Check(inputs) || PyBytes_Check(inputs)) {
+    PyErr_SetString(PyExc_TypeError, "inputs: expected a list of paths, not one string");
+    goto out;
+  }
+  if (!(seq = PySequence_Fast(inputs, "inputs: expected a list of paths"))) goto out;
+  n = PySequence_Fast_GET_SIZE(seq);
+  if (n > 1024) {
+    PyErr_Format(PyExc_ValueError, "inputs: %zd files is too many", n);
+    goto out;
+  }
+  if (!(enc = PyMem_Calloc((size_t)(n ? n : 1), sizeof *enc)) ||
+      !(paths = PyMem_Calloc((size_t)(n ? n : 1), sizeof *paths))) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  for (Py_ssize_t i = 0; i < n; i++, n_enc++) {
+    if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &enc[i])) goto out;
+    paths[i] = PyBytes_AS_STRING(enc[i]);
+  }
+  if (!(j = PyMem_Calloc(1, sizeof *j))) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  if (to_opts(&r, &j->o) < 0) goto out;
+  j->inputs = paths;
+  j->n_inputs = (int)n;
+  j->out = PyBytes_AS_STRING(out);
+  ret = run_job(j);
+out:
+  for (Py_ssize_t i = 0; i < n_enc; i++) Py_XDECREF(enc[i]);
+  PyMem_Free(enc);
+  PyMem_Free(paths);
+  PyMem_Free(j);
+  Py_XDECREF(seq);
+  Py_XDECREF(out);
+  return ret;
+}
+
+/* import_edges(src, dst, output, *, ...) -> report dict */
+PyObject *fopy_import_edges(PyObject *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"src", "dst", "output", OPT_KWLIST};
+  PyObject *src_obj, *dst_obj, *out = NULL, *ret = NULL;
+  PyArrayObject *src = NULL, *dst = NULL;
+  raw_opts r;
+  job *j = NULL;
+
+  raw_defaults(&r);
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO&" OPT_FORMAT ":import_edges", kwlist,
+                                   &src_obj, &dst_obj, PyUnicode_FSConverter, &out,
+                                   OPT_ARGS(r)))
+    return NULL;
+  src = (PyArrayObject *)PyArray_FROMANY(src_obj, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
+  if (!src) goto out;
+  dst = (PyArrayObject *)PyArray_FROMANY(dst_obj, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
+  if (!dst) goto out;
+  if (PyArray_DIM(src, 0) != PyArray_DIM(dst, 0)) {
+    PyErr_Format(PyExc_ValueError, "src has %zd edges, dst %zd", (Py_ssize_t)PyArray_DIM(src, 0),
+                 (Py_ssize_t)PyArray_DIM(dst, 0));
+    goto out;
+  }
+  if (!(j = PyMem_Calloc(1, sizeof *j))) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  if (to_opts(&r, &j->o) < 0) goto out;
+  j->src = (const int64_t *)PyArray_DATA(src);
+  j->dst = (const int64_t *)PyArray_DATA(dst);
+  j->n_edges = (int64_t)PyArray_DIM(src, 0);
+  j->out = PyBytes_AS_STRING(out);
+  ret = run_job(j);
+out:
+  PyMem_Free(j);
+  Py_XDECREF(src);
+  Py_XDECREF(dst);
+  Py_XDECREF(out);
+  return ret;
+}

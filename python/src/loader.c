@@ -1,0 +1,684 @@
+/*
+ * python/src/loader.c: the neighbor loader (fo_loader_t) for Python: `Loader` (the base of
+ * fanout.NeighborLoader), its per-epoch iterator, and `Batch`, which holds one
+ * fo_loader_batch_t and exposes its arrays as read-only NumPy views (no copy; each view's
+ * base is the Batch).
+ *
+ * Epochs: fo_loader_create starts the epoch `epoch`; the first iter() runs it, each later
+ * iter() calls fo_loader_start_epoch(next_epoch) (next_epoch = the previous iteration's epoch
+ * + 1, or what set_epoch() gave). An iterator of an earlier iter() is stale and raises.
+ *
+ * Lifetime: a Batch holds a reference to its Loader and releases its fo_loader_batch_t when
+ * it dies; the Loader (and so the C loader) lives while any Batch or iterator does, and holds
+ * a pin on the dataset. So a batch kept after `del loader` or after dataset.close() stays
+ * valid.
+ *
+ * Threads and the GIL: fo_loader_next, start_epoch, release and destroy need one caller at a
+ * time, so each Loader has a mutex around those calls. It is taken with the GIL released (a
+ * next() can wait for sampling, and a Batch may die on another Python thread meanwhile), and
+ * it is never held while taking the GIL. After each fo_loader_next the iterator runs Python's
+ * signal handlers, so Ctrl-C stops an epoch between batches with KeyboardInterrupt; the
+ * loader stays usable and destroyable.
+ */
+#include "pyfanout.h"
+
+#include <structmember.h>
+
+#include <string.h>
+#include <unistd.h>
+
+typedef struct loader {
+  PyObject_HEAD
+  fo_loader_t *L;
+  PyObject *pin;          /* pin on the dataset (dataset.c) */
+  pthread_mutex_t mu;     /* serializes next/release/start_epoch/stats on L */
+  int mu_ready;
+  uint64_t cur_epoch;     /* the epoch L is in */
+  uint64_t next_epoch;    /* the epoch the next iter() runs */
+  int iterated;           /* iter() was called at least once */
+  uint64_t generation;    /* bumped by every iter() */
+  pid_t pid;              /* process that created it (its threads do not survive a fork) */
+  /* the options, for the attributes */
+  PyObject *num_neighbors; /* tuple of ints */
+  PyObject *split;         /* str or None */
+  int64_t batch_size;
+  int32_t num_workers, prefetch;
+  uint64_t seed;
+  fo_edge_dir edge_dir;
+  char shuffle, drop_last, replace, disjoint, features, labels; /* T_BOOL members */
+} loader;
+
+typedef struct loader_iter {
+  PyObject_HEAD
+  loader *owner;
+  uint64_t generation;
+  int done;
+} loader_iter;
+
+typedef struct batch {
+  PyObject_HEAD
+  loader *owner;
+  fo_loader_batch_t *b;
+  PyObject *edge_index; /* cached [2, E] copy, or NULL */
+} batch;
+
+/* Lock the loader's mutex; waits with the GIL released if another thread has it. */
+static void lock_loader(loader *l) {
+  if (pthread_mutex_trylock(&l->mu) != 0) {
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&l->mu);
+    Py_END_ALLOW_THREADS
+  }
+}
+
+/* Whether this is a forked child of the process that made the loader: its worker threads
+ * are not here, so the C loader must not be used (it would wait for them forever). */
+static int forked(const loader *l) {
+  return l->pid != getpid();
+}
+
+static int check_not_forked(const loader *l) {
+  if (forked(l)) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "this NeighborLoader was created before a fork: its sampling threads are "
+                    "not in this process; create loaders after forking (or use the 'spawn' "
+                    "start method)");
+    return -1;
+  }
+  return 0;
+}
+
+static void release_batch(loader *l, fo_loader_batch_t *b) {
+  if (forked(l)) return; /* the child leaves the parent's loader alone */
+  lock_loader(l);
+  fo_loader_release(l->L, b);
+  pthread_mutex_unlock(&l->mu);
+}
+
+/* ---- Loader ---- */
+
+static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"dataset", "num_neighbors", "batch_size", "input_nodes", "shuffle",
+                           "drop_last", "num_workers", "seed", "replace", "disjoint",
+                           "edge_dir", "prefetch", "epoch", "features", "labels", NULL};
+  fopy_dataset *ds;
+  PyObject *nn, *input_nodes = Py_None, *num_workers = Py_None, *prefetch = Py_None;
+  PyObject *seq = NULL, *fan_tuple = NULL;
+  PyArrayObject *ids = NULL;
+  long long batch_size = 1;
+  unsigned long long seed = 0, epoch = 0;
+  int shuffle = 0, drop_last = 0, replace = 0, disjoint = 0, features = 1, labels = 1, rc;
+  const char *edge_dir = "in";
+  int32_t *fanouts = NULL, dummy = 0;
+  Py_ssize_t n_hops;
+  fo_loader_opts o;
+  fo_dataset_t *d;
+  fo_loader_t *L = NULL;
+  loader *self = NULL;
+
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKpp:Loader", kwlist,
+                                   &fopy_DatasetType, &ds, &nn, &batch_size, &input_nodes,
+                                   &shuffle, &drop_last, &num_workers, &seed, &replace,
+                                   &disjoint, &edge_dir, &prefetch, &epoch, &features, &labels))
+    return NULL;
+  if (!(d = fopy_dataset_get(ds))) return NULL;
+  fo_loader_opts_init(&o);
+
+  /* num_neighbors -> fanouts (int32; the library checks the values) */
+  if (!(seq = PySequence_Fast(nn, "num_neighbors: expected a list of ints"))) goto fail;
+  n_hops = PySequence_Fast_GET_SIZE(seq);
+  if (n_hops > 64) {
+    PyErr_Format(PyExc_ValueError, "num_neighbors: %zd hops is more than 64", n_hops);
+    goto fail;
+  }
+  if (!(fan_tuple = PyTuple_New(n_hops))) goto fail;
+  if (n_hops && !(fanouts = PyMem_Malloc((size_t)n_hops * sizeof *fanouts))) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  for (Py_ssize_t h = 0; h < n_hops; h++) {
+    PyObject *item = PyNumber_Index(PySequence_Fast_GET_ITEM(seq, h)); /* ints, numpy ints */
+    long v;
+    if (!item) {
+      PyErr_Format(PyExc_TypeError, "num_neighbors[%zd]: expected an int, got %s", h,
+                   Py_TYPE(PySequence_Fast_GET_ITEM(seq, h))->tp_name);
+      goto fail;
+    }
+    PyTuple_SET_ITEM(fan_tuple, h, item); /* steals */
+    v = PyLong_AsLong(item);
+    if (v == -1 && PyErr_Occurred()) goto fail;
+    if (v < INT32_MIN || v > INT32_MAX) {
+      PyErr_Format(PyExc_ValueError, "num_neighbors[%zd] = %ld is out of range", h, v);
+      goto fail;
+    }
+    fanouts[h] = (int32_t)v;
+  }
+  o.sampler.fanouts = fanouts ? fanouts : &dummy;
+  o.sampler.n_hops = (int32_t)n_hops;
+  o.sampler.replace = replace;
+  o.sampler.disjoint = disjoint;
+  o.sampler.seed = (uint64_t)seed;
+  if (!strcmp(edge_dir, "in")) {
+    o.sampler.edge_dir = FO_EDGE_DIR_IN;
+  } else if (!strcmp(edge_dir, "out")) {
+    o.sampler.edge_dir = FO_EDGE_DIR_OUT;
+  } else {
+    PyErr_Format(PyExc_ValueError, "edge_dir: '%s' is not 'in' or 'out'", edge_dir);
+    goto fail;
+  }
+  o.batch_size = (int64_t)batch_size;
+  o.shuffle = shuffle;
+  o.drop_last = drop_last;
+  o.epoch = (uint64_t)epoch;
+  o.features = features;
+  o.labels = labels;
+
+  /* input_nodes: None (all nodes), a split name, or node ids */
+  if (PyUnicode_Check(input_nodes)) {
+    if (!(o.split = PyUnicode_AsUTF8(input_nodes))) goto fail;
+  } else if (input_nodes != Py_None) {
+    ids = (PyArrayObject *)PyArray_FROMANY(input_nodes, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
+    if (!ids) goto fail;
+    o.input_nodes = (const fo_nid_t *)PyArray_DATA(ids);
+    o.n_input_nodes = (int64_t)PyArray_DIM(ids, 0);
+  }
+  if (num_workers != Py_None) {
+    long v = PyLong_AsLong(num_workers);
+    if (v == -1 && PyErr_Occurred()) goto fail;
+    if (v < INT32_MIN || v > INT32_MAX) {
+      PyErr_Format(PyExc_ValueError, "num_workers: %ld is out of range", v);
+      goto fail;
+    }
+    o.num_workers = (int32_t)v;
+  }
+  if (prefetch != Py_None) {
+    long v = PyLong_AsLong(prefetch);
+    if (v == -1 && PyErr_Occurred()) goto fail;
+    if (v < INT32_MIN || v > INT32_MAX) {
+      PyErr_Format(PyExc_ValueError, "prefetch: %ld is out of range", v);
+      goto fail;
+    }
+    o.prefetch = (int32_t)v;
+  }
+
+  if (!(self = (loader *)type->tp_alloc(type, 0))) goto fail;
+  self->pid = getpid();
+  if (pthread_mutex_init(&self->mu, NULL) != 0) {
+    PyErr_SetString(PyExc_RuntimeError, "cannot create the loader's mutex");
+    goto fail;
+  }
+  self->mu_ready = 1;
+  if (!(self->pin = fopy_pin_new(ds))) goto fail;
+  Py_BEGIN_ALLOW_THREADS
+  rc = fo_loader_create(d, &o, &L);
+  Py_END_ALLOW_THREADS
+  if (rc != FO_OK) {
+    fopy_raise(rc);
+    goto fail;
+  }
+  self->L = L;
+  self->cur_epoch = self->next_epoch = (uint64_t)epoch;
+  self->num_neighbors = fan_tuple;
+  fan_tuple = NULL;
+  if (o.split) {
+    Py_INCREF(input_nodes);
+    self->split = input_nodes;
+  } else {
+    Py_INCREF(Py_None);
+    self->split = Py_None;
+  }
+  self->batch_size = o.batch_size;
+  self->num_workers = o.num_workers;
+  self->prefetch = o.prefetch ? o.prefetch : (o.num_workers > 0 ? 2 * o.num_workers : 1);
+  self->seed = o.sampler.seed;
+  self->edge_dir = o.sampler.edge_dir;
+  self->shuffle = (char)shuffle;
+  self->drop_last = (char)drop_last;
+  self->replace = (char)replace;
+  self->disjoint = (char)disjoint;
+  self->features = (char)features;
+  self->labels = (char)labels;
+  PyMem_Free(fanouts);
+  Py_XDECREF(ids);
+  Py_DECREF(seq);
+  return (PyObject *)self;
+fail:
+  PyMem_Free(fanouts);
+  Py_XDECREF(ids);
+  Py_XDECREF(seq);
+  Py_XDECREF(fan_tuple);
+  Py_XDECREF(self);
+  return NULL;
+}
+
+static void loader_dealloc(loader *self) {
+  /* Batches and iterators hold references: none is left, so the C loader has no user. In a
+   * forked child the workers to join do not exist: leave the (copied) loader alone. */
+  if (self->L && !forked(self)) {
+    fo_loader_t *L = self->L;
+    self->L = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    fo_loader_destroy(L); /* joins the workers */
+    Py_END_ALLOW_THREADS
+  }
+  if (self->mu_ready && !forked(self)) pthread_mutex_destroy(&self->mu);
+  Py_XDECREF(self->pin);
+  Py_XDECREF(self->num_neighbors);
+  Py_XDECREF(self->split);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *loader_get_iter(loader *self) {
+  uint64_t e = self->next_epoch;
+  loader_iter *it;
+  int rc = FO_OK;
+
+  if (check_not_forked(self) < 0) return NULL;
+  /* The epoch started by create is used as it is by the first iteration. */
+  if (self->iterated || e != self->cur_epoch) {
+    fo_loader_t *L = self->L;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&self->mu);
+    rc = fo_loader_start_epoch(L, e);
+    pthread_mutex_unlock(&self->mu);
+    Py_END_ALLOW_THREADS
+    if (rc != FO_OK) return fopy_raise(rc);
+  }
+  self->iterated = 1;
+  self->cur_epoch = e;
+  self->next_epoch = e + 1;
+  self->generation++;
+  if (!(it = PyObject_New(loader_iter, &fopy_LoaderIterType))) return NULL;
+  Py_INCREF(self);
+  it->owner = self;
+  it->generation = self->generation;
+  it->done = 0;
+  return (PyObject *)it;
+}
+
+static Py_ssize_t loader_len(loader *self) {
+  return (Py_ssize_t)fo_loader_num_batches(self->L);
+}
+
+static PyObject *loader_set_epoch(loader *self, PyObject *arg) {
+  unsigned long long e = PyLong_AsUnsignedLongLong(arg);
+  if (e == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+  self->next_epoch = (uint64_t)e;
+  Py_RETURN_NONE;
+}
+
+static PyObject *loader_stats(loader *self, PyObject *unused) {
+  fo_loader_stats st;
+  if (check_not_forked(self) < 0) return NULL;
+  lock_loader(self);
+  fo_loader_get_stats(self->L, &st);
+  pthread_mutex_unlock(&self->mu);
+  return Py_BuildValue("{s:L,s:d,s:d,s:L,s:d}", "batches", (long long)st.batches,
+                       "sample_seconds", (double)st.sample_ns / 1e9, "gather_seconds",
+                       (double)st.gather_ns / 1e9, "gather_bytes", (long long)st.gather_bytes,
+                       "wait_seconds", (double)st.wait_ns / 1e9);
+}
+
+static PyObject *loader_get_dataset(loader *self, void *closure) {
+  return PyObject_GetAttrString(self->pin, "dataset");
+}
+
+static PyObject *loader_get_epoch(loader *self, void *closure) {
+  if (!self->iterated) Py_RETURN_NONE;
+  return PyLong_FromUnsignedLongLong(self->cur_epoch);
+}
+
+static PyObject *loader_get_next_epoch(loader *self, void *closure) {
+  return PyLong_FromUnsignedLongLong(self->next_epoch);
+}
+
+static PyObject *loader_get_num_inputs(loader *self, void *closure) {
+  return PyLong_FromLongLong((long long)fo_loader_num_inputs(self->L));
+}
+
+static PyObject *loader_get_edge_dir(loader *self, void *closure) {
+  return PyUnicode_FromString(self->edge_dir == FO_EDGE_DIR_IN ? "in" : "out");
+}
+
+static PyObject *loader_get_seed(loader *self, void *closure) {
+  return PyLong_FromUnsignedLongLong(self->seed);
+}
+
+static PyObject *loader_repr(loader *self) {
+  return PyUnicode_FromFormat("<fanout.NeighborLoader: %zd batches of %lld, num_neighbors=%R, "
+                              "num_workers=%d>",
+                              loader_len(self), (long long)self->batch_size,
+                              self->num_neighbors, (int)self->num_workers);
+}
+
+static PyMethodDef loader_methods[] = {
+    {"set_epoch", (PyCFunction)loader_set_epoch, METH_O,
+     "set_epoch(epoch)\n--\n\nMake the next iter() run `epoch` (then epoch + 1, ...)."},
+    {"stats", (PyCFunction)loader_stats, METH_NOARGS,
+     "stats()\n--\n\nTime accounting since creation, all threads together: batches, "
+     "sample_seconds, gather_seconds, gather_bytes, wait_seconds (time next() waited)."},
+    {NULL, NULL, 0, NULL}};
+
+#define LOADER_MEMBER(name, type, field, doc) \
+  {name, type, offsetof(loader, field), READONLY, doc}
+
+static PyMemberDef loader_members[] = {
+    LOADER_MEMBER("num_neighbors", T_OBJECT, num_neighbors, "Fanout per hop (tuple)."),
+    LOADER_MEMBER("split", T_OBJECT, split, "The split the seeds come from, or None."),
+    LOADER_MEMBER("batch_size", T_LONGLONG, batch_size, "Seeds per batch."),
+    LOADER_MEMBER("num_workers", T_INT, num_workers, "Sampling threads (0: in next())."),
+    LOADER_MEMBER("prefetch", T_INT, prefetch, "Batches sampled ahead."),
+    LOADER_MEMBER("shuffle", T_BOOL, shuffle, "Reshuffle the seeds every epoch."),
+    LOADER_MEMBER("drop_last", T_BOOL, drop_last, "Drop a last, smaller batch."),
+    LOADER_MEMBER("replace", T_BOOL, replace, "Sample with replacement."),
+    LOADER_MEMBER("disjoint", T_BOOL, disjoint, "One tree per seed (fills batch.batch)."),
+    LOADER_MEMBER("features", T_BOOL, features, "Gather x."),
+    LOADER_MEMBER("labels", T_BOOL, labels, "Gather y."),
+    {NULL, 0, 0, 0, NULL}};
+
+static PyGetSetDef loader_getset[] = {
+    {"dataset", (getter)loader_get_dataset, NULL, "The dataset.", NULL},
+    {"epoch", (getter)loader_get_epoch, NULL,
+     "Epoch of the current (or last) iteration; None before the first iter().", NULL},
+    {"next_epoch", (getter)loader_get_next_epoch, NULL, "Epoch the next iter() runs.", NULL},
+    {"num_inputs", (getter)loader_get_num_inputs, NULL, "Number of input nodes (seeds).", NULL},
+    {"edge_dir", (getter)loader_get_edge_dir, NULL, "'in' or 'out'.", NULL},
+    {"seed", (getter)loader_get_seed, NULL, "Random seed (sampling and shuffle).", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PySequenceMethods loader_as_sequence = {
+    .sq_length = (lenfunc)loader_len,
+};
+
+PyTypeObject fopy_LoaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fanout._fanout.Loader",
+    .tp_basicsize = sizeof(loader),
+    .tp_dealloc = (destructor)loader_dealloc,
+    .tp_repr = (reprfunc)loader_repr,
+    .tp_as_sequence = &loader_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The C neighbor loader; use fanout.NeighborLoader.",
+    .tp_iter = (getiterfunc)loader_get_iter,
+    .tp_methods = loader_methods,
+    .tp_members = loader_members,
+    .tp_getset = loader_getset,
+    .tp_new = loader_new,
+};
+
+/* ---- the iterator ---- */
+
+static PyObject *batch_new(loader *l, fo_loader_batch_t *b);
+
+static int check_fresh(loader_iter *it) {
+  if (it->generation != it->owner->generation) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "stale loader iterator: iter() was called again on its loader (each "
+                    "iter() starts a new epoch)");
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject *iter_next(loader_iter *it) {
+  loader *l = it->owner;
+  fo_loader_batch_t *b = NULL;
+  fo_loader_t *L = l->L;
+  int rc;
+
+  if (it->done) return NULL;
+  if (check_fresh(it) < 0 || check_not_forked(l) < 0) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  pthread_mutex_lock(&l->mu);
+  rc = fo_loader_next(L, &b);
+  pthread_mutex_unlock(&l->mu);
+  Py_END_ALLOW_THREADS
+  if (rc != FO_OK) return fopy_raise(rc); /* that batch is skipped; next() goes on */
+  if (!b) {
+    it->done = 1;
+    return NULL; /* StopIteration */
+  }
+  if (PyErr_CheckSignals() < 0 || check_fresh(it) < 0) {
+    release_batch(l, b);
+    return NULL;
+  }
+  return batch_new(l, b);
+}
+
+static void iter_dealloc(loader_iter *it) {
+  Py_DECREF(it->owner);
+  PyObject_Free(it);
+}
+
+static PyObject *iter_self(PyObject *it) {
+  Py_INCREF(it);
+  return it;
+}
+
+static PyObject *iter_length_hint(loader_iter *it, PyObject *unused) {
+  return PyLong_FromSsize_t(it->done ? 0 : loader_len(it->owner));
+}
+
+static PyMethodDef iter_methods[] = {
+    {"__length_hint__", (PyCFunction)iter_length_hint, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject fopy_LoaderIterType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fanout._fanout.LoaderIterator",
+    .tp_basicsize = sizeof(loader_iter),
+    .tp_dealloc = (destructor)iter_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One epoch of a NeighborLoader (made by iter(loader)).",
+    .tp_iter = iter_self,
+    .tp_iternext = (iternextfunc)iter_next,
+    .tp_methods = iter_methods,
+};
+
+/* ---- Batch ---- */
+
+static PyObject *batch_new(loader *l, fo_loader_batch_t *b) {
+  batch *self = PyObject_New(batch, &fopy_BatchType);
+  if (!self) {
+    release_batch(l, b);
+    return NULL;
+  }
+  Py_INCREF(l);
+  self->owner = l;
+  self->b = b;
+  self->edge_index = NULL;
+  return (PyObject *)self;
+}
+
+static void batch_dealloc(batch *self) {
+  loader *l = self->owner;
+  Py_XDECREF(self->edge_index);
+  release_batch(l, self->b);
+  PyObject_Free(self);
+  Py_DECREF(l); /* may destroy the loader */
+}
+
+static PyObject *view1(batch *self, const int64_t *data, int64_t n) {
+  npy_intp dims[1] = {(npy_intp)n};
+  return fopy_view_typed((PyObject *)self, data, 1, dims, NPY_INT64);
+}
+
+static PyObject *batch_get_node(batch *self, void *closure) {
+  return view1(self, self->b->sample->node, self->b->sample->n_nodes);
+}
+
+static PyObject *batch_get_row(batch *self, void *closure) {
+  return view1(self, self->b->sample->row, self->b->sample->n_edges);
+}
+
+static PyObject *batch_get_col(batch *self, void *closure) {
+  return view1(self, self->b->sample->col, self->b->sample->n_edges);
+}
+
+static PyObject *batch_get_edge(batch *self, void *closure) {
+  return view1(self, self->b->sample->edge, self->b->sample->n_edges);
+}
+
+static PyObject *batch_get_batch(batch *self, void *closure) {
+  if (!self->b->sample->batch) Py_RETURN_NONE;
+  return view1(self, self->b->sample->batch, self->b->sample->n_nodes);
+}
+
+static PyObject *batch_get_input_id(batch *self, void *closure) {
+  return view1(self, self->b->input_id, self->b->batch_size);
+}
+
+static PyObject *batch_get_y(batch *self, void *closure) {
+  if (!self->b->y) Py_RETURN_NONE;
+  return view1(self, self->b->y, self->b->batch_size);
+}
+
+static PyObject *batch_get_num_sampled_nodes(batch *self, void *closure) {
+  return view1(self, self->b->sample->num_sampled_nodes, self->b->sample->n_hops + 1);
+}
+
+static PyObject *batch_get_num_sampled_edges(batch *self, void *closure) {
+  return view1(self, self->b->sample->num_sampled_edges, self->b->sample->n_hops);
+}
+
+static PyObject *batch_get_x(batch *self, void *closure) {
+  const fo_loader_batch_t *b = self->b;
+  npy_intp dims[2];
+  int typenum;
+
+  if (!b->x) Py_RETURN_NONE;
+  if ((typenum = fopy_feature_typenum(b->x_dtype)) < 0) {
+    PyErr_Format(PyExc_RuntimeError, "batch x: unknown dtype '%s'", b->x_dtype);
+    return NULL;
+  }
+  dims[0] = (npy_intp)b->sample->n_nodes;
+  dims[1] = (npy_intp)b->x_dim;
+  return fopy_view_typed((PyObject *)self, b->x, 2, dims, typenum);
+}
+
+static PyObject *batch_get_x_dtype(batch *self, void *closure) {
+  if (!self->b->x || !self->b->x_dtype) Py_RETURN_NONE;
+  return PyUnicode_FromString(self->b->x_dtype);
+}
+
+/* edge_index [2, E] = (row, col): the one copy (row and col are separate arrays in C). */
+static PyObject *batch_get_edge_index(batch *self, void *closure) {
+  const fo_batch_t *s = self->b->sample;
+  npy_intp dims[2] = {2, (npy_intp)s->n_edges};
+  PyObject *arr;
+  int64_t *p;
+
+  if (!self->edge_index) {
+    if (!(arr = PyArray_SimpleNew(2, dims, NPY_INT64))) return NULL;
+    p = (int64_t *)PyArray_DATA((PyArrayObject *)arr);
+    if (s->n_edges > 0) {
+      memcpy(p, s->row, (size_t)s->n_edges * sizeof *p);
+      memcpy(p + s->n_edges, s->col, (size_t)s->n_edges * sizeof *p);
+    }
+    PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
+    self->edge_index = arr;
+  }
+  Py_INCREF(self->edge_index);
+  return self->edge_index;
+}
+
+static PyObject *batch_get_batch_size(batch *self, void *closure) {
+  return PyLong_FromLongLong((long long)self->b->batch_size);
+}
+
+static PyObject *batch_get_num_nodes(batch *self, void *closure) {
+  return PyLong_FromLongLong((long long)self->b->sample->n_nodes);
+}
+
+static PyObject *batch_get_num_edges(batch *self, void *closure) {
+  return PyLong_FromLongLong((long long)self->b->sample->n_edges);
+}
+
+static PyObject *batch_get_epoch(batch *self, void *closure) {
+  return PyLong_FromUnsignedLongLong(self->b->epoch);
+}
+
+static PyObject *batch_get_index(batch *self, void *closure) {
+  return PyLong_FromLongLong((long long)self->b->index);
+}
+
+static PyObject *batch_get_loader(batch *self, void *closure) {
+  Py_INCREF(self->owner);
+  return (PyObject *)self->owner;
+}
+
+static PyObject *batch_digest(batch *self, PyObject *unused) {
+  const fo_loader_batch_t *b = self->b;
+  uint64_t h;
+  Py_BEGIN_ALLOW_THREADS
+  h = fo_loader_batch_digest(b);
+  Py_END_ALLOW_THREADS
+  return PyLong_FromUnsignedLongLong(h);
+}
+
+static PyObject *batch_repr(batch *self) {
+  const fo_loader_batch_t *b = self->b;
+  return PyUnicode_FromFormat("<fanout.Batch epoch=%llu index=%lld batch_size=%lld "
+                              "num_nodes=%lld num_edges=%lld>",
+                              (unsigned long long)b->epoch, (long long)b->index,
+                              (long long)b->batch_size, (long long)b->sample->n_nodes,
+                              (long long)b->sample->n_edges);
+}
+
+static PyMethodDef batch_methods[] = {
+    {"digest", (PyCFunction)batch_digest, METH_NOARGS,
+     "digest()\n--\n\nXXH64 of node, row, col, edge, x, y (fo_loader_batch_digest); "
+     "fanout.digest_sequence() of an epoch's digests is what `fanout bench --digest` prints."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef batch_getset[] = {
+    {"node", (getter)batch_get_node, NULL,
+     "int64 [N] global node ids, the seeds first (PyG n_id). Read-only view.", NULL},
+    {"n_id", (getter)batch_get_node, NULL, "Alias of node (PyG's name).", NULL},
+    {"row", (getter)batch_get_row, NULL,
+     "int64 [E] local index of each edge's neighbor (message source). Read-only view.", NULL},
+    {"col", (getter)batch_get_col, NULL,
+     "int64 [E] local index of the node it was sampled for (message target). Read-only view.",
+     NULL},
+    {"edge_index", (getter)batch_get_edge_index, NULL,
+     "int64 [2, E] = (row, col), PyG layout: a read-only COPY made on first access (row and "
+     "col are separate arrays in fanout), then cached.",
+     NULL},
+    {"edge", (getter)batch_get_edge, NULL, "int64 [E] global edge ids. Read-only view.", NULL},
+    {"e_id", (getter)batch_get_edge, NULL, "Alias of edge (PyG's name).", NULL},
+    {"batch", (getter)batch_get_batch, NULL,
+     "disjoint=True: int64 [N] index of each node's seed; else None.", NULL},
+    {"x", (getter)batch_get_x, NULL,
+     "Features of `node` [N, D] in the dataset's dtype (see x_dtype); None when not gathered. "
+     "Read-only view.",
+     NULL},
+    {"x_dtype", (getter)batch_get_x_dtype, NULL,
+     "'float32', 'float16', 'bfloat16' (x holds the bits as int16) or 'uint8'; None without x.", NULL},
+    {"y", (getter)batch_get_y, NULL,
+     "int64 [batch_size] labels of the seeds (-1: none); None when not gathered.", NULL},
+    {"input_id", (getter)batch_get_input_id, NULL,
+     "int64 [batch_size] position of each seed in the loader's input nodes.", NULL},
+    {"num_sampled_nodes", (getter)batch_get_num_sampled_nodes, NULL,
+     "int64 [hops + 1]: seeds, then new nodes per hop.", NULL},
+    {"num_sampled_edges", (getter)batch_get_num_sampled_edges, NULL,
+     "int64 [hops]: edges sampled per hop.", NULL},
+    {"batch_size", (getter)batch_get_batch_size, NULL, "Number of seeds.", NULL},
+    {"num_nodes", (getter)batch_get_num_nodes, NULL, "N.", NULL},
+    {"num_edges", (getter)batch_get_num_edges, NULL, "E.", NULL},
+    {"epoch", (getter)batch_get_epoch, NULL, "Epoch of this batch.", NULL},
+    {"index", (getter)batch_get_index, NULL, "Index of this batch in its epoch.", NULL},
+    {"loader", (getter)batch_get_loader, NULL, "The loader this batch came from.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject fopy_BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fanout.Batch",
+    .tp_basicsize = sizeof(batch),
+    .tp_dealloc = (destructor)batch_dealloc,
+    .tp_repr = (reprfunc)batch_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One mini-batch (PyG SamplerOutput layout). Its arrays are read-only NumPy views "
+              "of fanout's memory whose base is the batch, valid as long as they live.",
+    .tp_methods = batch_methods,
+    .tp_getset = batch_getset,
+};

@@ -1,0 +1,103 @@
+/*
+ * python/src/pyfanout.h: declarations shared by the files of the CPython extension
+ * `fanout._fanout` (the .c files of python/src/), which wraps the public C API (<fanout/fanout.h>) for the
+ * pure-Python package python/fanout/.
+ *
+ * Files: module.c (module init, exceptions, small functions), dataset.c (Dataset and the
+ * read-only array views of its memory), importer.c (import_dataset/import_edges on a helper
+ * thread so that Ctrl-C cancels them), loader.c (Loader, its per-epoch iterator and Batch),
+ * worker.c (fo_worker_init and fo_worker_plan).
+ *
+ * Conventions: every function that returns a new reference returns NULL with a Python
+ * exception set on failure; fanout's status codes become exceptions through fopy_raise(). The
+ * GIL is released around every call that can block or take time (open, import, sampling,
+ * joins); a lock of ours is never held while taking the GIL, so no thread waits for the GIL
+ * while holding something another GIL holder needs.
+ */
+#ifndef FANOUT_PYFANOUT_H
+#define FANOUT_PYFANOUT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL fopy_ARRAY_API
+#ifndef FOPY_MODULE_C
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include <pthread.h>
+
+#include <fanout/fanout.h>
+
+/* ---- module.c ---- */
+
+/** fanout.FormatError (a ValueError): malformed input file or corrupt dataset (FO_EFORMAT). */
+extern PyObject *fopy_FormatError;
+
+/**
+ * Raise the Python exception for fanout status `rc` with this thread's fo_last_error() text
+ * (or the status name when it is empty): FO_EINVAL, FO_ERANGE -> ValueError; FO_EIO ->
+ * OSError; FO_EFORMAT -> FormatError; FO_ENOMEM -> MemoryError; others RuntimeError. The
+ * exception gets an attribute `status` ("FO_EINVAL", ...). Returns NULL.
+ */
+PyObject *fopy_raise(int rc);
+
+/** Cast a method implementation for PyMethodDef (avoids -Wcast-function-type). */
+#define FOPY_METH(fn) ((PyCFunction)(void (*)(void))(fn))
+
+/* ---- dataset.c ---- */
+
+/**
+ * The Python object of an open dataset. `closed` is set by close(); the C handle itself is
+ * closed once nothing uses it any more (`n_users` == 0): loaders and array views each hold a
+ * pin (fopy_pin_new) that counts as one user, so close() never invalidates memory that Python
+ * objects still see.
+ */
+typedef struct fopy_dataset {
+  PyObject_HEAD
+  fo_dataset_t *d;     /* NULL once really closed */
+  int closed;          /* close() was called: new uses raise ValueError */
+  Py_ssize_t n_users;  /* live pins */
+} fopy_dataset;
+
+extern PyTypeObject fopy_DatasetType;
+extern PyTypeObject fopy_PinType;
+
+/** The open handle, or NULL with ValueError("dataset is closed") set. */
+fo_dataset_t *fopy_dataset_get(fopy_dataset *ds);
+
+/** A new pin on `ds` (counts as a user until it is freed), or NULL with an exception. */
+PyObject *fopy_pin_new(fopy_dataset *ds);
+
+/**
+ * A read-only NumPy view of `data` (C order) whose base is `owner` (a new reference to owner
+ * is taken). `data` may be NULL when the array is empty. Returns a new reference or NULL.
+ */
+PyObject *fopy_view(PyObject *owner, const void *data, int nd, const npy_intp *dims,
+                    PyArray_Descr *descr);
+
+/** Same with a type number instead of a descriptor. */
+PyObject *fopy_view_typed(PyObject *owner, const void *data, int nd, const npy_intp *dims,
+                          int typenum);
+
+/** NumPy type number of a feature dtype name ("float32", "float16", "bfloat16" -> int16
+ *  bits, "uint8"), or -1 for an unknown name. */
+int fopy_feature_typenum(const char *dtype);
+
+/* ---- importer.c ---- */
+PyObject *fopy_import(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fopy_import_edges(PyObject *self, PyObject *args, PyObject *kw);
+
+/* ---- loader.c ---- */
+extern PyTypeObject fopy_LoaderType;
+extern PyTypeObject fopy_LoaderIterType;
+extern PyTypeObject fopy_BatchType;
+
+/* ---- worker.c ---- */
+PyObject *fopy_worker_init(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fopy_worker_plan(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *fopy_worker_current(PyObject *self, PyObject *unused);
+
+#endif
