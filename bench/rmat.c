@@ -137,7 +137,16 @@ int main(int argc, char **argv) {
     default: usage(stderr); return 2;
     }
   }
-  if (scale < 1 || scale > 40 || ef < 1 || !out || optind != argc || dim < 0 || classes < 1) {
+  if (scale < 1 || scale > 40 || ef < 1 || !out || optind != argc || dim < 0 || classes < 1 ||
+      !(train_fraction >= 0 && train_fraction <= 1)) {
+    fprintf(stderr, "fanout-rmat: %s\n",
+            !out ? "missing -o DIR"
+            : optind != argc ? "unexpected argument"
+            : scale < 1 || scale > 40 ? "--scale must be in 1..40"
+            : ef < 1 ? "--edgefactor must be >= 1"
+            : dim < 0 ? "--features must be >= 0"
+            : classes < 1 ? "--classes must be >= 1"
+                          : "--train-fraction must be in [0, 1]");
     usage(stderr);
     return 2;
   }

@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -38,31 +39,44 @@ int cli_fail(int rc) {
   return CLI_FAIL;
 }
 
+/* 0 ok; -1 not an integer; -2 an integer out of the int64 range. */
 static int parse_i64(const char *s, size_t len, int64_t *out) {
-  char buf[32], *end;
+  char buf[64], *end;
   long long v;
-  if (len == 0 || len >= sizeof buf) return -1;
+  size_t i = 0;
+  if (len == 0 || len >= sizeof buf) {
+    /* a long run of digits is still an integer, just too large */
+    if (len && (s[0] == '-' || s[0] == '+')) i = 1;
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+    }
+    return len && i == len && len > 1 ? -2 : -1;
+  }
   memcpy(buf, s, len);
   buf[len] = '\0';
+  if (isspace((unsigned char)buf[0])) return -1; /* strtoll would skip it */
   errno = 0;
   v = strtoll(buf, &end, 10);
-  if (*end || errno) return -1;
+  if (*end || end == buf) return -1;
+  if (errno == ERANGE) return -2;
   *out = v;
   return 0;
 }
 
 int cli_i64(const char *cmd, const char *opt, const char *s, int64_t *out) {
-  if (parse_i64(s, strlen(s), out) != 0)
-    return cli_usage_error(cmd, "%s: '%s' is not an integer", opt, s);
+  int r = parse_i64(s, strlen(s), out);
+  if (r == -2) return cli_usage_error(cmd, "%s: %s is out of range", opt, s);
+  if (r != 0) return cli_usage_error(cmd, "%s: '%s' is not an integer", opt, s);
   return 0;
 }
 
 int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out) {
   char *end;
-  unsigned long long v;
+  unsigned long long v = 0;
   errno = 0;
-  if (!*s || *s == '-' || ((v = strtoull(s, &end, 10)), *end) || errno)
+  if (*s >= '0' && *s <= '9') v = strtoull(s, &end, 10);
+  if (!(*s >= '0' && *s <= '9') || *end)
     return cli_usage_error(cmd, "%s: '%s' is not a non-negative integer", opt, s);
+  if (errno == ERANGE) return cli_usage_error(cmd, "%s: %s is out of range", opt, s);
   *out = v;
   return 0;
 }
@@ -78,10 +92,13 @@ int cli_i64_list(const char *cmd, const char *opt, const char *s, int64_t **out,
   for (;;) {
     const char *c = strchr(p, ',');
     size_t len = c ? (size_t)(c - p) : strlen(p);
-    if (parse_i64(p, len, &a[k]) != 0) {
+    int r = parse_i64(p, len, &a[k]);
+    if (r != 0) {
+      int ret = r == -2 ? cli_usage_error(cmd, "%s: %.*s is out of range", opt, (int)len, p)
+                        : cli_usage_error(cmd, "%s: '%.*s' is not an integer (expected "
+                                          "comma-separated integers)", opt, (int)len, p);
       free(a);
-      return cli_usage_error(cmd, "%s: '%.*s' is not an integer (expected comma-separated "
-                             "integers)", opt, (int)len, p);
+      return ret;
     }
     k++;
     if (!c) break;

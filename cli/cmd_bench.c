@@ -25,8 +25,8 @@ static void help(void) {
          "  --prefetch P         batches sampled ahead (default 2 x threads)\n"
          "  --split NAME         seeds from a split of the dataset (default: all nodes)\n"
          "  --features           gather x (features) and y (labels) into each batch (default off)\n"
-         "  --digest             print the epoch digest: xxh64 over per-batch digests, each the\n"
-         "                       xxh64 of node, row, col, edge, x, y (compare runs with it)\n"
+         "  --digest             print the digest of the run: xxh64 over the per-batch digests of\n"
+         "                       every epoch run, each the xxh64 of node, row, col, edge, x, y\n"
          "  --bare               no loader: sample batches in a loop on this thread\n"
          "  --memcpy             also measure this machine's single-thread memcpy bandwidth\n"
          "                       (256 MiB blocks, best of 3) and report gather / memcpy\n"
@@ -165,7 +165,7 @@ int cmd_bench(int argc, char **argv) {
   int32_t *fanouts = NULL;
   int64_t max_batches = -1, epochs = 1, v, *perm = NULL;
   uint64_t epoch0 = 0;
-  bool json = false, digest = false, bare = false, want_memcpy = false;
+  bool json = false, digest = false, bare = false, want_memcpy = false, loader_opt = false;
   double memcpy_bps = 0;
   fo_loader_stats ls;
   fo_dataset_t *d = NULL;
@@ -219,6 +219,7 @@ int cmd_bench(int argc, char **argv) {
         goto out;
       }
       lo.num_workers = (int32_t)v;
+      loader_opt = true;
       break;
     case OPT_PREFETCH:
       if ((ret = cli_i64("bench", "--prefetch", optarg, &v))) goto out;
@@ -227,6 +228,7 @@ int cmd_bench(int argc, char **argv) {
         goto out;
       }
       lo.prefetch = (int32_t)v;
+      loader_opt = true;
       break;
     case OPT_SPLIT: lo.split = optarg; break;
     case OPT_FEATURES: lo.features = lo.labels = true; break;
@@ -254,9 +256,9 @@ int cmd_bench(int argc, char **argv) {
     ret = cli_usage_error("bench", "missing --fanout");
     goto out;
   }
-  if (bare && (lo.split || lo.features || digest)) {
+  if (bare && (lo.split || lo.features || digest || loader_opt)) {
     ret = cli_usage_error("bench", "--bare samples all nodes without the loader: no --split, "
-                          "--features or --digest");
+                          "--features, --digest, --threads or --prefetch");
     goto out;
   }
   lo.epoch = epoch0;

@@ -35,6 +35,10 @@ static void help(void) {
          "  --drop-unknown       planetoid: drop cites whose ids have no content line (default %s;\n"
          "                       they are added as feature-less nodes, as PyG does)\n"
          "  --relabel            map integer ids, sorted, to 0..n-1 (default %s: ids kept)\n"
+         "  --string-ids         edgelist: ids are any tokens, numbered in order of first\n"
+         "                       appearance (original ids kept as strings)\n"
+         "  --columns S,D        edgelist: 0-based columns of the source and target ids\n"
+         "                       (default 0,1)\n"
          "  --num-nodes N        number of nodes (default: max id + 1)\n"
          "  --csc, --csr         which topology to store: in-neighbors (CSC) and/or out-neighbors\n"
          "                       (CSR); default CSC only\n"
@@ -47,7 +51,7 @@ static void help(void) {
          "                       planetoid float32)\n"
          "  --split-seed N       planetoid: seed of the standard split (20 per class train, 500 val,\n"
          "                       1000 test) (default %llu)\n"
-         "  --force              replace DIR if it is an existing dataset\n"
+         "  --force              replace DIR if it is an existing dataset (the whole directory)\n"
          "  --json               print the report as JSON\n"
          "  -q, --quiet          no progress bar\n",
          o.undirected ? "on" : "off", o.remove_self_loops ? "on" : "off", o.dedup ? "on" : "off",
@@ -56,7 +60,7 @@ static void help(void) {
 
 enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELABEL, OPT_NUM,
        OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON, OPT_FEATURES, OPT_LABELS, OPT_SPLIT,
-       OPT_FDTYPE, OPT_SPLIT_SEED };
+       OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS };
 
 int cmd_import(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -70,6 +74,7 @@ int cmd_import(int argc, char **argv) {
       {"features", required_argument, NULL, OPT_FEATURES}, {"labels", required_argument, NULL, OPT_LABELS},
       {"split", required_argument, NULL, OPT_SPLIT}, {"feature-dtype", required_argument, NULL, OPT_FDTYPE},
       {"split-seed", required_argument, NULL, OPT_SPLIT_SEED},
+      {"string-ids", no_argument, NULL, OPT_STRING_IDS}, {"columns", required_argument, NULL, OPT_COLUMNS},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_import_opts o;
   fo_import_report r;
@@ -106,6 +111,19 @@ int cmd_import(int argc, char **argv) {
       else return cli_usage_error("import", "--index-dtype: '%s' is not auto, int32 or int64", optarg);
       break;
     case OPT_FORCE: o.force = true; break;
+    case OPT_STRING_IDS: o.string_ids = true; break;
+    case OPT_COLUMNS: {
+      int64_t *cols, nc;
+      if ((rc = cli_i64_list("import", "--columns", optarg, &cols, &nc))) return rc;
+      if (nc != 2 || cols[0] < 0 || cols[1] < 0 || cols[0] > 1000 || cols[1] > 1000) {
+        free(cols);
+        return cli_usage_error("import", "--columns: '%s' is not two column numbers S,D in 0..1000", optarg);
+      }
+      o.src_column = (int32_t)cols[0];
+      o.dst_column = (int32_t)cols[1];
+      free(cols);
+      break;
+    }
     case OPT_FEATURES: o.features = optarg; break;
     case OPT_LABELS: o.labels = optarg; break;
     case OPT_SPLIT: o.splits = optarg; break;

@@ -66,6 +66,8 @@ int cmd_info(int argc, char **argv) {
         printf("%s\"%s\": {\"min\": %lld, \"mean\": %.4f, \"max\": %lld, \"argmax\": %lld, \"zero\": %lld}",
                first ? "" : ", ", name, (long long)st.min, st.mean, (long long)st.max,
                (long long)st.argmax, (long long)st.n_zero);
+      else if (fo_dataset_num_nodes(d) == 0)
+        printf("%-3s degree: no nodes (%s)\n", name, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
       else
         printf("%-3s degree min %lld, mean %.2f, max %lld (node %lld); zero-degree nodes: %lld (%s)\n",
                name, (long long)st.min, st.mean, (long long)st.max, (long long)st.argmax,

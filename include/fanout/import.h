@@ -3,9 +3,11 @@
  *
  * Formats (fo_format):
  *  - FO_FORMAT_EDGELIST: SNAP-style text, one edge "src dst [ignored...]" per line, separated by
- *    tabs, spaces or commas; lines starting with '#' or '%' are comments; CRLF accepted; a file
- *    ending in .gz is decompressed (zlib). Ids are non-negative integers and are kept as they are
- *    (n = max id + 1) unless `relabel` is set.
+ *    tabs, spaces or commas; lines starting with '#' or '%' are comments; CRLF accepted; gzip
+ *    input is decompressed (zlib). `src_column`/`dst_column` pick other columns (0-based). Ids
+ *    are non-negative integers kept as they are (n = max id + 1) unless `relabel` is set, or
+ *    with `string_ids` any tokens (e.g. "n02084071"), numbered in order of first appearance and
+ *    kept as string node_orig.
  *  - FO_FORMAT_PLANETOID: LINQS `<name>.content` (`<paper_id>\t<w_0>..\t<w_{D-1}>\t<label>`) and
  *    `<name>.cites` (`a\tb` = the edge b -> a: paper b cites paper a), in either order, each
  *    optionally .gz. Paper ids are strings; node ids follow the content file's order, then ids
@@ -81,6 +83,9 @@ typedef struct fo_import_opts {
                                 instead of adding feature-less nodes; default false */
   bool relabel;            /**< integer formats: map the distinct ids, sorted ascending, to
                                 0..n-1 and store `node_orig`; default false (ids kept) */
+  bool string_ids;         /**< edgelist: ids are arbitrary tokens (see above); default false */
+  int32_t src_column;      /**< edgelist: 0-based column of the source id; default 0 */
+  int32_t dst_column;      /**< edgelist: 0-based column of the target id; default 1 */
   bool csc;                /**< store the CSC (in-neighbors); default true */
   bool csr;                /**< store the CSR (out-neighbors); default false */
   fo_index_dtype index_dtype; /**< default FO_INDEX_AUTO */

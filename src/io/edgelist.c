@@ -2,7 +2,8 @@
  * io/edgelist.c: SNAP-style edge lists. One edge per line, "src dst", the two ids separated by
  * tabs, spaces or commas; further columns (a weight, a timestamp) are ignored. Empty lines and
  * lines whose first non-blank character is '#' or '%' are comments. Ids are decimal integers,
- * non-negative unless --relabel maps them. Several files are read as one list, in order.
+ * non-negative unless --relabel maps them, or any tokens with --string-ids (numbered in order of
+ * first appearance); --columns picks the two id columns. Several files are read as one list.
  */
 #include "io/io_internal.h"
 
@@ -48,7 +49,9 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
                        fo__graph_input *in) {
   fo__progress prog;
   uint64_t total = 0, base = 0;
+  const int32_t last = o->src_column > o->dst_column ? o->src_column : o->dst_column;
   int rc = FO_OK;
+  if (o->string_ids && (rc = fo__strmap_create(&in->orig_str)) != FO_OK) return rc;
   for (int f = 0; f < n_inputs; f++) total += fo__file_bytes(inputs[f]); /* stat: a FIFO opens once */
   fo__progress_start(&prog, o->progress, "import", total);
   for (int f = 0; f < n_inputs && rc == FO_OK; f++) {
@@ -61,19 +64,37 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
     r.progress_base = &base;
     r.cancel = o->cancel;
     while ((k = fo__reader_next(&r, &line, &len)) == 1) {
-      size_t i = 0, tlen;
-      const char *tok;
+      size_t i = 0, tlen, slen = 0, dlen = 0;
+      const char *tok, *stok = NULL, *dtok = NULL;
       int64_t s, d;
+      int32_t col = 0;
       while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
       if (i == len || line[i] == '#' || line[i] == '%') continue;
-      if (!next_token(line, len, &i, &tok, &tlen)) continue;
-      if ((rc = parse_id(&r, tok, tlen, o, &s)) != FO_OK) break;
-      if (!next_token(line, len, &i, &tok, &tlen)) {
+      for (; col <= last && next_token(line, len, &i, &tok, &tlen); col++) {
+        if (col == o->src_column) stok = tok, slen = tlen;
+        if (col == o->dst_column) dtok = tok, dlen = tlen;
+      }
+      if (col == 0) continue;
+      /* a bad first id is reported as such, even on a one-token line */
+      if (stok && !o->string_ids && (rc = parse_id(&r, stok, slen, o, &s)) != FO_OK) break;
+      if ((!stok || !dtok) && o->src_column == 0 && o->dst_column == 1) {
         rc = FO_FAIL(FO_EFORMAT, "%s:%lld: expected two node ids, got one: '%.*s'", r.path,
                      (long long)r.lineno, (int)(len > 60 ? 60 : len), line);
         break;
       }
-      if ((rc = parse_id(&r, tok, tlen, o, &d)) != FO_OK) break;
+      if (!stok || !dtok) {
+        rc = FO_FAIL(FO_EFORMAT, "%s:%lld: expected node ids in columns %d and %d, got %d "
+                     "column%s: '%.*s'", r.path, (long long)r.lineno, (int)o->src_column,
+                     (int)o->dst_column, (int)col, col == 1 ? "" : "s", (int)(len > 60 ? 60 : len), line);
+        break;
+      }
+      if (o->string_ids) {
+        if ((rc = fo__strmap_get(in->orig_str, stok, slen, true, &s, NULL)) != FO_OK ||
+            (rc = fo__strmap_get(in->orig_str, dtok, dlen, true, &d, NULL)) != FO_OK)
+          break;
+      } else if ((rc = parse_id(&r, dtok, dlen, o, &d)) != FO_OK) {
+        break;
+      }
       if ((rc = fo__edges_push(&in->edges, s, d)) != FO_OK) break;
     }
     if (k < 0 && rc == FO_OK) rc = k;
@@ -81,5 +102,6 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
     fo__reader_close(&r);
   }
   fo__progress_end(&prog);
+  if (rc == FO_OK && o->string_ids) in->n_nodes = fo__strmap_count(in->orig_str);
   return rc;
 }

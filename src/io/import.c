@@ -11,6 +11,8 @@ void fo_import_opts_init(fo_import_opts *o) {
   o->csr = false;
   o->index_dtype = FO_INDEX_AUTO;
   o->num_nodes = -1;
+  o->src_column = 0;
+  o->dst_column = 1;
 }
 
 static const char *const format_names[] = {"edgelist", "planetoid", "npy", "mtx"};
@@ -29,14 +31,15 @@ json_t *fo__provenance(const char *format, const char *const *inputs, int n_inpu
                        const fo_import_opts *o) {
   json_t *p = json_object(), *ins = json_array(), *opts;
   for (int i = 0; i < n_inputs; i++) json_array_append_new(ins, json_string(inputs[i]));
-  opts = json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:s, s:I}", "undirected", o->undirected,
+  opts = json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:s, s:I, s:b, s:i, s:i}", "undirected", o->undirected,
                    "remove_self_loops", o->remove_self_loops, "dedup", o->dedup, "drop_unknown",
                    o->drop_unknown, "relabel", o->relabel, "csc", o->csc, "csr", o->csr,
                    "index_dtype",
                    o->index_dtype == FO_INDEX_INT32   ? "int32"
                    : o->index_dtype == FO_INDEX_INT64 ? "int64"
                                                       : "auto",
-                   "num_nodes", (json_int_t)o->num_nodes);
+                   "num_nodes", (json_int_t)o->num_nodes, "string_ids", o->string_ids,
+                   "src_column", (int)o->src_column, "dst_column", (int)o->dst_column);
   json_object_set_new(p, "tool", json_string("fanout " FO_VERSION_STRING));
   json_object_set_new(p, "format", json_string(format));
   json_object_set_new(p, "inputs", ins);
@@ -62,6 +65,17 @@ static int check_opts(const fo_import_opts *o) {
     return FO_FAIL(FO_EINVAL, "--relabel and --num-nodes cannot be combined");
   if ((unsigned)o->index_dtype > FO_INDEX_INT64)
     return FO_FAIL(FO_EINVAL, "unknown index dtype %d", (int)o->index_dtype);
+  if (o->src_column < 0 || o->dst_column < 0 || o->src_column > 1000 || o->dst_column > 1000 ||
+      o->src_column == o->dst_column)
+    return FO_FAIL(FO_EINVAL, "columns %d,%d: need two different columns in 0..1000",
+                   (int)o->src_column, (int)o->dst_column);
+  if (o->format != FO_FORMAT_EDGELIST && (o->string_ids || o->src_column != 0 || o->dst_column != 1))
+    return FO_FAIL(FO_EINVAL, "--string-ids and --columns apply to --format edgelist only");
+  if (o->string_ids && (o->relabel || o->num_nodes >= 0))
+    return FO_FAIL(FO_EINVAL, "--string-ids numbers the ids itself: no --relabel or --num-nodes");
+  if (o->format != FO_FORMAT_PLANETOID && (o->drop_unknown || o->split_seed))
+    return FO_FAIL(FO_EINVAL, "%s applies to --format planetoid only",
+                   o->drop_unknown ? "--drop-unknown" : "--split-seed");
   if ((unsigned)o->feature_dtype > FO_FEATURES_UINT8)
     return FO_FAIL(FO_EINVAL, "unknown feature dtype %d", (int)o->feature_dtype);
   return FO_OK;

@@ -70,6 +70,9 @@ int fo__writer_begin(const char *out_dir, bool force, fo__writer **out) {
   if (lstat(out_dir, &st) == 0) {
     if (!force)
       return FO_FAIL(FO_EINVAL, "output '%s' already exists (use --force to replace it)", out_dir);
+    if (S_ISLNK(st.st_mode))
+      return FO_FAIL(FO_EINVAL, "refusing to replace '%s': it is a symbolic link (give the "
+                     "dataset's real path)", out_dir);
     if (!replaceable(out_dir, &st))
       return FO_FAIL(FO_EINVAL, "refusing to replace '%s': not a fanout dataset", out_dir);
   }
@@ -96,16 +99,28 @@ int fo__writer_begin(const char *out_dir, bool force, fo__writer **out) {
     rc = FO_FAIL(FO_EINVAL, "output '%s': parent directory '%s' does not exist", out_dir, w->parent);
     goto fail;
   }
-  n = strlen(w->parent) + strlen(basename(copy2)) + 16;
+  n = strlen(w->parent) + strlen(basename(copy2)) + 48;
   if (!(tmpl = malloc(n))) {
     rc = FO_FAIL(FO_ENOMEM, "writer");
     goto fail;
   }
-  snprintf(tmpl, n, "%s/.%s.tmp-XXXXXX", w->parent, basename(copy2));
-  if (!mkdtemp(tmpl)) {
-    rc = FO_FAIL_ERRNO("create temporary directory '%s'", tmpl);
-    free(tmpl);
-    goto fail;
+  /* A unique hidden name made with mkdir(0777), not mkdtemp (always 0700): the dataset gets
+   * the permissions the caller's umask allows, like any directory it creates. */
+  {
+    static unsigned counter;
+    uint64_t salt = fo__now_ns() ^ ((uint64_t)getpid() << 32);
+    int tries = 0;
+    for (;;) {
+      unsigned c = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+      snprintf(tmpl, n, "%s/.%s.tmp-%d-%u-%04x", w->parent, basename(copy2), (int)getpid(), c,
+               (unsigned)((salt >> (tries % 48)) & 0xffff));
+      if (mkdir(tmpl, 0777) == 0) break;
+      if (errno != EEXIST || ++tries > 100) {
+        rc = FO_FAIL_ERRNO("create temporary directory '%s'", tmpl);
+        free(tmpl);
+        goto fail;
+      }
+    }
   }
   w->tmp_dir = tmpl;
   w->manifest = json_object();
