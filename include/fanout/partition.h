@@ -19,7 +19,10 @@
  * graphs", SIAM J. Sci. Comput. 1998) on the symmetrized graph, minimizing the edge cut with
  * balanced node counts, or balanced node and train-node counts (two vertex weights) with
  * FO_BALANCE_TRAIN. libmetis is loaded at run time (dlopen "libmetis.so.5", or the path in the
- * environment variable FO_METIS_LIBRARY), so fanout builds and runs without it.
+ * environment variable FO_METIS_LIBRARY), so fanout builds and runs without it. libmetis prints
+ * some diagnostics on stdout; while it runs, the process's stdout (fd 1) is pointed at stderr
+ * (METIS calls are serialized). P = 1 needs no METIS. With P close to the node count METIS
+ * may leave parts empty; range partitions keep every part non-empty when they can.
  */
 #ifndef FANOUT_PARTITION_H
 #define FANOUT_PARTITION_H

@@ -12,6 +12,10 @@
 
 #include <dlfcn.h>
 #include <metis.h>
+#include <pthread.h>
+#include <unistd.h>
+
+static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef int (*set_defaults_fn)(idx_t *options);
 typedef int (*kway_fn)(idx_t *nvtxs, idx_t *ncon, idx_t *xadj, idx_t *adjncy, idx_t *vwgt,
@@ -124,7 +128,24 @@ int fo__partition_metis(const fo_topology *t, int32_t P, const uint8_t *train, u
   set_defaults(options);
   options[METIS_OPTION_SEED] = (idx_t)(seed & 0x7fffffff);
   options[METIS_OPTION_OBJTYPE] = METIS_OBJTYPE_CUT;
-  mrc = kway(&nv, &ncon, xadj, adj, vwgt, NULL, NULL, &np, NULL, NULL, options, &cut, p32);
+  {
+    /* libmetis prints diagnostics ("***Cannot bisect a graph with 0 vertices!") on stdout,
+     * where they would corrupt a caller's output (`fanout partition --json`): send its stdout to
+     * stderr for the duration of the call */
+    int saved;
+    /* one METIS call at a time: the redirection is process-wide state */
+    pthread_mutex_lock(&metis_lock);
+    fflush(stdout);
+    saved = dup(STDOUT_FILENO);
+    if (saved >= 0) dup2(STDERR_FILENO, STDOUT_FILENO);
+    mrc = kway(&nv, &ncon, xadj, adj, vwgt, NULL, NULL, &np, NULL, NULL, options, &cut, p32);
+    fflush(stdout);
+    if (saved >= 0) {
+      dup2(saved, STDOUT_FILENO);
+      close(saved);
+    }
+    pthread_mutex_unlock(&metis_lock);
+  }
   if (mrc != METIS_OK) {
     rc = FO_FAIL(mrc == METIS_ERROR_MEMORY ? FO_ENOMEM : FO_EINTERNAL,
                  "METIS_PartGraphKway failed with status %d", mrc);
