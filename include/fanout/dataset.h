@@ -49,6 +49,9 @@ typedef enum fo_load_mode {
 
 typedef struct fo_dataset_opts {
   fo_load_mode load; /**< default FO_LOAD_MMAP */
+  int32_t part;      /**< partitioned datasets: -1 (default) opens every part; k opens only
+                          part k (the machine's own part in a distributed run: the others are
+                          reached through fo_dist); ignored for plain datasets */
 } fo_dataset_opts;
 
 /** Write the defaults into `o`. Cost: O(1). */
@@ -125,7 +128,8 @@ FO_API int fo_dataset_num_parts(const fo_dataset_t *d);
 /**
  * Part k (0 <= k < fo_dataset_num_parts) of a partitioned dataset: itself a dataset whose rows
  * are the nodes the part owns (fo_topology.row_nodes); borrowed, valid until `d` is closed.
- * NULL when `d` is not partitioned or k is out of range. Cost: O(1).
+ * NULL when `d` is not partitioned, k is out of range, or part k was not opened
+ * (fo_dataset_opts.part). Cost: O(1).
  */
 FO_API const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k);
 

@@ -14,9 +14,10 @@
 
 int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool labels) {
   fo_features f;
-  const fo_dataset_t *src = d;
+  const fo_dataset_t *src = NULL;
   int np = fo_dataset_num_parts(d);
   memset(g, 0, sizeof *g);
+  if (!np) src = d;
   if (np) {
     g->pd = d;
     g->part_x = calloc((size_t)np, sizeof *g->part_x);
@@ -25,7 +26,8 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
       fo__gather_fini(g);
       return FO_FAIL(FO_ENOMEM, "gather");
     }
-    src = fo_dataset_part(d, 0);
+    for (int k = 0; k < np && !src; k++) src = fo_dataset_part(d, k);
+    if (!src) src = d;
   }
   if (features && fo_dataset_has_features(d)) {
     int rc = fo_dataset_features(src, &f);
@@ -38,6 +40,7 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
     g->dtype = f.dtype;
     for (int k = 0; k < np; k++) {
       fo_features pf;
+      if (!fo_dataset_part(d, k)) continue; /* not open here (distributed: fetched remotely) */
       if ((rc = fo_dataset_features(fo_dataset_part(d, k), &pf)) != FO_OK) return rc;
       if (pf.dim != f.dim || strcmp(pf.dtype, f.dtype))
         return FO_FAIL(FO_EFORMAT, "part %d has %lld-column %s features, part 0 %lld-column %s", k,
@@ -51,7 +54,9 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
     int rc = fo_dataset_labels(src, &g->y, &n, &k);
     if (rc != FO_OK) return rc;
     for (int p = 0; p < np; p++)
-      if ((rc = fo_dataset_labels(fo_dataset_part(d, p), &g->part_y[p], &n, &k)) != FO_OK) return rc;
+      if (fo_dataset_part(d, p) &&
+          (rc = fo_dataset_labels(fo_dataset_part(d, p), &g->part_y[p], &n, &k)) != FO_OK)
+        return rc;
   }
   return FO_OK;
 }

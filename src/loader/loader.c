@@ -67,6 +67,8 @@ struct fo_loader {
   worker *workers;
   int32_t n_workers;
   fo_loader_stats stats;  /* under mu */
+  fo__loader_hooks hooks; /* distributed loaders; zero otherwise */
+  int64_t epoch_batches;  /* batches of the whole epoch (all shards) */
   fo_sampler_t *own_sampler; /* num_workers == 0 */
 };
 
@@ -105,8 +107,12 @@ static int grow_slot(slot *sl, int64_t n_seeds, int64_t x_bytes) {
 }
 
 /* Fill `sl` with batch `index` of epoch `epoch` using sampler `s`; add its timings to *st. */
-static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, int64_t index,
+static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, int64_t local_index,
                    fo_loader_stats *st) {
+  /* this loader's batch j is the epoch's batch shard + j * n_shards (wrapping when padded) */
+  const int64_t index = L->hooks.n_shards > 1
+                            ? (L->hooks.shard + local_index * L->hooks.n_shards) % L->epoch_batches
+                            : local_index;
   const int64_t bs = L->o.batch_size, off = index * bs;
   const int64_t k = L->n_inputs - off < bs ? L->n_inputs - off : bs;
   int64_t *seeds;
@@ -131,9 +137,16 @@ static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, in
       return FO_FAIL(FO_ERANGE, "batch %lld: feature rows overflow", (long long)index);
     bytes = sl->b->n_nodes * L->g.row_bytes;
     if ((rc = grow_slot(sl, k, bytes)) != FO_OK) return rc;
-    fo__gather_rows(&L->g, sl->b->node, sl->b->n_nodes, sl->x);
+    if (!L->hooks.gather) fo__gather_rows(&L->g, sl->b->node, sl->b->n_nodes, sl->x);
   }
-  if (L->g.y) fo__gather_labels(&L->g, sl->b->node, k, sl->y);
+  if (L->hooks.gather) {
+    if ((L->g.x || L->g.y) &&
+        (rc = L->hooks.gather(L->hooks.ctx, sl->b->node, L->g.x ? sl->b->n_nodes : k,
+                              L->g.x ? sl->x : NULL, L->g.row_bytes, L->g.y ? sl->y : NULL, k)) != FO_OK)
+      return rc;
+  } else if (L->g.y) {
+    fo__gather_labels(&L->g, sl->b->node, k, sl->y);
+  }
   st->gather_ns += (int64_t)(fo__now_ns() - t1);
   st->gather_bytes += (L->g.x ? sl->b->n_nodes * L->g.row_bytes : 0) + (L->g.y ? k * 8 : 0);
   sl->pub.epoch = epoch;
@@ -254,9 +267,16 @@ static void *worker_main(void *arg) {
 
 /* ---- public API ---------------------------------------------------------------------------- */
 
-static int64_t count_batches(const fo_loader_t *L) {
-  const int64_t bs = L->o.batch_size;
-  return L->n_inputs / bs + (!L->o.drop_last && L->n_inputs % bs != 0);
+static int64_t count_batches(fo_loader_t *L) {
+  const int64_t bs = L->o.batch_size, S = L->hooks.n_shards > 1 ? L->hooks.n_shards : 1;
+  const int64_t nb = L->n_inputs / bs + (!L->o.drop_last && L->n_inputs % bs != 0);
+  L->epoch_batches = nb;
+  if (S == 1) return nb;
+  switch (L->hooks.tail) {
+  case FO__TAIL_DROP: return nb / S;
+  case FO__TAIL_PAD: return nb ? nb / S + (nb % S != 0) : 0;
+  default: return nb / S + (L->hooks.shard < nb % S);
+  }
 }
 
 static int set_order(fo_loader_t *L, uint64_t epoch) {
@@ -329,6 +349,7 @@ void fo_loader_destroy(fo_loader_t *L) {
   pthread_cond_destroy(&L->ready_cv);
   pthread_mutex_destroy(&L->mu);
   fo__gather_fini(&L->g);
+  if (L->hooks.free_ctx) L->hooks.free_ctx(L->hooks.ctx);
   free(L->fanouts);
   free(L->inputs);
   free(L->order);
@@ -336,17 +357,31 @@ void fo_loader_destroy(fo_loader_t *L) {
 }
 
 int fo_loader_create(const fo_dataset_t *d, const fo_loader_opts *o, fo_loader_t **out) {
+  return fo__loader_create(d, o, NULL, out);
+}
+
+static int make_sampler(fo_loader_t *L, fo_sampler_t **out) {
+  if (L->hooks.make_sampler) return L->hooks.make_sampler(L->hooks.ctx, L->d, &L->o.sampler, out);
+  return fo_sampler_create(L->d, &L->o.sampler, out);
+}
+
+int fo__loader_create(const fo_dataset_t *d, const fo_loader_opts *o, const fo__loader_hooks *h,
+                      fo_loader_t **out) {
   fo_loader_t *L;
   int rc;
   if (out) *out = NULL;
   if (!out || !d || !o) return FO_FAIL(FO_EINVAL, "create loader: dataset, options or out is NULL");
   if ((rc = check_opts(o)) != FO_OK) return fo__context(rc, "create loader");
-  if (!(L = calloc(1, sizeof *L))) return FO_FAIL(FO_ENOMEM, "create loader");
+  if (!(L = calloc(1, sizeof *L))) {
+    if (h && h->free_ctx) h->free_ctx(h->ctx);
+    return FO_FAIL(FO_ENOMEM, "create loader");
+  }
   pthread_mutex_init(&L->mu, NULL);
   pthread_cond_init(&L->work_cv, NULL);
   pthread_cond_init(&L->ready_cv, NULL);
   L->d = d;
   L->o = *o;
+  if (h) L->hooks = *h;
   L->o.input_nodes = NULL; /* copied into L->inputs */
   if (L->o.prefetch == 0) L->o.prefetch = o->num_workers > 0 ? 2 * o->num_workers : 1;
   if (o->sampler.fanouts && o->sampler.n_hops > 0 && o->sampler.n_hops <= 64) {
@@ -367,7 +402,7 @@ int fo_loader_create(const fo_dataset_t *d, const fo_loader_opts *o, fo_loader_t
   L->n_batches = count_batches(L);
   if ((rc = set_order(L, L->epoch)) != FO_OK) goto fail;
   /* validate the sampler options once, on the consumer's thread */
-  if ((rc = fo_sampler_create(d, &L->o.sampler, &L->own_sampler)) != FO_OK) goto fail;
+  if ((rc = make_sampler(L, &L->own_sampler)) != FO_OK) goto fail;
   for (int32_t i = 0; i < L->o.prefetch; i++)
     if ((rc = add_slot(L)) != FO_OK) goto fail;
   if (o->num_workers > 0) {
@@ -378,7 +413,7 @@ int fo_loader_create(const fo_dataset_t *d, const fo_loader_opts *o, fo_loader_t
     L->n_workers = o->num_workers;
     for (int32_t i = 0; i < L->n_workers; i++) {
       L->workers[i].L = L;
-      if ((rc = fo_sampler_create(d, &L->o.sampler, &L->workers[i].s)) != FO_OK) goto fail;
+      if ((rc = make_sampler(L, &L->workers[i].s)) != FO_OK) goto fail;
     }
     for (int32_t i = 0; i < L->n_workers; i++) {
       int err = pthread_create(&L->workers[i].thread, NULL, worker_main, &L->workers[i]);

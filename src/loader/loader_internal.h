@@ -29,4 +29,26 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
 /* dst[i, :] = x[node[i], :] for i < n (rows of g->row_bytes; node ids already checked). */
 void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst);
 
+/* ---- loaders of the dist layer ---------------------------------------------------------- */
+
+/* How a distributed loader differs: its samplers come from make_sampler, its feature rows and
+ * labels from gather, and it produces only the epoch's global batches b with
+ * b mod n_shards == shard (tail: FO__TAIL_KEEP their natural count, FO__TAIL_DROP
+ * floor(batches / n_shards) each, FO__TAIL_PAD ceil(...) each, wrapping to the epoch's start). */
+enum { FO__TAIL_KEEP = 0, FO__TAIL_DROP = 1, FO__TAIL_PAD = 2 };
+
+typedef struct fo__loader_hooks {
+  void *ctx;
+  int (*make_sampler)(void *ctx, const fo_dataset_t *d, const fo_sampler_opts *o, fo_sampler_t **out);
+  /* x[i] (row_bytes each, when x) and y[i] (for i < n_y, when y) of nodes[0..n) */
+  int (*gather)(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes, int64_t *y,
+                int64_t n_y);
+  int32_t shard, n_shards;
+  int tail;
+  void (*free_ctx)(void *ctx); /* called when the loader is destroyed (or its creation fails) */
+} fo__loader_hooks;
+
+int fo__loader_create(const fo_dataset_t *d, const fo_loader_opts *o, const fo__loader_hooks *h,
+                      fo_loader_t **out);
+
 #endif

@@ -85,4 +85,43 @@ static inline uint32_t fo__idmap_insert(fo__idmap *m, int64_t key, uint32_t val,
   }
 }
 
+/* ---- one hop over one part, and remote parts (used by the dist layer) ---------------------- */
+
+/* One hop for a list of nodes all owned by one part: the batch key, the hop and its fanout, and
+ * per node its tree (seed index) in disjoint mode. */
+typedef struct fo__hop_req {
+  uint64_t seed, epoch, batch;
+  int32_t hop, fanout;
+  bool replace, disjoint;
+  int32_t part;          /* the part owning every node */
+  int64_t n;
+  const int64_t *nodes;  /* [n] global ids */
+  const int64_t *trees;  /* [n] when disjoint, else NULL */
+} fo__hop_req;
+
+/* Its result: per node the number of sampled edges, then every edge's neighbor and global edge
+ * id, node by node in request order. The arrays belong to whoever produced them. */
+typedef struct fo__hop_res {
+  int64_t n, n_edges;
+  const int64_t *counts, *nbr, *eid;
+} fo__hop_res;
+
+/* Where a sampler gets the hops of parts it does not hold: hop() is called once per hop with a
+ * request per remote part that has frontier nodes (requests to different parts may proceed at
+ * the same time); res[i] answers reqs[i] and stays valid until the next call. */
+typedef struct fo__remote {
+  void *ctx;
+  int (*hop)(void *ctx, const fo__hop_req *reqs, int n_reqs, fo__hop_res *res);
+  void (*free_ctx)(void *ctx); /* called when the sampler is destroyed; may be NULL */
+} fo__remote;
+
+/* Make `s` (over a partitioned dataset with part `local_part` open) send other parts' nodes to
+ * `r`. */
+int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_part);
+
+/* The one-hop kernel: sample `req` (nodes of a part open in `s`'s dataset) into `scratch`, and
+ * describe the result in *res (arrays inside scratch and s, valid until their next use). The
+ * same draws as fo_sampler_sample makes for those nodes. */
+int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *scratch, fo__hop_res *res);
+
 #endif

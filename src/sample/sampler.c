@@ -31,12 +31,37 @@ typedef struct rowspan {
   int64_t shard; /* partitioned datasets: the part holding the row */
 } rowspan;
 
+/* What one hop's draws depend on, besides the node: the batch's key and the hop's fanout. */
+typedef struct hop_params {
+  int hop;
+  int32_t fanout;
+  bool replace, disjoint;
+  uint64_t seed, epoch, batch;
+} hop_params;
+
 struct fo_sampler {
   const fo_dataset_t *d;
   fo_topology t;
   /* a partitioned dataset opened in one process: every part's CSC (NULL otherwise) */
   fo_topology *shards;
   int n_shards;
+  /* distributed: parts other than local_part through `remote` */
+  fo__remote remote;
+  bool dist;
+  int32_t local_part;
+  fo_batch_t *scratch;   /* the local part's one-hop results */
+  int64_t *group;        /* [frontier] requests' node lists, grouped by part */
+  int64_t *group_trees;
+  int64_t cap_group, cap_group_trees;
+  int64_t *cursor;       /* [parts] next edge of each part's result during assembly */
+  int64_t *gcount;       /* [parts] nodes of each part in this hop's frontier */
+  fo__hop_req *reqs;
+  fo__hop_res *res;
+  const fo__hop_res **by_part; /* [parts] */
+  int32_t *fowner;       /* [frontier] owner of each frontier node */
+  int64_t cap_fowner;
+  int64_t *counts;       /* [request] edges per node of the one-hop kernel */
+  int64_t cap_counts;
   int32_t *fanouts;
   int32_t n_hops;
   bool replace, disjoint;
@@ -97,9 +122,11 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
     }
     s->n_shards = d->n_parts;
     for (int k = 0; k < d->n_parts; k++) {
+      if (!d->parts[k]) continue; /* not open here: reachable only through fo_dist */
       rc = fo_dataset_topology(d->parts[k], FO_EDGE_DIR_IN, &s->shards[k]);
-      if (rc == FO_OK && (!s->shards[k].eid || s->shards[k].indices_bytes != s->shards[0].indices_bytes ||
-                          s->shards[k].eid_bytes != s->shards[0].eid_bytes))
+      if (rc == FO_OK && (!s->shards[k].eid ||
+                          s->shards[k].indices_bytes != s->shards[fo__first_part_index(d)].indices_bytes ||
+                          s->shards[k].eid_bytes != s->shards[fo__first_part_index(d)].eid_bytes))
         rc = FO_FAIL(FO_EFORMAT, "part %d of '%s': index or edge-id width differs from part 0, or "
                      "no edge ids", k, d->path);
       if (rc != FO_OK) {
@@ -137,6 +164,17 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
 void fo_sampler_destroy(fo_sampler_t *s) {
   if (!s) return;
   if (s->map_ready) fo__idmap_fini(&s->map);
+  if (s->dist && s->remote.free_ctx) s->remote.free_ctx(s->remote.ctx);
+  fo_batch_destroy(s->scratch);
+  free(s->by_part);
+  free(s->fowner);
+  free(s->counts);
+  free(s->group);
+  free(s->group_trees);
+  free(s->cursor);
+  free(s->gcount);
+  free(s->reqs);
+  free(s->res);
   free(s->shards);
   free(s->fanouts);
   free(s->rows);
@@ -273,10 +311,10 @@ static inline int64_t edges_for(int64_t deg, int32_t f, bool replace) {
  * in s->rows) and append them to out->edge (as positions, for now) and out->col. Reads nothing
  * but the frontier's row bounds: the random work is pure computation.
  */
-static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, int hop,
-                            uint64_t epoch, uint64_t batch_index) {
-  const int32_t f = s->fanouts[hop];
-  const bool replace = s->replace;
+static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe,
+                            const hop_params *hp) {
+  const int32_t f = hp->fanout;
+  const bool replace = hp->replace;
   int64_t E = out->n_edges;
   int64_t *col = out->col, *pos = out->edge;
   int rc;
@@ -295,9 +333,9 @@ static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_
       E += deg;
       continue;
     }
-    tag = (uint64_t)hop;
-    if (s->disjoint) tag |= ((uint64_t)out->batch[i] + 1) << 8;
-    fo__rng_init(&r, s->seed, epoch, batch_index, tag, (uint64_t)out->node[i]);
+    tag = (uint64_t)hp->hop;
+    if (hp->disjoint) tag |= ((uint64_t)out->batch[i] + 1) << 8;
+    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)out->node[i]);
     if (replace) {
       /* Case 2: with replacement, k independent uniform draws. */
       for (int64_t j = 0; j < k; j++) {
@@ -363,9 +401,9 @@ static int gather_any(fo_sampler_t *s, fo_batch_t *out, int64_t e0, int64_t e1) 
 /* Pass A0 over a partitioned dataset, in two sweeps so both random lookups are prefetched:
  * first each node's part and row (book, rank directory), then its bounds in that part's CSC. */
 static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
-                             int hop, int64_t *n_out) {
+                             const hop_params *hp, int64_t *n_out) {
   const fo_dataset_t *d = s->d;
-  const int32_t f = s->fanouts[hop];
+  const int32_t f = hp->fanout;
   const int64_t *node = out->node;
   int64_t total = 0;
   for (int64_t i = fb; i < fe; i++) {
@@ -377,6 +415,8 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
     if (FO_UNLIKELY(k < 0 || k >= s->n_shards))
       return FO_FAIL(FO_EFORMAT, "partition book: node %lld is in part %d of %d", (long long)v, k,
                      s->n_shards);
+    if (FO_UNLIKELY(!s->shards[k].indptr))
+      return FO_FAIL(FO_EINVAL, "node %lld belongs to part %d, which is not open here", (long long)v, k);
     r = fo__owner_row(d, k, v); /* book and rank directories: checked by fo_dataset_verify */
     if (FO_UNLIKELY(r < 0 || r >= s->shards[k].n_rows))
       return FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld", k, (long long)v,
@@ -400,7 +440,7 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
                      (long long)b, (long long)t->n_edges);
     rs->start = a;
     rs->deg = b - a;
-    total += edges_for(b - a, f, s->replace);
+    total += edges_for(b - a, f, hp->replace);
   }
   *n_out = total;
   return FO_OK;
@@ -435,18 +475,19 @@ static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s,
 }
 
 static int gather_sharded_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t e0, int64_t e1) {
-  const int ib = s->shards[0].indices_bytes, eb = s->shards[0].eid_bytes;
+  const int first = fo__first_part_index(s->d);
+  const int ib = s->shards[first].indices_bytes, eb = s->shards[first].eid_bytes;
   if (ib == 4 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 4, 4);
   if (ib == 4 && eb == 8) return gather_sharded(s, out, fb, e0, e1, 4, 8);
   if (ib == 8 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 8, 4);
   return gather_sharded(s, out, fb, e0, e1, 8, 8);
 }
 
-static int read_rows(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe, int hop,
-                     int64_t *n_out) {
+static int read_rows(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
+                     const hop_params *hp, int64_t *n_out) {
   const fo_topology *t = &s->t;
   const int64_t *indptr = t->indptr, *node = out->node;
-  const int32_t f = s->fanouts[hop];
+  const int32_t f = hp->fanout;
   int64_t total = 0;
   for (int64_t i = fb; i < fe; i++) {
     int64_t v = node[i], a, b;
@@ -459,7 +500,7 @@ static int read_rows(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t
                      (long long)t->n_edges);
     s->rows[i - fb].start = a;
     s->rows[i - fb].deg = b - a;
-    total += edges_for(b - a, f, s->replace);
+    total += edges_for(b - a, f, hp->replace);
   }
   *n_out = total;
   return FO_OK;
@@ -515,6 +556,182 @@ static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int6
     }
   }
   out->n_nodes = N;
+  return FO_OK;
+}
+
+int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_part) {
+  const fo_dataset_t *d = s->d;
+  if (!d->n_parts || local_part < 0 || local_part >= d->n_parts || !d->parts[local_part])
+    return FO_FAIL(FO_EINVAL, "distributed sampling needs a partitioned dataset with part %d open",
+                   (int)local_part);
+  if (!(s->cursor = calloc((size_t)d->n_parts, sizeof *s->cursor)) ||
+      !(s->gcount = calloc((size_t)d->n_parts, sizeof *s->gcount)) ||
+      !(s->reqs = calloc((size_t)d->n_parts, sizeof *s->reqs)) ||
+      !(s->res = calloc((size_t)d->n_parts, sizeof *s->res)) ||
+      !(s->by_part = calloc((size_t)d->n_parts, sizeof *s->by_part)))
+    return FO_FAIL(FO_ENOMEM, "distributed sampler");
+  if (fo_batch_create(&s->scratch) != FO_OK) return FO_FAIL(FO_ENOMEM, "distributed sampler");
+  s->remote = *r;
+  s->local_part = local_part;
+  s->dist = true;
+  return FO_OK;
+}
+
+int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo__hop_res *res) {
+  const hop_params hp = {req->hop, req->fanout, req->replace, req->disjoint, req->seed, req->epoch,
+                         req->batch};
+  int64_t total = 0;
+  int rc;
+  memset(res, 0, sizeof *res);
+  if (!s->shards) return FO_FAIL(FO_EINVAL, "one-hop kernel: the dataset is not partitioned");
+  if (req->n < 0 || req->fanout < -1 || req->hop < 0 || req->hop >= MAX_HOPS)
+    return FO_FAIL(FO_EINVAL, "one-hop request: %lld nodes, fanout %d, hop %d", (long long)req->n,
+                   (int)req->fanout, (int)req->hop);
+  for (int64_t i = 0; i < req->n; i++) {
+    int64_t v = req->nodes[i];
+    if (v < 0 || v >= s->t.n_nodes || fo__owner(s->d, v) != req->part)
+      return FO_FAIL(FO_EINVAL, "one-hop request for part %d: node %lld (index %lld) is %s",
+                     (int)req->part, (long long)v, (long long)i,
+                     v < 0 || v >= s->t.n_nodes ? "not a node id" : "owned by another part");
+  }
+  sb->n_seeds = sb->n_nodes = sb->n_edges = 0;
+  if ((rc = batch_nodes(sb, req->n, req->disjoint)) != FO_OK ||
+      (rc = fo__grow(&s->rows, &s->cap_rows, req->n, sizeof *s->rows, "sampler scratch")) != FO_OK)
+    return rc;
+  if (req->n) memcpy(sb->node, req->nodes, (size_t)req->n * sizeof *sb->node);
+  if (req->disjoint && req->n) memcpy(sb->batch, req->trees, (size_t)req->n * sizeof *sb->batch);
+  sb->n_nodes = req->n;
+  if ((rc = read_rows_sharded(s, sb, 0, req->n, &hp, &total)) != FO_OK) return rc;
+  if (hp.fanout > 0 && (rc = fo__grow(&s->picks, &s->cap_picks, hp.fanout, sizeof *s->picks,
+                                      "sampler scratch")) != FO_OK)
+    return rc;
+  if ((rc = batch_edges(sb, total)) != FO_OK) return rc;
+  if ((rc = choose_positions(s, sb, 0, req->n, &hp)) != FO_OK ||
+      (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK)
+    return rc;
+  /* counts per node from col (edges come node by node) */
+  if ((rc = fo__grow(&s->counts, &s->cap_counts, req->n, sizeof *s->counts, "sampler scratch")) != FO_OK)
+    return rc;
+  memset(s->counts, 0, (size_t)req->n * sizeof *s->counts);
+  for (int64_t e = 0; e < sb->n_edges; e++) s->counts[sb->col[e]]++;
+  res->n = req->n;
+  res->n_edges = sb->n_edges;
+  res->counts = s->counts;
+  res->nbr = sb->row;
+  res->eid = sb->edge;
+  return FO_OK;
+}
+
+/* One hop of a distributed sampler: the frontier split by owner, the local part's nodes sampled
+ * in place, every other part asked once (fo__remote), the results put back together in frontier
+ * order: the same edges, in the same order, as the single-process passes append. */
+static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp,
+                    int64_t *n_new) {
+  const fo_dataset_t *d = s->d;
+  const int P = d->n_parts;
+  const int64_t nf = fe - fb, e0 = out->n_edges;
+  int64_t total = 0, *start;
+  int n_req = 0, rc;
+  fo__hop_res local;
+  memset(&local, 0, sizeof local);
+  if ((rc = fo__grow(&s->group, &s->cap_group, nf + 1, sizeof *s->group, "sampler scratch")) != FO_OK ||
+      (rc = fo__grow(&s->fowner, &s->cap_fowner, nf + 1, sizeof *s->fowner, "sampler scratch")) != FO_OK)
+    return rc;
+  if (hp->disjoint && (rc = fo__grow(&s->group_trees, &s->cap_group_trees, nf + 1,
+                                      sizeof *s->group_trees, "sampler scratch")) != FO_OK)
+    return rc;
+  /* owners, and the nodes of each part packed in frontier order */
+  memset(s->gcount, 0, (size_t)P * sizeof *s->gcount);
+  for (int64_t i = fb; i < fe; i++) {
+    int k = fo__owner(d, out->node[i]);
+    if (FO_UNLIKELY(k < 0 || k >= P))
+      return FO_FAIL(FO_EFORMAT, "partition book: node %lld is in part %d of %d",
+                     (long long)out->node[i], k, P);
+    s->fowner[i - fb] = k;
+    s->gcount[k]++;
+  }
+  start = s->cursor; /* start of each part's group in s->group */
+  for (int k = 0, at = 0; k < P; k++) {
+    start[k] = at;
+    at += (int)s->gcount[k];
+  }
+  for (int64_t i = fb; i < fe; i++) {
+    int k = s->fowner[i - fb];
+    s->group[start[k]] = out->node[i];
+    if (hp->disjoint) s->group_trees[start[k]] = out->batch[i];
+    start[k]++;
+  }
+  for (int k = 0; k < P; k++) start[k] -= s->gcount[k];
+  for (int k = 0; k < P; k++) {
+    fo__hop_req *r;
+    if (!s->gcount[k]) continue;
+    r = k == s->local_part ? &(fo__hop_req){0} : &s->reqs[n_req++];
+    r->seed = hp->seed;
+    r->epoch = hp->epoch;
+    r->batch = hp->batch;
+    r->hop = hp->hop;
+    r->fanout = hp->fanout;
+    r->replace = hp->replace;
+    r->disjoint = hp->disjoint;
+    r->part = k;
+    r->n = s->gcount[k];
+    r->nodes = s->group + start[k];
+    r->trees = hp->disjoint ? s->group_trees + start[k] : NULL;
+    if (k == s->local_part && (rc = fo__sampler_hop(s, r, s->scratch, &local)) != FO_OK) return rc;
+  }
+  if (n_req && (rc = s->remote.hop(s->remote.ctx, s->reqs, n_req, s->res)) != FO_OK) return rc;
+  /* check the answers, then assemble: node by node in frontier order */
+  {
+    const fo__hop_res **by_part = s->by_part;
+    int64_t *cur_node = NULL;
+    for (int k = 0, j = 0; k < P; k++) {
+      by_part[k] = NULL;
+      if (!s->gcount[k]) continue;
+      by_part[k] = k == s->local_part ? &local : &s->res[j++];
+      if (by_part[k]->n != s->gcount[k])
+        return FO_FAIL(FO_EFORMAT, "part %d answered %lld nodes, asked %lld", k,
+                       (long long)by_part[k]->n, (long long)s->gcount[k]);
+      {
+        int64_t sum = 0;
+        for (int64_t i = 0; i < by_part[k]->n; i++) {
+          if (by_part[k]->counts[i] < 0) return FO_FAIL(FO_EFORMAT, "part %d: negative count", k);
+          sum += by_part[k]->counts[i];
+        }
+        if (sum != by_part[k]->n_edges)
+          return FO_FAIL(FO_EFORMAT, "part %d: counts sum to %lld, %lld edges sent", k,
+                         (long long)sum, (long long)by_part[k]->n_edges);
+      }
+      total += by_part[k]->n_edges;
+    }
+    if ((rc = batch_edges(out, e0 + total)) != FO_OK) return rc;
+    /* cursors: per part, next node of its group (start[]) and next edge (gcount reused) */
+    cur_node = start;
+    for (int k = 0; k < P; k++) {
+      cur_node[k] = 0;
+      s->gcount[k] = 0;
+    }
+    {
+      int64_t E = e0;
+      for (int64_t i = fb; i < fe; i++) {
+        int k = s->fowner[i - fb];
+        const fo__hop_res *r = by_part[k];
+        int64_t c = r->counts[cur_node[k]++], at = s->gcount[k];
+        for (int64_t j = 0; j < c; j++) {
+          int64_t u = r->nbr[at + j], id = r->eid[at + j];
+          if (FO_UNLIKELY(u < 0 || u >= s->t.n_nodes || id < 0 || id >= s->t.n_edges))
+            return FO_FAIL(FO_EFORMAT, "part %d sent edge (%lld, id %lld) out of range", k,
+                           (long long)u, (long long)id);
+          out->row[E] = u;
+          out->col[E] = i;
+          out->edge[E] = id;
+          E++;
+        }
+        s->gcount[k] += c;
+      }
+      out->n_edges = E;
+    }
+  }
+  *n_new = total;
   return FO_OK;
 }
 
@@ -574,19 +791,25 @@ static int sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint6
   fe = n_seeds;
   for (int hop = 0; hop < s->n_hops; hop++) {
     int64_t n_front = fe - fb, n_new = 0, e0 = out->n_edges;
+    const hop_params hp = {hop, s->fanouts[hop], s->replace, s->disjoint, s->seed, epoch, batch_index};
     if ((rc = fo__grow(&s->rows, &s->cap_rows, n_front, sizeof *s->rows, "sampler scratch")) != FO_OK)
       return rc;
-    if ((rc = (s->shards ? read_rows_sharded : read_rows)(s, out, fb, fe, hop, &n_new)) != FO_OK)
-      return rc;
-    if (s->fanouts[hop] > 0 && (rc = fo__grow(&s->picks, &s->cap_picks, s->fanouts[hop],
-                                              sizeof *s->picks, "sampler scratch")) != FO_OK)
-      return rc;
-    if (n_new > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
-    if ((rc = batch_edges(out, e0 + n_new)) != FO_OK) return rc;
-    if ((rc = choose_positions(s, out, fb, fe, hop, epoch, batch_index)) != FO_OK ||
-        (rc = s->shards ? gather_sharded_any(s, out, fb, e0, out->n_edges)
-                        : gather_any(s, out, e0, out->n_edges)) != FO_OK)
-      return rc;
+    if (s->dist) {
+      /* remote parts through fo_dist: appends the hop's edges like the passes below */
+      if ((rc = dist_hop(s, out, fb, fe, &hp, &n_new)) != FO_OK) return rc;
+    } else {
+      if ((rc = (s->shards ? read_rows_sharded : read_rows)(s, out, fb, fe, &hp, &n_new)) != FO_OK)
+        return rc;
+      if (hp.fanout > 0 && (rc = fo__grow(&s->picks, &s->cap_picks, hp.fanout, sizeof *s->picks,
+                                          "sampler scratch")) != FO_OK)
+        return rc;
+      if (n_new > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
+      if ((rc = batch_edges(out, e0 + n_new)) != FO_OK) return rc;
+      if ((rc = choose_positions(s, out, fb, fe, &hp)) != FO_OK ||
+          (rc = s->shards ? gather_sharded_any(s, out, fb, e0, out->n_edges)
+                          : gather_any(s, out, e0, out->n_edges)) != FO_OK)
+        return rc;
+    }
     if (out->n_nodes + n_new >= (int64_t)UINT32_MAX)
       return FO_FAIL(FO_ERANGE, "batch exceeds 2^32 - 2 nodes at hop %d", hop);
     if ((rc = batch_nodes(out, out->n_nodes + n_new + 1, s->disjoint)) != FO_OK) return rc;

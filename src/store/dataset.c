@@ -22,6 +22,7 @@
 void fo_dataset_opts_init(fo_dataset_opts *o) {
   memset(o, 0, sizeof *o);
   o->load = FO_LOAD_MMAP;
+  o->part = -1;
 }
 
 int fo__map_file(const char *path, fo__map *m) {
@@ -404,7 +405,7 @@ static int parse_node_orig(fo_dataset_t *d, json_t *root) {
 }
 
 /* A partitioned dataset: the book, then every part opened as a dataset of its own. */
-static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load) {
+static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, int32_t only) {
   json_t *jp = json_object_get(root, "parts"), *jb = json_object_get(root, "book");
   json_t *jm = json_object_get(root, "method"), *kind;
   fo_dataset_opts po;
@@ -449,9 +450,13 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load) {
   }
   if (!(d->parts = calloc((size_t)np, sizeof *d->parts))) return FO_FAIL(FO_ENOMEM, "parts");
   d->n_parts = (int)np;
+  if (only >= np)
+    return FO_FAIL(FO_EINVAL, "part %d asked for, the dataset has %lld parts", (int)only, (long long)np);
+  d->only_part = only;
   fo_dataset_opts_init(&po);
   po.load = load;
   for (int64_t k = 0; k < np; k++) {
+    if (only >= 0 && k != only) continue;
     json_t *name = json_array_get(jp, (size_t)k);
     char *path;
     size_t len;
@@ -477,7 +482,7 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load) {
   return parse_node_data(d, root, load);
 }
 
-static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
+static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
   json_error_t jerr;
   json_t *root, *arrays, *topo, *fmt, *ver, *jr;
   bool partitioned = false;
@@ -548,7 +553,7 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load) {
       }
   }
   if (partitioned) {
-    rc = parse_partitioned(d, root, load);
+    rc = parse_partitioned(d, root, load, only);
     goto out;
   }
   if (jr && (rc = parse_rows(d, root)) != FO_OK) goto out;
@@ -618,7 +623,7 @@ int fo_dataset_open(const char *path, const fo_dataset_opts *o, fo_dataset_t **o
     goto fail;
   }
   if ((rc = read_manifest(path, &d->manifest_text)) != FO_OK) goto fail;
-  if ((rc = parse_manifest(d, o->load)) != FO_OK) goto fail;
+  if ((rc = parse_manifest(d, o->load, o->part < 0 ? -1 : o->part)) != FO_OK) goto fail;
   *out = d;
   return FO_OK;
 fail:
@@ -769,7 +774,7 @@ int fo_dataset_degree_stats(const fo_dataset_t *d, fo_edge_dir dir, fo_degree_st
 }
 
 bool fo_dataset_has_features(const fo_dataset_t *d) {
-  return d->n_parts ? d->parts[0]->x != NULL : d->x != NULL;
+  return d->n_parts ? fo__first_part(d)->x != NULL : d->x != NULL;
 }
 
 int fo_dataset_features(const fo_dataset_t *d, fo_features *out) {
@@ -790,7 +795,7 @@ int fo_dataset_features(const fo_dataset_t *d, fo_features *out) {
 }
 
 bool fo_dataset_has_labels(const fo_dataset_t *d) {
-  return d->n_parts ? d->parts[0]->y != NULL : d->y != NULL;
+  return d->n_parts ? fo__first_part(d)->y != NULL : d->y != NULL;
 }
 
 int fo_dataset_labels(const fo_dataset_t *d, const int64_t **y, int64_t *n, int64_t *num_classes) {

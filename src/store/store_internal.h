@@ -79,7 +79,8 @@ struct fo_dataset {
   const fo__array *row_nodes, *row_rank;
   /* a partitioned dataset (format "fanout-partitioned"): its parts, opened, and the book */
   int n_parts;
-  fo_dataset_t **parts;
+  fo_dataset_t **parts;   /* [n_parts]; NULL for parts not opened (only_part) */
+  int32_t only_part;      /* -1: all parts opened */
   char method[16];
   char train_split[64];   /* the split counted as train nodes in the quality report */
   fo__book_kind book_kind;
@@ -105,6 +106,14 @@ struct fo_dataset {
 
 /* The array called `name`, or NULL. */
 const fo__array *fo__dataset_find(const fo_dataset_t *d, const char *name);
+
+/* The first opened part of a partitioned dataset. */
+static inline int fo__first_part_index(const fo_dataset_t *d) {
+  return d->only_part >= 0 ? d->only_part : 0;
+}
+static inline const fo_dataset_t *fo__first_part(const fo_dataset_t *d) {
+  return d->parts[fo__first_part_index(d)];
+}
 
 /* Part owning node v (0 <= v < n_nodes) of a partitioned dataset, and its row there. */
 static inline int fo__owner(const fo_dataset_t *d, int64_t v) {

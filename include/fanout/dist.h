@@ -1,0 +1,147 @@
+/*
+ * fanout/dist.h: distributed sampling: several machines, each serving one part of a
+ * partitioned dataset, several training processes per machine.
+ *
+ * Machine m serves part m. The processes of local rank i on every machine form worker group i;
+ * a process's remote requests go to its group peers only. Per hop, a sampler splits its
+ * frontier by owner, samples the nodes of its own part in place and sends every other part one
+ * batched request; a server in every process answers its group's requests from its machine's
+ * part with the same one-hop kernel, keyed by the same random streams, so batches are
+ * bit-identical to sampling the unpartitioned dataset in one process. Features and labels of
+ * remote nodes come in one batched request per remote machine per batch.
+ *
+ * Transports: MPI (fo_dist_init_mpi, when fanout is built with FO_WITH_MPI), and an in-process
+ * transport (fo_dist_init_local) that runs the same requests, encoded and decoded, against parts
+ * opened in the same process: the code path of a distributed run, testable in one process.
+ *
+ * Every remote call has a deadline (default 600 s, GLT's rpc_timeout). A peer that does not
+ * answer in time is an FO_EMPI error naming its machine rank, local rank and the request; the
+ * context then stays failed and tells every other rank (fo_dist_failed), so the job stops with
+ * a message instead of hanging. Received messages are checked (sizes, counts, id ranges): a
+ * malformed one is FO_EFORMAT, never a crash.
+ */
+#ifndef FANOUT_DIST_H
+#define FANOUT_DIST_H
+
+#include "common.h"
+#include "dataset.h"
+#include "loader.h"
+#include "sampler.h"
+#include "worker.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fo_dist fo_dist_t;
+
+typedef struct fo_dist_opts {
+  int32_t procs_per_machine; /**< MPI: processes per machine; 0 (default) = found with
+                                  MPI_Comm_split_type(MPI_COMM_TYPE_SHARED); tests set it so
+                                  that one host acts as several machines */
+  double deadline_s;         /**< deadline of every remote call and of the final barrier, in
+                                  seconds, > 0; default 600 */
+  bool init_worker;          /**< call fo_worker_init with this process's ranks and `worker`;
+                                  default false */
+  fo_worker_opts worker;     /**< for fo_worker_init (its rank fields are filled in) */
+} fo_dist_opts;
+
+/** Write the defaults into `o`. Cost: O(1). */
+FO_API void fo_dist_opts_init(fo_dist_opts *o);
+
+/**
+ * Start a distributed context over MPI.
+ *
+ * @param comm  a pointer to the caller's MPI_Comm (void * so that this header needs no mpi.h);
+ *              it is duplicated (MPI_Comm_dup, with MPI_ERRORS_RETURN); MPI must be
+ *              initialized with MPI_THREAD_MULTIPLE.
+ * @return FO_OK; FO_ENOSYS when fanout was built without MPI; FO_EINVAL when MPI is not
+ *         initialized with MPI_THREAD_MULTIPLE, or procs_per_machine does not divide the
+ *         number of ranks; FO_EMPI with MPI's message; FO_ENOMEM. Collective over `comm`.
+ */
+FO_API int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out);
+
+/**
+ * Start an in-process context: `d` is a partitioned dataset with every part opened; the process
+ * acts as machine `machine` (0 <= machine < parts) and reaches the other parts through encoded
+ * requests served in-process (the same code as over MPI).
+ * @return FO_OK; FO_EINVAL if `d` is not a partitioned dataset with all parts open or machine
+ *         is out of range; FO_ENOMEM.
+ */
+FO_API int fo_dist_init_local(const fo_dataset_t *d, int32_t machine, const fo_dist_opts *o,
+                              fo_dist_t **out);
+
+/**
+ * End a context: a barrier with every process (with the deadline: a dead peer makes it fail
+ * rather than hang), stop the server, free. Accepts NULL. Returns the barrier's status.
+ */
+FO_API int fo_dist_finalize(fo_dist_t *dd);
+
+/** This process's machine rank, number of machines, local rank, processes per machine, and
+ *  global rank / number of processes. Cost: O(1). */
+FO_API int32_t fo_dist_machine_rank(const fo_dist_t *dd);
+FO_API int32_t fo_dist_num_machines(const fo_dist_t *dd);
+FO_API int32_t fo_dist_local_rank(const fo_dist_t *dd);
+FO_API int32_t fo_dist_local_size(const fo_dist_t *dd);
+FO_API int32_t fo_dist_rank(const fo_dist_t *dd);
+FO_API int32_t fo_dist_size(const fo_dist_t *dd);
+
+/**
+ * Open the partitioned dataset `path` as this process needs it: the top level and this
+ * machine's part only. @return as fo_dataset_open; FO_EINVAL when the number of parts differs
+ * from the number of machines (the message gives both).
+ */
+FO_API int fo_dist_open_dataset(fo_dist_t *dd, const char *path, const fo_dataset_opts *o,
+                                fo_dataset_t **out);
+
+/**
+ * Whether the context has failed (a deadline, a peer's failure, a malformed message), and the
+ * first failure's message. Thread-safety: any thread. Cost: O(1).
+ */
+FO_API bool fo_dist_failed(const fo_dist_t *dd, const char **message);
+
+/**
+ * A sampler over `d` (opened with fo_dist_open_dataset, or all parts open) that samples this
+ * machine's part in place and asks the other machines for theirs: the same batches as
+ * fo_sampler_create over the unpartitioned dataset. Options and errors as fo_sampler_create
+ * (edge_dir in only); remote failures come out of fo_sampler_sample as FO_EMPI (deadline, peer
+ * failure) or FO_EFORMAT (malformed answer) naming the machine. The sampler must not outlive
+ * `dd` or `d`. Thread-safety: as a sampler; any number of them may share `dd`.
+ */
+FO_API int fo_dist_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_sampler_opts *o,
+                                  fo_sampler_t **out);
+
+/** How the epoch's batches are dealt to the processes (global batch b goes to rank b mod R). */
+typedef enum fo_dist_tail {
+  FO_DIST_TAIL_KEEP = 0, /**< every batch once: ranks may get one batch fewer than others */
+  FO_DIST_TAIL_DROP = 1, /**< every rank floor(batches / R): the last few are dropped */
+  FO_DIST_TAIL_PAD = 2   /**< every rank ceil(batches / R): the last ones wrap to the epoch's
+                              first batches (for synchronous training) */
+} fo_dist_tail;
+
+/**
+ * A loader that produces this process's share of every epoch: global batches b with
+ * b mod fo_dist_size(dd) == fo_dist_rank(dd) (fo_loader_batch_t.index is the global b), each
+ * identical to batch b of a single-process loader with the same options over the unpartitioned
+ * dataset; remote nodes' features and labels come in one request per remote machine per batch.
+ * @return as fo_loader_create; FO_EINVAL for a bad `tail`. The loader must not outlive `dd`.
+ */
+FO_API int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
+                                 fo_dist_tail tail, fo_loader_t **out);
+
+/** Request and byte counters of this process's sampler and gather calls. */
+typedef struct fo_dist_stats {
+  int64_t hop_requests[64]; /**< remote hop requests sent, per hop */
+  int64_t hop_bytes[64];    /**< bytes sent and received for them, per hop */
+  int64_t fetch_requests;   /**< remote feature/label requests */
+  int64_t fetch_bytes;
+  int64_t served;           /**< requests this process answered */
+} fo_dist_stats;
+
+/** Read the counters. Thread-safety: any thread. Cost: O(1). */
+FO_API void fo_dist_get_stats(fo_dist_t *dd, fo_dist_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

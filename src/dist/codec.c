@@ -1,0 +1,251 @@
+/*
+ * dist/codec.c: encoding and checked decoding of the distributed requests and responses (the
+ * wire format is described in dist_internal.h). Decoders never trust a length, a count or an id:
+ * each is checked against the message's size and the graph before anything is read.
+ */
+#include "dist/dist_internal.h"
+
+void fo__buf_free(fo__buf *b) {
+  free(b->w);
+  memset(b, 0, sizeof *b);
+}
+
+static int put_begin(fo__buf *b, int kind, int64_t payload) {
+  int rc;
+  b->n = 0;
+  if (payload < 0 || payload > INT64_MAX / 16) return FO_FAIL(FO_ERANGE, "message too large");
+  if ((rc = fo__grow(&b->w, &b->cap, payload + 2, sizeof *b->w, "message")) != FO_OK) return rc;
+  b->w[b->n++] = (int64_t)(FO_MSG_MAGIC | (uint64_t)kind << 32);
+  b->w[b->n++] = payload;
+  return FO_OK;
+}
+
+static void put(fo__buf *b, int64_t v) { b->w[b->n++] = v; }
+
+static void put_array(fo__buf *b, const int64_t *a, int64_t n) {
+  if (n) memcpy(b->w + b->n, a, (size_t)n * sizeof *a);
+  b->n += n;
+}
+
+static int64_t words_for(int64_t bytes) { return (bytes + 7) / 8; }
+
+int fo__enc_hop_req(fo__buf *b, const fo__hop_req *r) {
+  int rc = put_begin(b, FO_MSG_HOP, 8 + r->n * (r->disjoint ? 2 : 1));
+  if (rc != FO_OK) return rc;
+  put(b, (int64_t)r->seed);
+  put(b, (int64_t)r->epoch);
+  put(b, (int64_t)r->batch);
+  put(b, r->hop);
+  put(b, r->fanout);
+  put(b, (r->replace ? 1 : 0) | (r->disjoint ? 2 : 0));
+  put(b, r->part);
+  put(b, r->n);
+  put_array(b, r->nodes, r->n);
+  if (r->disjoint) put_array(b, r->trees, r->n);
+  return FO_OK;
+}
+
+int fo__enc_hop_res(fo__buf *b, const fo__hop_res *r) {
+  int rc = put_begin(b, FO_MSG_HOP_RESP, 2 + r->n + 2 * r->n_edges);
+  if (rc != FO_OK) return rc;
+  put(b, r->n);
+  put(b, r->n_edges);
+  put_array(b, r->counts, r->n);
+  put_array(b, r->nbr, r->n_edges);
+  put_array(b, r->eid, r->n_edges);
+  return FO_OK;
+}
+
+int fo__enc_fetch_req(fo__buf *b, const fo__fetch_req *r) {
+  int rc = put_begin(b, FO_MSG_FETCH, 3 + r->n);
+  if (rc != FO_OK) return rc;
+  put(b, (r->x ? 1 : 0) | (r->y ? 2 : 0));
+  put(b, r->part);
+  put(b, r->n);
+  put_array(b, r->nodes, r->n);
+  return FO_OK;
+}
+
+int fo__enc_fetch_res(fo__buf *b, const fo__fetch_res *r) {
+  int64_t xw = r->x ? words_for(r->n * r->row_bytes) : 0;
+  int rc = put_begin(b, FO_MSG_FETCH_RESP, 4 + xw + (r->y ? r->n : 0));
+  if (rc != FO_OK) return rc;
+  put(b, r->n);
+  put(b, r->row_bytes);
+  put(b, r->x ? 1 : 0);
+  put(b, r->y ? 1 : 0);
+  if (xw) {
+    b->w[b->n + xw - 1] = 0; /* padding */
+    memcpy(b->w + b->n, r->x, (size_t)(r->n * r->row_bytes));
+    b->n += xw;
+  }
+  if (r->y) put_array(b, r->y, r->n);
+  return FO_OK;
+}
+
+int fo__enc_error(fo__buf *b, int status, const char *msg) {
+  int64_t len = (int64_t)strlen(msg), mw = words_for(len);
+  int rc = put_begin(b, FO_MSG_ERROR, 2 + mw);
+  if (rc != FO_OK) return rc;
+  put(b, status);
+  put(b, len);
+  if (mw) {
+    b->w[b->n + mw - 1] = 0;
+    memcpy(b->w + b->n, msg, (size_t)len);
+    b->n += mw;
+  }
+  return FO_OK;
+}
+
+/* The payload of a message of `kind`: *p words, *np of them. */
+static int open_msg(const void *msg, size_t len, int kind, const int64_t **p, int64_t *np) {
+  const int64_t *w = msg;
+  if (!msg || ((uintptr_t)msg & 7) || len % 8 || len < 16)
+    return FO_FAIL(FO_EFORMAT, "malformed message: %zu bytes", len);
+  if ((uint64_t)w[0] != (FO_MSG_MAGIC | (uint64_t)kind << 32))
+    return FO_FAIL(FO_EFORMAT, "malformed message: header %016llx, expected kind %d",
+                   (unsigned long long)w[0], kind);
+  if (w[1] < 0 || (uint64_t)w[1] != len / 8 - 2)
+    return FO_FAIL(FO_EFORMAT, "malformed message: says %lld words, has %zu", (long long)w[1],
+                   len / 8 - 2);
+  *p = w + 2;
+  *np = w[1];
+  return FO_OK;
+}
+
+int fo__msg_kind(const void *msg, size_t len) {
+  const int64_t *w = msg;
+  uint64_t h;
+  if (!msg || ((uintptr_t)msg & 7) || len % 8 || len < 16)
+    return FO_FAIL(FO_EFORMAT, "malformed message: %zu bytes", len);
+  h = (uint64_t)w[0];
+  if ((h & 0xffffffffu) != FO_MSG_MAGIC || (h >> 32) < FO_MSG_HOP || (h >> 32) > FO_MSG_ERROR)
+    return FO_FAIL(FO_EFORMAT, "malformed message: header %016llx", (unsigned long long)h);
+  return (int)(h >> 32);
+}
+
+static int check_nodes(const int64_t *a, int64_t n, int64_t n_nodes, const char *what) {
+  for (int64_t i = 0; i < n; i++)
+    if (a[i] < 0 || a[i] >= n_nodes)
+      return FO_FAIL(FO_EFORMAT, "malformed message: %s[%lld] = %lld is not a node id",
+                     what, (long long)i, (long long)a[i]);
+  return FO_OK;
+}
+
+int fo__dec_hop_req(const void *msg, size_t len, int64_t n_nodes, int32_t n_parts, fo__hop_req *r) {
+  const int64_t *p;
+  int64_t np, n;
+  int rc;
+  memset(r, 0, sizeof *r);
+  if ((rc = open_msg(msg, len, FO_MSG_HOP, &p, &np)) != FO_OK) return rc;
+  if (np < 8) return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld words", (long long)np);
+  n = p[7];
+  r->disjoint = p[5] & 2;
+  if (n < 0 || n > (np - 8) || np - 8 != n * (r->disjoint ? 2 : 1))
+    return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld nodes in %lld words", (long long)n,
+                   (long long)np);
+  if (p[3] < 0 || p[3] >= 64 || p[4] < -1 || p[4] > INT32_MAX || p[5] & ~3 || p[6] < 0 ||
+      p[6] >= n_parts)
+    return FO_FAIL(FO_EFORMAT, "malformed hop request: hop %lld, fanout %lld, flags %lld, part %lld",
+                   (long long)p[3], (long long)p[4], (long long)p[5], (long long)p[6]);
+  r->seed = (uint64_t)p[0];
+  r->epoch = (uint64_t)p[1];
+  r->batch = (uint64_t)p[2];
+  r->hop = (int32_t)p[3];
+  r->fanout = (int32_t)p[4];
+  r->replace = p[5] & 1;
+  r->part = (int32_t)p[6];
+  r->n = n;
+  r->nodes = p + 8;
+  r->trees = r->disjoint ? p + 8 + n : NULL;
+  if ((rc = check_nodes(r->nodes, n, n_nodes, "nodes")) != FO_OK) return rc;
+  for (int64_t i = 0; r->trees && i < n; i++)
+    if (r->trees[i] < 0 || r->trees[i] >= ((int64_t)1 << 55))
+      return FO_FAIL(FO_EFORMAT, "malformed hop request: tree %lld", (long long)r->trees[i]);
+  return FO_OK;
+}
+
+int fo__dec_hop_res(const void *msg, size_t len, int64_t n_nodes, int64_t n_edges, fo__hop_res *r) {
+  const int64_t *p;
+  int64_t np, n, E, sum = 0;
+  int rc;
+  memset(r, 0, sizeof *r);
+  if (fo__msg_kind(msg, len) == FO_MSG_ERROR) return fo__dec_error(msg, len);
+  if ((rc = open_msg(msg, len, FO_MSG_HOP_RESP, &p, &np)) != FO_OK) return rc;
+  if (np < 2) return FO_FAIL(FO_EFORMAT, "malformed hop response: %lld words", (long long)np);
+  n = p[0];
+  E = p[1];
+  if (n < 0 || E < 0 || n > np || E > np || 2 + n + 2 * E != np)
+    return FO_FAIL(FO_EFORMAT, "malformed hop response: %lld nodes, %lld edges in %lld words",
+                   (long long)n, (long long)E, (long long)np);
+  r->n = n;
+  r->n_edges = E;
+  r->counts = p + 2;
+  r->nbr = p + 2 + n;
+  r->eid = p + 2 + n + E;
+  for (int64_t i = 0; i < n; i++) {
+    if (r->counts[i] < 0 || r->counts[i] > E)
+      return FO_FAIL(FO_EFORMAT, "malformed hop response: count %lld", (long long)r->counts[i]);
+    sum += r->counts[i];
+  }
+  if (sum != E) return FO_FAIL(FO_EFORMAT, "malformed hop response: counts sum to %lld, %lld edges", (long long)sum, (long long)E);
+  if ((rc = check_nodes(r->nbr, E, n_nodes, "neighbors")) != FO_OK) return rc;
+  for (int64_t e = 0; e < E; e++)
+    if (r->eid[e] < 0 || r->eid[e] >= n_edges)
+      return FO_FAIL(FO_EFORMAT, "malformed hop response: edge id %lld", (long long)r->eid[e]);
+  return FO_OK;
+}
+
+int fo__dec_fetch_req(const void *msg, size_t len, int64_t n_nodes, int32_t n_parts, fo__fetch_req *r) {
+  const int64_t *p;
+  int64_t np;
+  int rc;
+  memset(r, 0, sizeof *r);
+  if ((rc = open_msg(msg, len, FO_MSG_FETCH, &p, &np)) != FO_OK) return rc;
+  if (np < 3 || p[0] & ~3 || p[1] < 0 || p[1] >= n_parts || p[2] < 0 || p[2] != np - 3)
+    return FO_FAIL(FO_EFORMAT, "malformed fetch request");
+  r->x = p[0] & 1;
+  r->y = p[0] & 2;
+  r->part = (int32_t)p[1];
+  r->n = p[2];
+  r->nodes = p + 3;
+  return check_nodes(r->nodes, r->n, n_nodes, "nodes");
+}
+
+int fo__dec_fetch_res(const void *msg, size_t len, int64_t want_n, fo__fetch_res *r) {
+  const int64_t *p;
+  int64_t np, n, rb, xw;
+  int rc;
+  memset(r, 0, sizeof *r);
+  if (fo__msg_kind(msg, len) == FO_MSG_ERROR) return fo__dec_error(msg, len);
+  if ((rc = open_msg(msg, len, FO_MSG_FETCH_RESP, &p, &np)) != FO_OK) return rc;
+  if (np < 4) return FO_FAIL(FO_EFORMAT, "malformed fetch response");
+  n = p[0];
+  rb = p[1];
+  if (n != want_n || rb < 0 || rb > ((int64_t)1 << 30) || (p[2] & ~1) || (p[3] & ~1) ||
+      (n && rb > (INT64_MAX / 2) / n))
+    return FO_FAIL(FO_EFORMAT, "malformed fetch response: %lld rows of %lld bytes (asked %lld)",
+                   (long long)n, (long long)rb, (long long)want_n);
+  xw = p[2] ? words_for(n * rb) : 0;
+  if (4 + xw + (p[3] ? n : 0) != np) return FO_FAIL(FO_EFORMAT, "malformed fetch response: size");
+  r->n = n;
+  r->row_bytes = rb;
+  r->x = p[2] ? (const unsigned char *)(p + 4) : NULL;
+  r->y = p[3] ? p + 4 + xw : NULL;
+  return FO_OK;
+}
+
+int fo__dec_error(const void *msg, size_t len) {
+  const int64_t *p;
+  int64_t np, status, mlen;
+  char text[1024];
+  int rc;
+  if ((rc = open_msg(msg, len, FO_MSG_ERROR, &p, &np)) != FO_OK) return rc;
+  if (np < 2) return FO_FAIL(FO_EFORMAT, "malformed error response");
+  status = p[0];
+  mlen = p[1];
+  if (status >= 0 || status < FO_EINTERNAL || mlen < 0 || 2 + words_for(mlen) != np)
+    return FO_FAIL(FO_EFORMAT, "malformed error response");
+  snprintf(text, sizeof text, "%.*s", (int)(mlen < 1000 ? mlen : 1000), (const char *)(p + 2));
+  return fo_set_error((int)status, text);
+}

@@ -1,0 +1,324 @@
+/*
+ * dist/dist.c: the distributed context: ranks, failure state, counters, opening this process's
+ * part, and the samplers and loaders that reach other machines' parts through the transport
+ * (in-process: local.c; MPI: mpi.c).
+ *
+ * A distributed sampler is an ordinary sampler over the partitioned dataset (with this machine's
+ * part open) plus a remote hook: per hop, one request per remote part that has frontier nodes,
+ * all sent before any answer is awaited. A distributed loader is an ordinary loader whose
+ * samplers are distributed, whose feature rows and labels of remote nodes come in one request
+ * per remote machine per batch, and which produces the epoch's batches b with
+ * b mod (number of processes) == this process's rank.
+ */
+#include "dist/dist_internal.h"
+
+void fo_dist_opts_init(fo_dist_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->procs_per_machine = 0;
+  o->deadline_s = 600.0;
+  o->init_worker = false;
+  fo_worker_opts_init(&o->worker);
+}
+
+int fo__dist_new(fo_dist_t **out, const fo_dist_opts *o) {
+  fo_dist_t *dd;
+  *out = NULL;
+  if (!(o->deadline_s > 0)) return FO_FAIL(FO_EINVAL, "deadline %g s is not > 0", o->deadline_s);
+  if (!(dd = calloc(1, sizeof *dd))) return FO_FAIL(FO_ENOMEM, "distributed context");
+  pthread_mutex_init(&dd->mu, NULL);
+  dd->deadline_s = o->deadline_s;
+  *out = dd;
+  return FO_OK;
+}
+
+void fo__dist_free(fo_dist_t *dd) {
+  if (!dd) return;
+  pthread_mutex_destroy(&dd->mu);
+  free(dd);
+}
+
+int fo__dist_fail(fo_dist_t *dd, int rc) {
+  pthread_mutex_lock(&dd->mu);
+  if (!dd->failed) {
+    dd->failed = true;
+    dd->fail_rc = rc;
+    snprintf(dd->fail_msg, sizeof dd->fail_msg, "%s", fo_last_error());
+  }
+  pthread_mutex_unlock(&dd->mu);
+  return rc;
+}
+
+bool fo_dist_failed(const fo_dist_t *dd, const char **message) {
+  fo_dist_t *m = (fo_dist_t *)dd;
+  bool f;
+  pthread_mutex_lock(&m->mu);
+  f = m->failed;
+  pthread_mutex_unlock(&m->mu);
+  if (message) *message = f ? dd->fail_msg : "";
+  return f;
+}
+
+int fo_dist_finalize(fo_dist_t *dd) {
+  int rc = FO_OK;
+  if (!dd) return FO_OK;
+  if (dd->ops && dd->ops->barrier) rc = dd->ops->barrier(dd);
+  if (dd->ops && dd->ops->fini) dd->ops->fini(dd);
+  fo__dist_free(dd);
+  return rc;
+}
+
+int32_t fo_dist_machine_rank(const fo_dist_t *dd) { return dd->machine; }
+int32_t fo_dist_num_machines(const fo_dist_t *dd) { return dd->n_machines; }
+int32_t fo_dist_local_rank(const fo_dist_t *dd) { return dd->local_rank; }
+int32_t fo_dist_local_size(const fo_dist_t *dd) { return dd->local_size; }
+int32_t fo_dist_rank(const fo_dist_t *dd) { return dd->rank; }
+int32_t fo_dist_size(const fo_dist_t *dd) { return dd->size; }
+
+void fo_dist_get_stats(fo_dist_t *dd, fo_dist_stats *out) {
+  pthread_mutex_lock(&dd->mu);
+  *out = dd->stats;
+  pthread_mutex_unlock(&dd->mu);
+}
+
+int fo_dist_open_dataset(fo_dist_t *dd, const char *path, const fo_dataset_opts *o,
+                         fo_dataset_t **out) {
+  fo_dataset_opts po;
+  int rc;
+  *out = NULL;
+  if (o) po = *o;
+  else fo_dataset_opts_init(&po);
+  po.part = dd->machine;
+  if ((rc = fo_dataset_open(path, &po, out)) != FO_OK) return rc;
+  if ((*out)->n_parts != dd->n_machines) {
+    rc = FO_FAIL(FO_EINVAL, "open dataset '%s': it has %d parts, the job has %d machines (machine "
+                 "m serves part m)", path, (*out)->n_parts, (int)dd->n_machines);
+    fo_dataset_close(*out);
+    *out = NULL;
+    return rc;
+  }
+  return FO_OK;
+}
+
+/* ---- distributed samplers ------------------------------------------------------------------- */
+
+typedef struct remote_ctx {
+  fo_dist_t *dd;
+  int64_t n_nodes, n_edges;
+  fo__call *calls;
+  int n_calls;
+} remote_ctx;
+
+static void remote_free(void *ctx) {
+  remote_ctx *rc = ctx;
+  if (!rc) return;
+  for (int i = 0; i < rc->n_calls; i++) {
+    fo__buf_free(&rc->calls[i].req);
+    free(rc->calls[i].resp);
+  }
+  free(rc->calls);
+  free(rc);
+}
+
+static int grow_calls(remote_ctx *c, int n) {
+  fo__call *nc;
+  if (n <= c->n_calls) return FO_OK;
+  if (!(nc = realloc(c->calls, (size_t)n * sizeof *nc))) return FO_FAIL(FO_ENOMEM, "calls");
+  memset(nc + c->n_calls, 0, (size_t)(n - c->n_calls) * sizeof *nc);
+  c->calls = nc;
+  c->n_calls = n;
+  return FO_OK;
+}
+
+static const char *const kind_names[] = {"?", "hop", "fetch"};
+
+/* Exchange calls[0..n) and account for them (hop >= 0: hop requests; -1: fetches). */
+static int exchange(fo_dist_t *dd, fo__call *calls, int n, int hop) {
+  const char *msg;
+  int64_t bytes = 0;
+  int rc;
+  if (fo_dist_failed(dd, &msg))
+    return fo_set_error(dd->fail_rc ? dd->fail_rc : FO_EMPI, msg);
+  rc = dd->ops->exchange(dd, calls, n);
+  for (int i = 0; i < n; i++) bytes += calls[i].req.n * 8 + (int64_t)calls[i].resp_len;
+  pthread_mutex_lock(&dd->mu);
+  if (hop >= 0 && hop < 64) {
+    dd->stats.hop_requests[hop] += n;
+    dd->stats.hop_bytes[hop] += bytes;
+  } else {
+    dd->stats.fetch_requests += n;
+    dd->stats.fetch_bytes += bytes;
+  }
+  pthread_mutex_unlock(&dd->mu);
+  if (rc != FO_OK) return fo__dist_fail(dd, rc);
+  (void)kind_names;
+  return FO_OK;
+}
+
+static int remote_hop(void *ctx, const fo__hop_req *reqs, int n, fo__hop_res *res) {
+  remote_ctx *c = ctx;
+  int rc;
+  if ((rc = grow_calls(c, n)) != FO_OK) return rc;
+  for (int i = 0; i < n; i++) {
+    c->calls[i].machine = reqs[i].part;
+    if ((rc = fo__enc_hop_req(&c->calls[i].req, &reqs[i])) != FO_OK) return rc;
+  }
+  if ((rc = exchange(c->dd, c->calls, n, n ? reqs[0].hop : 0)) != FO_OK) return rc;
+  for (int i = 0; i < n; i++)
+    if ((rc = fo__dec_hop_res(c->calls[i].resp, c->calls[i].resp_len, c->n_nodes, c->n_edges,
+                              &res[i])) != FO_OK)
+      return fo__dist_fail(c->dd, fo__context(rc, "hop %d answer of machine %d", (int)reqs[i].hop,
+                                               (int)reqs[i].part));
+  return FO_OK;
+}
+
+int fo_dist_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_sampler_opts *o,
+                           fo_sampler_t **out) {
+  fo__remote r;
+  remote_ctx *c;
+  int rc;
+  *out = NULL;
+  if ((rc = fo_sampler_create(d, o, out)) != FO_OK) return rc;
+  if (!(c = calloc(1, sizeof *c))) {
+    fo_sampler_destroy(*out);
+    *out = NULL;
+    return FO_FAIL(FO_ENOMEM, "distributed sampler");
+  }
+  c->dd = dd;
+  c->n_nodes = d->n_nodes;
+  c->n_edges = d->n_edges;
+  r.ctx = c;
+  r.hop = remote_hop;
+  r.free_ctx = remote_free;
+  if ((rc = fo__sampler_set_remote(*out, &r, dd->machine)) != FO_OK) {
+    remote_free(c);
+    fo_sampler_destroy(*out);
+    *out = NULL;
+    return fo__context(rc, "create distributed sampler");
+  }
+  return FO_OK;
+}
+
+/* ---- distributed loaders -------------------------------------------------------------------- */
+
+typedef struct loader_ctx {
+  fo_dist_t *dd;
+  const fo_dataset_t *d;
+} loader_ctx;
+
+static int make_sampler(void *ctx, const fo_dataset_t *d, const fo_sampler_opts *o,
+                        fo_sampler_t **out) {
+  loader_ctx *c = ctx;
+  return fo_dist_sampler_create(c->dd, d, o, out);
+}
+
+/* x and y of nodes[0..n): this machine's rows directly, every other machine's in one request. */
+static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
+                  int64_t *y, int64_t n_y) {
+  loader_ctx *c = ctx;
+  const fo_dataset_t *d = c->d;
+  const int P = d->n_parts, me = c->dd->machine;
+  const fo_dataset_t *mine = d->parts[me];
+  int64_t *cnt = NULL, *start = NULL, *packed = NULL, *pos = NULL;
+  fo__call *calls = NULL;
+  int n_calls = 0, rc = FO_OK;
+  fo_features f;
+  const int64_t *ly = NULL;
+  int64_t lny, lnc;
+  if (x && (rc = fo_dataset_features(mine, &f)) != FO_OK) return rc;
+  if (y && (rc = fo_dataset_labels(mine, &ly, &lny, &lnc)) != FO_OK) return rc;
+  cnt = calloc((size_t)P + 1, sizeof *cnt);
+  start = calloc((size_t)P + 1, sizeof *start);
+  packed = fo__malloc_n(n, sizeof *packed);
+  pos = fo__malloc_n(n, sizeof *pos);
+  calls = calloc((size_t)P, sizeof *calls);
+  if (!cnt || !start || !packed || !pos || !calls) {
+    rc = FO_FAIL(FO_ENOMEM, "distributed gather");
+    goto out;
+  }
+  for (int64_t i = 0; i < n; i++) cnt[fo__owner(d, nodes[i])]++;
+  for (int k = 0; k < P; k++) start[k + 1] = start[k] + cnt[k];
+  for (int64_t i = 0; i < n; i++) {
+    int k = fo__owner(d, nodes[i]);
+    pos[i] = start[k]++;
+    packed[pos[i]] = nodes[i];
+  }
+  for (int k = P; k > 0; k--) start[k] = start[k - 1];
+  start[0] = 0;
+  for (int k = 0; k < P; k++) {
+    fo__fetch_req r;
+    if (k == me || !cnt[k]) continue;
+    r.x = x != NULL;
+    r.y = y != NULL;
+    r.part = k;
+    r.n = cnt[k];
+    r.nodes = packed + start[k];
+    calls[n_calls].machine = k;
+    if ((rc = fo__enc_fetch_req(&calls[n_calls].req, &r)) != FO_OK) goto out;
+    n_calls++;
+  }
+  if (n_calls && (rc = exchange(c->dd, calls, n_calls, -1)) != FO_OK) goto out;
+  /* local rows */
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v = nodes[i], row;
+    if (fo__owner(d, v) != me) continue;
+    row = fo__owner_row(d, me, v);
+    if (x) memcpy((char *)x + i * row_bytes, (const char *)f.data + row * row_bytes, (size_t)row_bytes);
+    if (y && i < n_y) y[i] = ly[row];
+  }
+  /* remote rows */
+  for (int j = 0; j < n_calls; j++) {
+    fo__fetch_res res;
+    int k = calls[j].machine;
+    if ((rc = fo__dec_fetch_res(calls[j].resp, calls[j].resp_len, cnt[k], &res)) != FO_OK) {
+      rc = fo__dist_fail(c->dd, fo__context(rc, "features from machine %d", k));
+      goto out;
+    }
+    if ((x && (!res.x || res.row_bytes != row_bytes)) || (y && !res.y)) {
+      rc = fo__dist_fail(c->dd, FO_FAIL(FO_EFORMAT, "machine %d sent %lld-byte rows, expected %lld",
+                                        k, (long long)res.row_bytes, (long long)row_bytes));
+      goto out;
+    }
+    for (int64_t i = 0; i < n; i++) {
+      int64_t at;
+      if (fo__owner(d, nodes[i]) != k) continue;
+      at = pos[i] - start[k];
+      if (x) memcpy((char *)x + i * row_bytes, res.x + at * row_bytes, (size_t)row_bytes);
+      if (y && i < n_y) y[i] = res.y[at];
+    }
+  }
+out:
+  for (int j = 0; calls && j < P; j++) {
+    fo__buf_free(&calls[j].req);
+    free(calls[j].resp);
+  }
+  free(calls);
+  free(cnt);
+  free(start);
+  free(packed);
+  free(pos);
+  return rc;
+}
+
+int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
+                          fo_dist_tail tail, fo_loader_t **out) {
+  fo__loader_hooks h;
+  loader_ctx *c;
+  int rc;
+  *out = NULL;
+  if ((unsigned)tail > FO_DIST_TAIL_PAD) return FO_FAIL(FO_EINVAL, "unknown tail mode %d", (int)tail);
+  /* the context outlives the loader: keep one per (dd, d) pair inside dd */
+  if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");
+  c->dd = dd;
+  c->d = d;
+  memset(&h, 0, sizeof h);
+  h.ctx = c;
+  h.make_sampler = make_sampler;
+  h.gather = gather;
+  h.shard = dd->rank;
+  h.n_shards = dd->size;
+  h.tail = tail == FO_DIST_TAIL_DROP ? FO__TAIL_DROP : tail == FO_DIST_TAIL_PAD ? FO__TAIL_PAD : FO__TAIL_KEEP;
+  h.free_ctx = free;
+  rc = fo__loader_create(d, o, &h, out);
+  if (rc != FO_OK) return fo__context(rc, "create distributed loader");
+  return FO_OK;
+}

@@ -1,0 +1,129 @@
+/*
+ * dist/dist_internal.h: the distributed context, the wire format of its requests, the server
+ * that answers them, and the transport interface (in-process: local.c; MPI: mpi.c).
+ */
+#ifndef FO_DIST_INTERNAL_H
+#define FO_DIST_INTERNAL_H
+
+#include "core/internal.h"
+#include "loader/loader_internal.h"
+#include "sample/sample_internal.h"
+#include "store/store_internal.h"
+
+#include <pthread.h>
+
+/* ---- wire format (codec.c) -----------------------------------------------------------------
+ *
+ * Every message is a sequence of little-endian 64-bit words (so arrays inside are 8-aligned):
+ *   word 0: magic FO_MSG_MAGIC | kind << 32;  word 1: payload words that follow.
+ * HOP request:   seed, epoch, batch, hop, fanout (as int64), flags (1 replace, 2 disjoint),
+ *                part, n, nodes[n], trees[n] (disjoint only).
+ * HOP response:  n, E, counts[n], nbr[E], eid[E].
+ * FETCH request: flags (1 x, 2 y), part, n, nodes[n].
+ * FETCH response: n, row_bytes, x (n * row_bytes bytes, padded to words), y[n] (when asked).
+ * ERROR response: status, message length, message bytes (padded).
+ * Decoders check the magic, the kind, every count against the message length and the ids
+ * against the graph: a malformed message is FO_EFORMAT, never a crash. */
+#define FO_MSG_MAGIC UINT64_C(0x4d4f4631) /* "1FOM" */
+enum { FO_MSG_HOP = 1, FO_MSG_FETCH = 2, FO_MSG_HOP_RESP = 3, FO_MSG_FETCH_RESP = 4,
+       FO_MSG_ERROR = 5 };
+
+typedef struct fo__buf {
+  int64_t *w; /* words */
+  int64_t n, cap;
+} fo__buf;
+
+void fo__buf_free(fo__buf *b);
+
+typedef struct fo__fetch_req {
+  bool x, y;
+  int32_t part;
+  int64_t n;
+  const int64_t *nodes;
+} fo__fetch_req;
+
+typedef struct fo__fetch_res {
+  int64_t n, row_bytes;
+  const unsigned char *x; /* [n * row_bytes] or NULL */
+  const int64_t *y;       /* [n] or NULL */
+} fo__fetch_res;
+
+int fo__enc_hop_req(fo__buf *b, const fo__hop_req *r);
+int fo__enc_hop_res(fo__buf *b, const fo__hop_res *r);
+int fo__enc_fetch_req(fo__buf *b, const fo__fetch_req *r);
+int fo__enc_fetch_res(fo__buf *b, const fo__fetch_res *r);
+int fo__enc_error(fo__buf *b, int status, const char *msg);
+
+/* Kind of a message (FO_MSG_*), or FO_EFORMAT. */
+int fo__msg_kind(const void *msg, size_t len);
+/* Decoders: views into `msg` (8-aligned); n_nodes / n_edges bound the ids. */
+int fo__dec_hop_req(const void *msg, size_t len, int64_t n_nodes, int32_t n_parts, fo__hop_req *r);
+int fo__dec_hop_res(const void *msg, size_t len, int64_t n_nodes, int64_t n_edges, fo__hop_res *r);
+int fo__dec_fetch_req(const void *msg, size_t len, int64_t n_nodes, int32_t n_parts, fo__fetch_req *r);
+int fo__dec_fetch_res(const void *msg, size_t len, int64_t want_n, fo__fetch_res *r);
+/* An ERROR message: sets this thread's error (status and message) and returns the status;
+ * FO_EFORMAT when it is malformed. */
+int fo__dec_error(const void *msg, size_t len);
+
+/* ---- the server (server.c) ------------------------------------------------------------------ */
+
+/* Answers requests for one part from a dataset that has it open. One per serving thread. */
+typedef struct fo__server {
+  const fo_dataset_t *d;
+  int32_t part;
+  fo_sampler_t *s;    /* one-hop kernel over the part */
+  fo_batch_t *scratch;
+  fo__buf out;
+  unsigned char *xbuf;
+  int64_t cap_x;
+  int64_t *ybuf;
+  int64_t cap_y;
+} fo__server;
+
+int fo__server_init(fo__server *sv, const fo_dataset_t *d, int32_t part);
+void fo__server_fini(fo__server *sv);
+/* Answer one request: sv->out receives the response (an ERROR message when the request fails).
+ * Returns FO_OK when a response was made (even an error response). */
+int fo__server_answer(fo__server *sv, const void *msg, size_t len);
+
+/* ---- the context and its transports ------------------------------------------------------- */
+
+typedef struct fo__call {
+  int32_t machine;    /* peer machine (its group peer answers) */
+  fo__buf req;
+  void *resp;         /* response bytes, owned by the call until the next use */
+  size_t resp_len;
+  size_t resp_cap;
+  void *handle;       /* transport's */
+} fo__call;
+
+typedef struct fo__transport_ops {
+  /* Send calls[i].req to calls[i].machine for every i, then wait for all answers (or the
+   * deadline): calls[i].resp receives each. */
+  int (*exchange)(fo_dist_t *dd, fo__call *calls, int n);
+  int (*barrier)(fo_dist_t *dd);
+  void (*fini)(fo_dist_t *dd);
+} fo__transport_ops;
+
+struct fo_dist {
+  const fo__transport_ops *ops;
+  void *impl;                 /* the transport's state */
+  int32_t machine, n_machines, local_rank, local_size, rank, size;
+  double deadline_s;
+  const fo_dataset_t *d;      /* the dataset this process serves (set by open/init) */
+  pthread_mutex_t mu;         /* failure state and counters */
+  bool failed;
+  int fail_rc;
+  char fail_msg[1024];
+  fo_dist_stats stats;
+};
+
+/* Record the context's first failure (this thread's current message) and return rc. */
+int fo__dist_fail(fo_dist_t *dd, int rc);
+/* Common set-up of a context. */
+int fo__dist_new(fo_dist_t **out, const fo_dist_opts *o);
+void fo__dist_free(fo_dist_t *dd);
+
+extern const fo__transport_ops fo__local_ops;
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * dist/server.c: answering other processes' requests from this machine's part: one-hop sampling
+ * with the sampler's own kernel (so the draws are those of single-process sampling), and
+ * feature/label rows. A request that fails (a malformed message, a node of another part, a
+ * corrupt dataset) is answered with an ERROR message carrying the status and text, so the
+ * caller reports it instead of waiting.
+ */
+#include "dist/dist_internal.h"
+
+int fo__server_init(fo__server *sv, const fo_dataset_t *d, int32_t part) {
+  fo_sampler_opts so;
+  int rc;
+  memset(sv, 0, sizeof *sv);
+  sv->d = d;
+  sv->part = part;
+  if (!d->n_parts || part < 0 || part >= d->n_parts || !d->parts[part])
+    return FO_FAIL(FO_EINVAL, "server: part %d of '%s' is not open", (int)part, d->path);
+  fo_sampler_opts_init(&so);
+  so.fanouts = (const int32_t[]){-1};
+  so.n_hops = 1;
+  if ((rc = fo_sampler_create(d, &so, &sv->s)) != FO_OK) return rc;
+  if ((rc = fo_batch_create(&sv->scratch)) != FO_OK) {
+    fo_sampler_destroy(sv->s);
+    return rc;
+  }
+  return FO_OK;
+}
+
+void fo__server_fini(fo__server *sv) {
+  fo_sampler_destroy(sv->s);
+  fo_batch_destroy(sv->scratch);
+  fo__buf_free(&sv->out);
+  free(sv->xbuf);
+  free(sv->ybuf);
+  memset(sv, 0, sizeof *sv);
+}
+
+static int answer_hop(fo__server *sv, const void *msg, size_t len) {
+  fo__hop_req r;
+  fo__hop_res res;
+  int rc;
+  if ((rc = fo__dec_hop_req(msg, len, sv->d->n_nodes, sv->d->n_parts, &r)) != FO_OK) return rc;
+  if (r.part != sv->part)
+    return FO_FAIL(FO_EINVAL, "hop request for part %d reached the server of part %d", (int)r.part,
+                   (int)sv->part);
+  if ((rc = fo__sampler_hop(sv->s, &r, sv->scratch, &res)) != FO_OK) return rc;
+  return fo__enc_hop_res(&sv->out, &res);
+}
+
+static int answer_fetch(fo__server *sv, const void *msg, size_t len) {
+  const fo_dataset_t *p = sv->d->parts[sv->part];
+  fo__fetch_req r;
+  fo__fetch_res res;
+  fo_features f;
+  const int64_t *y = NULL;
+  int64_t rb = 0, ny, nc;
+  int rc;
+  if ((rc = fo__dec_fetch_req(msg, len, sv->d->n_nodes, sv->d->n_parts, &r)) != FO_OK) return rc;
+  if (r.part != sv->part)
+    return FO_FAIL(FO_EINVAL, "fetch request for part %d reached the server of part %d",
+                   (int)r.part, (int)sv->part);
+  memset(&res, 0, sizeof res);
+  res.n = r.n;
+  if (r.x) {
+    if ((rc = fo_dataset_features(p, &f)) != FO_OK) return rc;
+    rb = f.dim * f.itemsize;
+    if ((rc = fo__grow(&sv->xbuf, &sv->cap_x, r.n * rb + 1, 1, "fetch rows")) != FO_OK) return rc;
+  }
+  if (r.y) {
+    if ((rc = fo_dataset_labels(p, &y, &ny, &nc)) != FO_OK) return rc;
+    if ((rc = fo__grow(&sv->ybuf, &sv->cap_y, r.n + 1, sizeof *sv->ybuf, "fetch labels")) != FO_OK)
+      return rc;
+  }
+  for (int64_t i = 0; i < r.n; i++) {
+    int64_t v = r.nodes[i], row;
+    if (fo__owner(sv->d, v) != sv->part)
+      return FO_FAIL(FO_EINVAL, "fetch request for part %d: node %lld is owned by part %d",
+                     (int)sv->part, (long long)v, fo__owner(sv->d, v));
+    row = fo__owner_row(sv->d, sv->part, v);
+    if (row < 0 || row >= p->n_rows)
+      return FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld", (int)sv->part,
+                     (long long)v, (long long)row, (long long)p->n_rows);
+    if (r.x) memcpy(sv->xbuf + i * rb, (const unsigned char *)f.data + row * rb, (size_t)rb);
+    if (r.y) sv->ybuf[i] = y[row];
+  }
+  res.row_bytes = rb;
+  res.x = r.x ? sv->xbuf : NULL;
+  res.y = r.y ? sv->ybuf : NULL;
+  return fo__enc_fetch_res(&sv->out, &res);
+}
+
+int fo__server_answer(fo__server *sv, const void *msg, size_t len) {
+  int kind = fo__msg_kind(msg, len), rc;
+  if (kind == FO_MSG_HOP) rc = answer_hop(sv, msg, len);
+  else if (kind == FO_MSG_FETCH) rc = answer_fetch(sv, msg, len);
+  else if (kind < 0) rc = kind;
+  else rc = FO_FAIL(FO_EFORMAT, "malformed request: kind %d is not a request", kind);
+  if (rc != FO_OK) {
+    char text[1024];
+    snprintf(text, sizeof text, "machine serving part %d: %s", (int)sv->part, fo_last_error());
+    return fo__enc_error(&sv->out, rc, text);
+  }
+  return FO_OK;
+}

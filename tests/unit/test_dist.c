@@ -1,0 +1,327 @@
+/*
+ * tests/unit/test_dist.c: the distributed code path in one process (fo_dist_init_local: every
+ * request encoded, served by its part's server, decoded): distributed samplers and loaders give
+ * exactly the batches of the unpartitioned dataset, for every machine and method; the wire
+ * decoders refuse malformed messages (fuzzed) without crashing.
+ */
+#include "support.h"
+
+#include "dist/dist_internal.h"
+
+typedef struct graph {
+  char *tmp;
+  fo_dataset_t *plain, *parts[3]; /* hash, range, metis partitions (all parts open) */
+} graph;
+
+static graph G;
+
+static int setup(void **state) {
+  fo_import_opts io;
+  fo_partition_opts po;
+  const char *methods[3] = {"hash", "range", "metis"};
+  char *cora = NULL, *content, *cites;
+  (void)state;
+  G.tmp = fot_tmpdir();
+  cora = fot_path(G.tmp, "cora");
+  content = fot_path(fot_data_dir(), "cora/cora.content.gz");
+  cites = fot_path(fot_data_dir(), "cora/cora.cites");
+  fo_import_opts_init(&io);
+  io.format = FO_FORMAT_PLANETOID;
+  io.undirected = true;
+  if (fo_import((const char *const[]){content, cites}, 2, cora, &io, NULL) != FO_OK) return -1;
+  if (fo_dataset_open(cora, NULL, &G.plain) != FO_OK) return -1;
+  for (int m = 0; m < 3; m++) {
+    char name[32], *out;
+    snprintf(name, sizeof name, "p%d", m);
+    out = fot_path(G.tmp, name);
+    fo_partition_opts_init(&po);
+    po.n_parts = 3;
+    fo_partition_method_parse(methods[m], &po.method);
+    if (fo_partition(cora, out, &po, NULL) != FO_OK || fo_dataset_open(out, NULL, &G.parts[m]) != FO_OK) {
+      free(out);
+      return -1;
+    }
+    free(out);
+  }
+  free(cora);
+  free(content);
+  free(cites);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  fo_dataset_close(G.plain);
+  for (int m = 0; m < 3; m++) fo_dataset_close(G.parts[m]);
+  fot_rmtree(G.tmp);
+  return 0;
+}
+
+static void same_batch(const fo_batch_t *a, const fo_batch_t *b) {
+  assert_int_equal(a->n_nodes, b->n_nodes);
+  assert_int_equal(a->n_edges, b->n_edges);
+  assert_memory_equal(a->node, b->node, (size_t)a->n_nodes * 8);
+  assert_memory_equal(a->row, b->row, (size_t)a->n_edges * 8);
+  assert_memory_equal(a->col, b->col, (size_t)a->n_edges * 8);
+  assert_memory_equal(a->edge, b->edge, (size_t)a->n_edges * 8);
+  if (a->disjoint) assert_memory_equal(a->batch, b->batch, (size_t)a->n_nodes * 8);
+}
+
+/* Distributed samplers on every machine equal the plain sampler, for many random batches. */
+static void sampler_equals_plain(void **state) {
+  uint64_t st = fot_seed(7);
+  (void)state;
+  fot_note_seed(st);
+  for (int m = 0; m < 3; m++)
+    for (int machine = 0; machine < 3; machine++) {
+      fo_dist_t *dd;
+      assert_fo_ok(fo_dist_init_local(G.parts[m], machine, NULL, &dd));
+      for (int c = 0; c < 12; c++) {
+        fo_sampler_opts o;
+        fo_sampler_t *ps, *ds;
+        fo_batch_t *pb, *db;
+        int32_t fans[3];
+        int64_t seeds[40], n = 1 + (int64_t)(fot_rand(&st) % 40);
+        fo_sampler_opts_init(&o);
+        o.n_hops = 1 + (int32_t)(fot_rand(&st) % 3);
+        for (int h = 0; h < o.n_hops; h++) fans[h] = (int32_t)(fot_rand(&st) % 8) - 1;
+        o.fanouts = fans;
+        o.replace = fot_rand(&st) % 2;
+        o.disjoint = fot_rand(&st) % 2;
+        o.seed = fot_rand(&st) % 5;
+        for (int64_t i = 0; i < n; i++) seeds[i] = (int64_t)(fot_rand(&st) % 2708);
+        assert_fo_ok(fo_sampler_create(G.plain, &o, &ps));
+        assert_fo_ok(fo_dist_sampler_create(dd, G.parts[m], &o, &ds));
+        assert_fo_ok(fo_batch_create(&pb));
+        assert_fo_ok(fo_batch_create(&db));
+        assert_fo_ok(fo_sampler_sample(ps, seeds, n, 3, (uint64_t)c, pb));
+        assert_fo_ok(fo_sampler_sample(ds, seeds, n, 3, (uint64_t)c, db));
+        same_batch(pb, db);
+        fo_batch_destroy(pb);
+        fo_batch_destroy(db);
+        fo_sampler_destroy(ps);
+        fo_sampler_destroy(ds);
+      }
+      {
+        fo_dist_stats s;
+        fo_dist_get_stats(dd, &s);
+        assert_true(s.hop_requests[0] > 0); /* remote parts were really asked */
+        assert_true(s.served == s.hop_requests[0] + s.hop_requests[1] + s.hop_requests[2]);
+      }
+      assert_fo_ok(fo_dist_finalize(dd));
+    }
+}
+
+static uint64_t plain_digest(const fo_loader_opts *o) {
+  fo_loader_t *L;
+  fo_loader_batch_t *b;
+  uint64_t d[64];
+  int64_t n = 0;
+  assert_fo_ok(fo_loader_create(G.plain, o, &L));
+  while (fo_loader_next(L, &b) == FO_OK && b) {
+    d[n++] = fo_loader_batch_digest(b);
+    fo_loader_release(L, b);
+  }
+  fo_loader_destroy(L);
+  return fo_digest_sequence(d, n);
+}
+
+/* One distributed loader per machine, their batches merged by global index, equal the plain
+ * loader's epoch (features and labels included). */
+static void loaders_equal_plain(void **state) {
+  fo_loader_opts o;
+  (void)state;
+  fo_loader_opts_init(&o);
+  o.sampler.fanouts = (const int32_t[]){5, 5};
+  o.sampler.n_hops = 2;
+  o.batch_size = 16;
+  o.split = "train";
+  o.shuffle = true;
+  o.sampler.seed = 11;
+  o.num_workers = 2;
+  for (int m = 0; m < 3; m++) {
+    uint64_t want = plain_digest(&o), d[64];
+    int64_t total = 0, nb = 0;
+    fo_dist_t *dd[3];
+    fo_loader_t *L[3];
+    for (int r = 0; r < 3; r++) {
+      assert_fo_ok(fo_dist_init_local(G.parts[m], r, NULL, &dd[r]));
+      assert_fo_ok(fo_dist_loader_create(dd[r], G.parts[m], &o, FO_DIST_TAIL_KEEP, &L[r]));
+      total += fo_loader_num_batches(L[r]);
+    }
+    assert_int_equal(total, 9); /* ceil(140 / 16) */
+    for (int64_t b = 0; b < total; b++) {
+      fo_loader_batch_t *bt;
+      assert_fo_ok(fo_loader_next(L[b % 3], &bt));
+      assert_non_null(bt);
+      assert_int_equal(bt->index, b);
+      assert_non_null(bt->x);
+      d[nb++] = fo_loader_batch_digest(bt);
+      fo_loader_release(L[b % 3], bt);
+    }
+    assert_true(fo_digest_sequence(d, nb) == want);
+    for (int r = 0; r < 3; r++) {
+      fo_loader_destroy(L[r]);
+      assert_fo_ok(fo_dist_finalize(dd[r]));
+    }
+  }
+}
+
+/* Tail modes: drop gives floor(9 / 3) = 3 each, pad ceil(9 / 3) = 3; with 2 machines... use 3. */
+static void tail_modes(void **state) {
+  fo_loader_opts o;
+  fo_dist_t *dd;
+  fo_loader_t *L;
+  (void)state;
+  fo_loader_opts_init(&o);
+  o.sampler.fanouts = (const int32_t[]){2};
+  o.sampler.n_hops = 1;
+  o.batch_size = 32; /* 140 train nodes: 5 batches over 3 ranks */
+  o.split = "train";
+  assert_fo_ok(fo_dist_init_local(G.parts[0], 2, NULL, &dd));
+  assert_fo_ok(fo_dist_loader_create(dd, G.parts[0], &o, FO_DIST_TAIL_KEEP, &L));
+  assert_int_equal(fo_loader_num_batches(L), 1); /* batches 2 */
+  fo_loader_destroy(L);
+  assert_fo_ok(fo_dist_loader_create(dd, G.parts[0], &o, FO_DIST_TAIL_DROP, &L));
+  assert_int_equal(fo_loader_num_batches(L), 1);
+  fo_loader_destroy(L);
+  assert_fo_ok(fo_dist_loader_create(dd, G.parts[0], &o, FO_DIST_TAIL_PAD, &L));
+  assert_int_equal(fo_loader_num_batches(L), 2); /* batches 2 and (2 + 3) mod 5 = 0 */
+  {
+    fo_loader_batch_t *b;
+    assert_fo_ok(fo_loader_next(L, &b));
+    assert_int_equal(b->index, 2);
+    fo_loader_release(L, b);
+    assert_fo_ok(fo_loader_next(L, &b));
+    assert_int_equal(b->index, 0);
+    fo_loader_release(L, b);
+  }
+  fo_loader_destroy(L);
+  assert_fo_error(fo_dist_loader_create(dd, G.parts[0], &o, (fo_dist_tail)7, &L), FO_EINVAL, "tail");
+  assert_fo_ok(fo_dist_finalize(dd));
+}
+
+/* A server refuses a request for another part with an ERROR answer the caller reports. */
+static void server_refuses_foreign_nodes(void **state) {
+  fo__server sv;
+  fo__buf b = {0};
+  fo__hop_req r = {0};
+  int64_t v = 0;
+  int owner;
+  int64_t row;
+  (void)state;
+  assert_fo_ok(fo_dataset_node_part(G.parts[0], v, &owner, &row));
+  assert_fo_ok(fo__server_init(&sv, G.parts[0], (owner + 1) % 3));
+  r.part = (owner + 1) % 3;
+  r.hop = 0;
+  r.fanout = 3;
+  r.n = 1;
+  r.nodes = &v;
+  assert_fo_ok(fo__enc_hop_req(&b, &r));
+  assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+  assert_int_equal(fo__msg_kind(sv.out.w, (size_t)sv.out.n * 8), FO_MSG_ERROR);
+  {
+    fo__hop_res res;
+    assert_fo_error(fo__dec_hop_res(sv.out.w, (size_t)sv.out.n * 8, 2708, 10556, &res), FO_EINVAL,
+                    "owned by another part");
+  }
+  fo__buf_free(&b);
+  fo__server_fini(&sv);
+}
+
+/* Fuzz: random mutations and truncations of valid messages never crash a decoder or server. */
+static void decoder_fuzz(void **state) {
+  fo__server sv;
+  fo__buf req = {0}, resp = {0};
+  fo__hop_req r = {0};
+  fo__hop_res hr;
+  fo__fetch_req fr = {0};
+  int64_t nodes[5] = {0, 1, 2, 3, 4}, counts[5] = {1, 0, 2, 0, 1}, nbr[4] = {5, 6, 7, 8},
+          eid[4] = {1, 2, 3, 4};
+  uint64_t st = fot_seed(99);
+  int64_t *copy;
+  (void)state;
+  assert_fo_ok(fo__server_init(&sv, G.parts[0], 0));
+  r.fanout = 2;
+  r.n = 5;
+  r.nodes = nodes;
+  assert_fo_ok(fo__enc_hop_req(&req, &r));
+  hr.n = 5;
+  hr.n_edges = 4;
+  hr.counts = counts;
+  hr.nbr = nbr;
+  hr.eid = eid;
+  assert_fo_ok(fo__enc_hop_res(&resp, &hr));
+  fr.x = fr.y = true;
+  fr.n = 5;
+  fr.nodes = nodes;
+  copy = malloc(4096);
+  for (int it = 0; it < 20000; it++) {
+    const fo__buf *src = it % 3 == 0 ? &req : &resp;
+    size_t words = (size_t)src->n, len;
+    memcpy(copy, src->w, words * 8);
+    /* flip a few words or cut the message */
+    for (int k = 0; k < 1 + (int)(fot_rand(&st) % 3); k++) {
+      size_t at = (size_t)(fot_rand(&st) % words);
+      switch (fot_rand(&st) % 4) {
+      case 0: copy[at] = (int64_t)fot_rand(&st); break;
+      case 1: copy[at] = -1; break;
+      case 2: copy[at] += 1; break;
+      default: copy[at] = INT64_MAX; break;
+      }
+    }
+    len = fot_rand(&st) % 4 == 0 ? (size_t)(fot_rand(&st) % (words * 8 + 1)) : words * 8;
+    if (src == &req) {
+      fo__hop_req d;
+      (void)fo__dec_hop_req(copy, len, 2708, 3, &d);
+      (void)fo__server_answer(&sv, copy, len);
+    } else {
+      (void)fo__dec_hop_res(copy, len, 2708, 10556, &hr);
+    }
+  }
+  /* and the untouched messages still decode */
+  {
+    fo__hop_req d;
+    assert_fo_ok(fo__dec_hop_req(req.w, (size_t)req.n * 8, 2708, 3, &d));
+    assert_int_equal(d.n, 5);
+    assert_fo_ok(fo__dec_hop_res(resp.w, (size_t)resp.n * 8, 2708, 10556, &hr));
+    assert_int_equal(hr.n_edges, 4);
+    assert_fo_error(fo__dec_hop_res(resp.w, (size_t)resp.n * 8 - 8, 2708, 10556, &hr), FO_EFORMAT,
+                    "malformed");
+    assert_fo_error(fo__dec_hop_res(resp.w, (size_t)resp.n * 8, 2708, 3, &hr), FO_EFORMAT,
+                    "edge id");
+  }
+  free(copy);
+  fo__buf_free(&req);
+  fo__buf_free(&resp);
+  fo__server_fini(&sv);
+}
+
+static void errors(void **state) {
+  fo_dist_t *dd;
+  (void)state;
+  assert_fo_error(fo_dist_init_local(G.plain, 0, NULL, &dd), FO_EINVAL, "partitioned");
+  assert_null(dd);
+  assert_fo_error(fo_dist_init_local(G.parts[0], 3, NULL, &dd), FO_EINVAL, "machine 3");
+  {
+    fo_dist_opts o;
+    fo_dist_opts_init(&o);
+    o.deadline_s = 0;
+    assert_fo_error(fo_dist_init_local(G.parts[0], 0, &o, &dd), FO_EINVAL, "deadline");
+  }
+#ifndef FO_WITH_MPI
+  {
+    int comm = 0;
+    assert_fo_error(fo_dist_init_mpi(&comm, NULL, &dd), FO_ENOSYS, "without MPI");
+  }
+#endif
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(sampler_equals_plain), cmocka_unit_test(loaders_equal_plain),
+      cmocka_unit_test(tail_modes),           cmocka_unit_test(server_refuses_foreign_nodes),
+      cmocka_unit_test(decoder_fuzz),         cmocka_unit_test(errors),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
