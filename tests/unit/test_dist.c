@@ -266,7 +266,7 @@ static void decoder_fuzz(void **state) {
       switch (fot_rand(&st) % 4) {
       case 0: copy[at] = (int64_t)fot_rand(&st); break;
       case 1: copy[at] = -1; break;
-      case 2: copy[at] += 1; break;
+      case 2: copy[at] ^= 1; break;
       default: copy[at] = INT64_MAX; break;
       }
     }
