@@ -71,8 +71,6 @@ struct fo_sampler {
   /* scratch, grown as needed and kept across batches */
   rowspan *rows;   /* [frontier] row start and length */
   int64_t cap_rows;
-  int64_t *picks;  /* [fanout] Floyd's chosen offsets */
-  int64_t cap_picks;
   int64_t *pset;   /* open-addressing set for large fanouts */
   int64_t cap_pset;
 };
@@ -178,7 +176,6 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->shards);
   free(s->fanouts);
   free(s->rows);
-  free(s->picks);
   free(s->pset);
   free(s);
 }
@@ -245,9 +242,10 @@ static int bad_eid(const fo_topology *t, int64_t pos, int64_t e) {
                  (long long)pos, (long long)e, (long long)t->edge_id_bound);
 }
 
-/* Robert Floyd's k-subset of [0, deg): picks[0..k) distinct, uniform over k-subsets. */
-static int floyd(fo_sampler_t *s, fo__rng *r, int64_t deg, int64_t k) {
-  int64_t *p = s->picks;
+/* Robert Floyd's k-subset of [0, deg): k distinct offsets, uniform over k-subsets. */
+/* Writes out[i] = start + offset of pick i (the edge positions), for i < k. */
+static int floyd(fo_sampler_t *s, fo__rng *r, int64_t deg, int64_t k, int64_t *out, int64_t start) {
+  int64_t *p = out;
   int64_t cnt = 0;
   if (deg <= 64) {
     /* small rows: the picked offsets as a bit mask, branch-free */
@@ -256,7 +254,7 @@ static int floyd(fo_sampler_t *s, fo__rng *r, int64_t deg, int64_t k) {
       int64_t t = (int64_t)fo__rng_below(r, (uint64_t)j + 1);
       int64_t pick = (mask >> t & 1) ? j : t;
       mask |= UINT64_C(1) << pick;
-      p[cnt++] = pick;
+      p[cnt++] = start + pick;
     }
     return FO_OK;
   }
@@ -268,10 +266,10 @@ static int floyd(fo_sampler_t *s, fo__rng *r, int64_t deg, int64_t k) {
       int64_t t = (int64_t)fo__rng_below(r, (uint64_t)j + 1), pick;
       bool dup = false;
       if (filter >> (t & 63) & 1)
-        for (int64_t q = 0; q < cnt; q++) dup |= p[q] == t;
+        for (int64_t q = 0; q < cnt; q++) dup |= p[q] == start + t;
       pick = dup ? j : t;
       filter |= UINT64_C(1) << (pick & 63);
-      p[cnt++] = pick;
+      p[cnt++] = start + pick;
     }
     return FO_OK;
   }
@@ -293,7 +291,7 @@ static int floyd(fo_sampler_t *s, fo__rng *r, int64_t deg, int64_t k) {
         while (s->pset[h] >= 0) h = (h + 1) & (uint64_t)(size - 1);
       }
       s->pset[h] = pick;
-      p[cnt++] = pick;
+      p[cnt++] = start + pick;
     }
     return FO_OK;
   }
@@ -344,11 +342,8 @@ static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_
       }
     } else {
       /* Case 3: without replacement, k < degree: Floyd's k-subset. */
-      if ((rc = floyd(s, &r, deg, k)) != FO_OK) return rc;
-      for (int64_t j = 0; j < k; j++) {
-        pos[E + j] = start + s->picks[j];
-        col[E + j] = i;
-      }
+      if ((rc = floyd(s, &r, deg, k, pos + E, start)) != FO_OK) return rc;
+      for (int64_t j = 0; j < k; j++) col[E + j] = i;
     }
     E += k;
   }
@@ -602,9 +597,6 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   if (req->disjoint && req->n) memcpy(sb->batch, req->trees, (size_t)req->n * sizeof *sb->batch);
   sb->n_nodes = req->n;
   if ((rc = read_rows_sharded(s, sb, 0, req->n, &hp, &total)) != FO_OK) return rc;
-  if (hp.fanout > 0 && (rc = fo__grow(&s->picks, &s->cap_picks, hp.fanout, sizeof *s->picks,
-                                      "sampler scratch")) != FO_OK)
-    return rc;
   if ((rc = batch_edges(sb, total)) != FO_OK) return rc;
   if ((rc = choose_positions(s, sb, 0, req->n, &hp)) != FO_OK ||
       (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK)
@@ -800,10 +792,7 @@ static int sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint6
     } else {
       if ((rc = (s->shards ? read_rows_sharded : read_rows)(s, out, fb, fe, &hp, &n_new)) != FO_OK)
         return rc;
-      if (hp.fanout > 0 && (rc = fo__grow(&s->picks, &s->cap_picks, hp.fanout, sizeof *s->picks,
-                                          "sampler scratch")) != FO_OK)
-        return rc;
-      if (n_new > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
+          if (n_new > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
       if ((rc = batch_edges(out, e0 + n_new)) != FO_OK) return rc;
       if ((rc = choose_positions(s, out, fb, fe, &hp)) != FO_OK ||
           (rc = s->shards ? gather_sharded_any(s, out, fb, e0, out->n_edges)
