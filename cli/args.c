@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,22 @@ int cli_load_mode(const char *cmd, const char *s, fo_load_mode *out) {
   else if (!strcmp(s, "hugepage")) *out = FO_LOAD_HUGEPAGE;
   else return cli_usage_error(cmd, "--load: '%s' is not 'mmap' or 'hugepage'", s);
   return 0;
+}
+
+static volatile int cancel_flag;
+
+static void on_signal(int sig) {
+  (void)sig;
+  cancel_flag = 1;
+}
+
+const volatile int *cli_cancel_on_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  return &cancel_flag;
 }
 
 double cli_peak_rss_mb(void) {

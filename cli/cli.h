@@ -38,6 +38,10 @@ int cli_i64_list(const char *cmd, const char *opt, const char *s, int64_t **out,
 int cli_edge_dir(const char *cmd, const char *s, fo_edge_dir *out);
 int cli_load_mode(const char *cmd, const char *s, fo_load_mode *out);
 
+/* Make SIGINT and SIGTERM raise a flag instead of killing the process, and return it (for the
+ * `cancel` option of long operations, which then stop and clean up). */
+const volatile int *cli_cancel_on_signals(void);
+
 /* Peak resident set size of this process in MiB (getrusage). */
 double cli_peak_rss_mb(void);
 double cli_now_s(void);

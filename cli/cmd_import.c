@@ -6,16 +6,8 @@
 #include "cli.h"
 
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile int cancel_flag;
-
-static void on_signal(int sig) {
-  (void)sig;
-  cancel_flag = 1;
-}
 
 static void help(void) {
   fo_import_opts o;
@@ -81,7 +73,6 @@ int cmd_import(int argc, char **argv) {
   const char *out = NULL;
   bool json = false, want_csc = false, want_csr = false, quiet = false;
   int c, rc;
-  struct sigaction sa;
 
   fo_import_opts_init(&o);
   optind = 0;
@@ -152,11 +143,7 @@ int cmd_import(int argc, char **argv) {
     o.csr = want_csr;
   }
   o.progress = !quiet;
-  o.cancel = &cancel_flag;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  o.cancel = cli_cancel_on_signals();
 
   rc = fo_import((const char *const *)(argv + optind), argc - optind, out, &o, &r);
   if (rc != FO_OK) return cli_fail(rc);

@@ -5,16 +5,8 @@
 #include "cli.h"
 
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile int cancel_flag;
-
-static void on_signal(int sig) {
-  (void)sig;
-  cancel_flag = 1;
-}
 
 static void help(void) {
   fo_partition_opts o;
@@ -91,7 +83,6 @@ int cmd_partition(int argc, char **argv) {
   bool json = false, quiet = false, have_n = false;
   int64_t v;
   int c, rc;
-  struct sigaction sa;
   fo_partition_opts_init(&o);
   optind = 0;
   opterr = 0;
@@ -126,11 +117,7 @@ int cmd_partition(int argc, char **argv) {
   if (!have_n) return cli_usage_error("partition", "missing -n P");
   if (!out) return cli_usage_error("partition", "missing -o OUT");
   o.progress = !quiet;
-  o.cancel = &cancel_flag;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  o.cancel = cli_cancel_on_signals();
   if ((rc = fo_partition(argv[optind], out, &o, &r)) != FO_OK) return cli_fail(rc);
   print_report(&r, out, json);
   fo_partition_report_free(&r);
