@@ -2,12 +2,24 @@
  * cli/cmd_bench.c: `fanout bench DIR --fanout 15,10,5 --batch-size 1024 [...] [--json]`:
  * sample batches whose seeds are all nodes in a seeded shuffled order (one epoch, or the first
  * --batches batches of it) on one thread and report throughput and peak memory.
+ *
+ * `mpirun -np R fanout bench PARTS --dist [...]`: every rank opens its machine's part and runs
+ * a distributed loader over its share of the epoch (global batches b with b mod R = rank);
+ * rank 0 gathers the per-batch digests and counters and prints the report. MPI is initialized
+ * (MPI_THREAD_MULTIPLE) only with --dist; an error on any rank is printed by that rank as
+ * "fanout: rank R: <message> (FO_E...)" and stops the whole job (MPI_Abort).
  */
 #include "cli.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#ifdef FO_WITH_MPI
+#include <mpi.h>
+#endif
 
 static void help(void) {
   fo_loader_opts o;
@@ -38,10 +50,22 @@ static void help(void) {
          "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
          "  --disjoint           one tree per seed (default %s)\n"
          "  --load mmap|hugepage how the topology is brought into memory (default mmap)\n"
-         "  --json               print one JSON object\n",
+         "  --json               print one JSON object\n"
+         "\n"
+         "Distributed (under mpirun; DIR is a partitioned dataset with one part per machine):\n"
+         "  --dist               every rank samples its share of each epoch (global batches b\n"
+         "                       with b mod ranks = rank) with remote hops and features; rank 0\n"
+         "                       prints the totals, per-hop remote requests and bytes, and with\n"
+         "                       --digest the epoch digest in global batch order (equal to the\n"
+         "                       single-process digest over the unpartitioned dataset)\n"
+         "  --procs-per-machine N  ranks per machine (default: the ranks sharing a host)\n"
+         "  --deadline S         seconds a remote call may take (default %g)\n"
+         "  --tail keep|drop|pad every batch once; or an equal number per rank, dropping the\n"
+         "                       last ones or wrapping to the first ones (default keep)\n"
+         "  --batches N          with --dist: the global batches 0..N-1 of each epoch\n",
          (int)o.num_workers, (unsigned long long)o.sampler.seed, (unsigned long long)o.epoch,
          o.sampler.replace ? "on" : "off", o.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
-         o.sampler.disjoint ? "on" : "off");
+         o.sampler.disjoint ? "on" : "off", 600.0);
 }
 
 /* AnonHugePages of this process in MiB, from /proc/self/smaps_rollup (0 if unavailable). */
@@ -58,7 +82,8 @@ static double huge_pages_mb(void) {
 
 enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, OPT_DIR,
        OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
-       OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY };
+       OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
+       OPT_PPM, OPT_DEADLINE, OPT_TAIL };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -147,6 +172,277 @@ static int run_bare_epoch(const fo_dataset_t *d, fo_sampler_t *s, fo_batch_t *b,
   return FO_OK;
 }
 
+/* ---- --dist ---------------------------------------------------------------------------------- */
+
+typedef struct dist_cfg {
+  bool dist, dist_opt;
+  int32_t procs_per_machine;
+  double deadline_s;
+  fo_dist_tail tail;
+} dist_cfg;
+
+#ifndef FO_WITH_MPI
+static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_dataset_opts *dopts,
+                      const dist_cfg *dc, int64_t max_batches, int64_t epochs, bool json,
+                      bool digest) {
+  (void)path, (void)lo, (void)dopts, (void)dc, (void)max_batches, (void)epochs, (void)json,
+      (void)digest;
+  return cli_fail(fo_set_error(FO_ENOSYS, "bench --dist: this fanout was built without MPI"));
+}
+#else
+/* Counters summed over the ranks (one MPI_Reduce of int64). */
+enum { SUM_BATCHES, SUM_NODES, SUM_EDGES, SUM_XBYTES, SUM_FETCH_REQ, SUM_FETCH_BYTES, SUM_HOP_REQ, SUM_HOP_BYTES = SUM_HOP_REQ + 64, SUM_N = SUM_HOP_BYTES + 64 };
+
+/* One batch for the epoch digest: epoch, global index, digest (as int64). */
+static int cmp_rec(const void *a, const void *b) {
+  const int64_t *x = a, *y = b;
+  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+  if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
+  return 0;
+}
+
+/* Print this rank's error and stop the job. When the distributed context has failed, the other
+ * ranks are being told (an ABORT notice) and print their own message: give them a moment first. */
+static int dist_fail(int rank, int rc, bool told, double deadline_s) {
+  fprintf(stderr, "fanout: rank %d: %s (%s)\n", rank, fo_last_error(), fo_status_name(rc));
+  fflush(stderr);
+  fflush(stdout);
+  if (told) {
+    double g = deadline_s / 4 < 1.0 ? deadline_s / 4 : 1.0;
+    struct timespec ts = {(time_t)g, (long)((g - (double)(time_t)g) * 1e9)};
+    nanosleep(&ts, NULL);
+  }
+  MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
+  return CLI_FAIL;
+}
+
+static void json_f64_array(const double *a, int n) {
+  printf("[");
+  for (int i = 0; i < n; i++) printf("%s%.3f", i ? ", " : "", a[i]);
+  printf("]");
+}
+
+static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_dataset_opts *dopts,
+                      const dist_cfg *dc, int64_t max_batches, int64_t epochs, bool json,
+                      bool digest) {
+  static const char *const tails[] = {"keep", "drop", "pad"};
+  MPI_Comm world = MPI_COMM_WORLD;
+  fo_dist_opts o;
+  fo_dist_t *dd = NULL;
+  fo_dataset_t *d = NULL;
+  fo_loader_t *L = NULL;
+  fo_dist_stats st;
+  int64_t *recs = NULL, n_recs = 0, cap_recs = 0, sums[SUM_N], tot[SUM_N];
+  int64_t *all = NULL;
+  int *counts = NULL, *displs = NULL;
+  double mine[3], maxs[3], t0, secs;
+  int provided = 0, rank = 0, size = 1, rc = FO_OK, n_hops = lo->sampler.n_hops;
+  int32_t machines = 0, local_size = 0;
+  bool told = false;
+  const char *msg;
+
+  if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+    return cli_fail(fo_set_error(FO_EMPI, "bench --dist: MPI_Init_thread failed"));
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = dc->procs_per_machine;
+  o.deadline_s = dc->deadline_s;
+  if ((rc = fo_dist_init_mpi(&world, &o, &dd)) != FO_OK) {
+    /* it failed on every rank (each says why): leave cleanly */
+    fprintf(stderr, "fanout: rank %d: %s (%s)\n", rank, fo_last_error(), fo_status_name(rc));
+    MPI_Finalize();
+    return CLI_FAIL;
+  }
+  machines = fo_dist_num_machines(dd);
+  local_size = fo_dist_local_size(dd);
+  t0 = cli_now_s();
+  if ((rc = fo_dist_open_dataset(dd, path, dopts, &d)) != FO_OK) goto fail;
+  mine[1] = cli_now_s() - t0;
+  if ((rc = fo_dist_loader_create(dd, d, lo, dc->tail, &L)) != FO_OK) goto fail;
+  memset(sums, 0, sizeof sums);
+  t0 = cli_now_s();
+  for (int64_t e = 0; e < epochs; e++) {
+    uint64_t epoch = lo->epoch + (uint64_t)e;
+    if (e > 0 && (rc = fo_loader_start_epoch(L, epoch)) != FO_OK) goto fail;
+    for (;;) {
+      fo_loader_batch_t *b;
+      if (fo_dist_failed(dd, &msg)) { /* another rank stopped the job */
+        rc = fo_set_error(FO_EMPI, msg);
+        goto fail;
+      }
+      if ((rc = fo_loader_next(L, &b)) != FO_OK) goto fail;
+      if (!b) break;
+      if (max_batches >= 0 && b->index >= max_batches) {
+        fo_loader_release(L, b);
+        break;
+      }
+      sums[SUM_BATCHES]++;
+      sums[SUM_NODES] += b->sample->n_nodes;
+      sums[SUM_EDGES] += b->sample->n_edges;
+      if (b->x) sums[SUM_XBYTES] += b->sample->n_nodes * b->x_dim * b->x_itemsize;
+      if (digest) {
+        if (n_recs + 3 > cap_recs) {
+          int64_t cap = cap_recs ? 2 * cap_recs : 3 * 256, *nr = realloc(recs, (size_t)cap * sizeof *nr);
+          if (!nr) {
+            fo_loader_release(L, b);
+            rc = fo_set_error(FO_ENOMEM, "bench: digest list");
+            goto fail;
+          }
+          recs = nr;
+          cap_recs = cap;
+        }
+        recs[n_recs++] = (int64_t)b->epoch;
+        recs[n_recs++] = b->index;
+        recs[n_recs++] = (int64_t)fo_loader_batch_digest(b);
+      }
+      fo_loader_release(L, b);
+    }
+  }
+  secs = cli_now_s() - t0;
+  fo_loader_destroy(L);
+  L = NULL;
+  fo_dist_get_stats(dd, &st);
+  /* the barrier: after it nobody needs this rank's server, and every rank is alive */
+  rc = fo_dist_finalize(dd);
+  dd = NULL;
+  if (rc != FO_OK) {
+    told = true;
+    goto fail;
+  }
+
+  /* plain blocking collectives from here: every rank has passed the barrier */
+  sums[SUM_FETCH_REQ] = st.fetch_requests;
+  sums[SUM_FETCH_BYTES] = st.fetch_bytes;
+  for (int h = 0; h < 64; h++) {
+    sums[SUM_HOP_REQ + h] = st.hop_requests[h];
+    sums[SUM_HOP_BYTES + h] = st.hop_bytes[h];
+  }
+  mine[0] = secs;
+  mine[2] = cli_peak_rss_mb();
+  MPI_Reduce(sums, tot, SUM_N, MPI_INT64_T, MPI_SUM, 0, world);
+  MPI_Reduce(mine, maxs, 3, MPI_DOUBLE, MPI_MAX, 0, world);
+  if (digest) {
+    int n = (int)n_recs;
+    if (rank == 0 && (!(counts = calloc((size_t)size, sizeof *counts)) ||
+                      !(displs = calloc((size_t)size, sizeof *displs)))) {
+      rc = fo_set_error(FO_ENOMEM, "bench: digest gather");
+      goto fail;
+    }
+    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, world);
+    if (rank == 0) {
+      int64_t total = 0;
+      for (int r = 0; r < size; r++) {
+        displs[r] = (int)total;
+        total += counts[r];
+      }
+      if (!(all = malloc((size_t)(total ? total : 1) * sizeof *all))) {
+        rc = fo_set_error(FO_ENOMEM, "bench: digest gather");
+        goto fail;
+      }
+      n_recs = total; /* rank 0 now holds every rank's */
+    }
+    MPI_Gatherv(recs, n, MPI_INT64_T, all, counts, displs, MPI_INT64_T, 0, world);
+  }
+  if (rank == 0) {
+    int64_t nb = tot[SUM_BATCHES];
+    double s = maxs[0], rq[64], by[64];
+    uint64_t dg = 0;
+    if (digest) {
+      uint64_t *seq = malloc((size_t)(n_recs / 3 + 1) * sizeof *seq);
+      if (!seq) {
+        rc = fo_set_error(FO_ENOMEM, "bench: digest");
+        goto fail;
+      }
+      qsort(all, (size_t)(n_recs / 3), 3 * sizeof *all, cmp_rec);
+      for (int64_t i = 0; i < n_recs / 3; i++) seq[i] = (uint64_t)all[3 * i + 2];
+      dg = fo_digest_sequence(seq, n_recs / 3);
+      free(seq);
+    }
+    for (int h = 0; h < n_hops && h < 64; h++) {
+      rq[h] = nb ? (double)tot[SUM_HOP_REQ + h] / (double)nb : 0.0;
+      by[h] = nb ? (double)tot[SUM_HOP_BYTES + h] / (double)nb : 0.0;
+    }
+    if (n_hops > 64) n_hops = 64;
+    if (json) {
+      int64_t f[64];
+      printf("{\"dataset\": ");
+      cli_json_string(stdout, path, strlen(path));
+      printf(", \"num_nodes\": %lld, \"num_edges\": %lld, \"fanout\": ",
+             (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d));
+      for (int h = 0; h < n_hops; h++) f[h] = lo->sampler.fanouts[h];
+      cli_json_i64_array(stdout, f, n_hops);
+      printf(", \"seed\": %llu, \"epoch\": %llu, \"epochs\": %lld, \"replace\": %s, "
+             "\"edge_dir\": \"%s\", \"disjoint\": %s, \"split\": ",
+             (unsigned long long)lo->sampler.seed, (unsigned long long)lo->epoch, (long long)epochs,
+             lo->sampler.replace ? "true" : "false",
+             lo->sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
+             lo->sampler.disjoint ? "true" : "false");
+      if (lo->split) cli_json_string(stdout, lo->split, strlen(lo->split));
+      else printf("null");
+      printf(", \"load\": \"%s\", \"mode\": \"dist\", \"ranks\": %d, \"machines\": %d, "
+             "\"procs_per_machine\": %d, \"deadline_s\": %g, \"tail\": \"%s\", "
+             "\"threads\": %d, \"batch_size\": %lld, \"batches\": %lld, \"seconds\": %.6f, "
+             "\"open_seconds\": %.6f, \"sampled_nodes\": %lld, \"sampled_edges\": %lld, "
+             "\"edges_per_s\": %.1f, \"nodes_per_s\": %.1f, \"feature_bytes\": %lld, "
+             "\"feature_bytes_per_s\": %.1f, \"peak_rss_mb\": %.1f",
+             dopts->load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", size, (int)machines,
+             (int)local_size, dc->deadline_s, tails[dc->tail], (int)lo->num_workers,
+             (long long)lo->batch_size, (long long)nb, s, maxs[1], (long long)tot[SUM_NODES],
+             (long long)tot[SUM_EDGES], s > 0 ? (double)tot[SUM_EDGES] / s : 0.0,
+             s > 0 ? (double)tot[SUM_NODES] / s : 0.0, (long long)tot[SUM_XBYTES],
+             s > 0 ? (double)tot[SUM_XBYTES] / s : 0.0, maxs[2]);
+      printf(", \"remote_hop_requests\": ");
+      cli_json_i64_array(stdout, tot + SUM_HOP_REQ, n_hops);
+      printf(", \"remote_hop_bytes\": ");
+      cli_json_i64_array(stdout, tot + SUM_HOP_BYTES, n_hops);
+      printf(", \"remote_hop_requests_per_batch\": ");
+      json_f64_array(rq, n_hops);
+      printf(", \"remote_hop_bytes_per_batch\": ");
+      json_f64_array(by, n_hops);
+      printf(", \"remote_fetch_requests\": %lld, \"remote_fetch_bytes\": %lld, "
+             "\"remote_fetch_requests_per_batch\": %.3f, \"remote_fetch_bytes_per_batch\": %.3f",
+             (long long)tot[SUM_FETCH_REQ], (long long)tot[SUM_FETCH_BYTES],
+             nb ? (double)tot[SUM_FETCH_REQ] / (double)nb : 0.0,
+             nb ? (double)tot[SUM_FETCH_BYTES] / (double)nb : 0.0);
+      if (digest) printf(", \"digest\": \"%016llx\"", (unsigned long long)dg);
+      printf("}\n");
+    } else {
+      printf("dataset        %s (%lld nodes, %lld edges, load %s, opened in %.3f s)\n", path,
+             (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d),
+             dopts->load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", maxs[1]);
+      printf("mode           distributed: %d ranks, %d machines x %d, %d worker thread%s each, "
+             "tail %s\n", size, (int)machines, (int)local_size, (int)lo->num_workers,
+             lo->num_workers == 1 ? "" : "s", tails[dc->tail]);
+      printf("batches        %lld (batch size %lld, %lld epoch%s)\n", (long long)nb,
+             (long long)lo->batch_size, (long long)epochs, epochs == 1 ? "" : "s");
+      printf("seconds        %.3f (slowest rank)\n", s);
+      printf("sampled nodes  %lld\n", (long long)tot[SUM_NODES]);
+      printf("sampled edges  %lld\n", (long long)tot[SUM_EDGES]);
+      printf("edges/s        %.2f M\n", s > 0 ? (double)tot[SUM_EDGES] / s / 1e6 : 0.0);
+      for (int h = 0; h < n_hops; h++)
+        printf("remote hop %-3d %.2f requests, %.1f KiB per batch\n", h, rq[h], by[h] / 1024.0);
+      printf("remote fetch   %.2f requests, %.1f KiB per batch\n",
+             nb ? (double)tot[SUM_FETCH_REQ] / (double)nb : 0.0,
+             nb ? (double)tot[SUM_FETCH_BYTES] / (double)nb / 1024.0 : 0.0);
+      printf("peak RSS       %.1f MiB (largest rank)\n", maxs[2]);
+      if (digest) printf("digest         %016llx\n", (unsigned long long)dg);
+    }
+    fflush(stdout);
+  }
+  free(recs);
+  free(all);
+  free(counts);
+  free(displs);
+  fo_dataset_close(d);
+  MPI_Finalize();
+  return CLI_OK;
+fail:
+  if (dd && fo_dist_failed(dd, NULL)) told = true;
+  return dist_fail(rank, rc, told, dc->deadline_s);
+}
+#endif
+
 int cmd_bench(int argc, char **argv) {
   static const struct option lopts[] = {
       {"fanout", required_argument, NULL, OPT_FANOUT}, {"batch-size", required_argument, NULL, OPT_BS},
@@ -159,6 +455,8 @@ int cmd_bench(int argc, char **argv) {
       {"features", no_argument, NULL, OPT_FEATURES}, {"digest", no_argument, NULL, OPT_DIGEST},
       {"bare", no_argument, NULL, OPT_BARE}, {"no-shuffle", no_argument, NULL, OPT_NOSHUFFLE},
       {"drop-last", no_argument, NULL, OPT_DROPLAST}, {"memcpy", no_argument, NULL, OPT_MEMCPY},
+      {"dist", no_argument, NULL, OPT_DIST}, {"procs-per-machine", required_argument, NULL, OPT_PPM},
+      {"deadline", required_argument, NULL, OPT_DEADLINE}, {"tail", required_argument, NULL, OPT_TAIL},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
@@ -166,6 +464,7 @@ int cmd_bench(int argc, char **argv) {
   int64_t max_batches = -1, epochs = 1, v, *perm = NULL;
   uint64_t epoch0 = 0;
   bool json = false, digest = false, bare = false, want_memcpy = false, loader_opt = false;
+  dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP};
   double memcpy_bps = 0;
   fo_loader_stats ls;
   fo_dataset_t *d = NULL;
@@ -244,6 +543,36 @@ int cmd_bench(int argc, char **argv) {
     case OPT_DISJOINT: lo.sampler.disjoint = true; break;
     case OPT_LOAD: if ((ret = cli_load_mode("bench", optarg, &dopts.load))) goto out; break;
     case OPT_JSON: json = true; break;
+    case OPT_DIST: dc.dist = true; break;
+    case OPT_PPM:
+      if ((ret = cli_i64("bench", "--procs-per-machine", optarg, &v))) goto out;
+      if (v < 1 || v > 65536) {
+        ret = cli_usage_error("bench", "--procs-per-machine: %s is not in 1..65536", optarg);
+        goto out;
+      }
+      dc.procs_per_machine = (int32_t)v;
+      dc.dist_opt = true;
+      break;
+    case OPT_DEADLINE: {
+      char *end;
+      dc.deadline_s = strtod(optarg, &end);
+      if (end == optarg || *end || !isfinite(dc.deadline_s) || !(dc.deadline_s > 0)) {
+        ret = cli_usage_error("bench", "--deadline: %s is not a number of seconds > 0", optarg);
+        goto out;
+      }
+      dc.dist_opt = true;
+      break;
+    }
+    case OPT_TAIL:
+      if (!strcmp(optarg, "keep")) dc.tail = FO_DIST_TAIL_KEEP;
+      else if (!strcmp(optarg, "drop")) dc.tail = FO_DIST_TAIL_DROP;
+      else if (!strcmp(optarg, "pad")) dc.tail = FO_DIST_TAIL_PAD;
+      else {
+        ret = cli_usage_error("bench", "--tail: '%s' is not keep, drop or pad", optarg);
+        goto out;
+      }
+      dc.dist_opt = true;
+      break;
     case 'h': help(); goto out;
     default: ret = cli_bad_option("bench", c, argv, lopts); goto out;
     }
@@ -261,7 +590,19 @@ int cmd_bench(int argc, char **argv) {
                           "--features, --digest, --threads or --prefetch");
     goto out;
   }
+  if (dc.dist_opt && !dc.dist) {
+    ret = cli_usage_error("bench", "--procs-per-machine, --deadline and --tail need --dist");
+    goto out;
+  }
   lo.epoch = epoch0;
+  if (dc.dist) {
+    if (bare || want_memcpy) {
+      ret = cli_usage_error("bench", "--dist runs the distributed loader: no --bare or --memcpy");
+      goto out;
+    }
+    ret = bench_dist(argv[optind], &lo, &dopts, &dc, max_batches, epochs, json, digest);
+    goto out;
+  }
   memset(&ls, 0, sizeof ls);
   if (want_memcpy) memcpy_bps = memcpy_bandwidth();
   t0 = cli_now_s();

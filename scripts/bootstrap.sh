@@ -7,6 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config
   zlib1g-dev libjansson-dev libxxhash-dev librandom123-dev
   libhwloc-dev libmetis-dev
+  libopenmpi-dev openmpi-bin
   libcmocka-dev
   python3 python3-numpy python3-dev python3-pytest python3-torch
 )

@@ -52,12 +52,23 @@ FO_API void fo_dist_opts_init(fo_dist_opts *o);
 /**
  * Start a distributed context over MPI.
  *
+ * Machines are the shared-memory domains of `comm` (MPI_Comm_split_type), numbered in the order
+ * of their lowest rank, or, with procs_per_machine P > 0, ranks [m P, (m + 1) P) form machine
+ * m. Worker group i is local rank i of every machine (MPI_Comm_split). Every process then runs
+ * a server thread, until fo_dist_finalize, that answers its group's requests once
+ * fo_dist_open_dataset has opened its part (requests that come earlier wait for it), and
+ * stops the context when another process reports a failure (see fo_dist_failed).
+ *
  * @param comm  a pointer to the caller's MPI_Comm (void * so that this header needs no mpi.h);
  *              it is duplicated (MPI_Comm_dup, with MPI_ERRORS_RETURN); MPI must be
  *              initialized with MPI_THREAD_MULTIPLE.
  * @return FO_OK; FO_ENOSYS when fanout was built without MPI; FO_EINVAL when MPI is not
  *         initialized with MPI_THREAD_MULTIPLE, or procs_per_machine does not divide the
- *         number of ranks; FO_EMPI with MPI's message; FO_ENOMEM. Collective over `comm`.
+ *         number of ranks or differs between ranks, or machines have different numbers of
+ *         processes; FO_EMPI with MPI's message; FO_ENOMEM; fo_worker_init's errors with
+ *         init_worker. Collective over `comm`, with the same options on every rank; once
+ *         `comm` is duplicated it fails on every rank or on none (a rank whose own start
+ *         failed has its message, the others name it).
  */
 FO_API int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out);
 
@@ -88,8 +99,10 @@ FO_API int32_t fo_dist_size(const fo_dist_t *dd);
 
 /**
  * Open the partitioned dataset `path` as this process needs it: the top level and this
- * machine's part only. @return as fo_dataset_open; FO_EINVAL when the number of parts differs
- * from the number of machines (the message gives both).
+ * machine's part only. The first dataset opened this way is the one this process serves to
+ * its worker group: it must stay open until fo_dist_finalize(dd).
+ * @return as fo_dataset_open; FO_EINVAL when the number of parts differs from the number of
+ *         machines (the message gives both).
  */
 FO_API int fo_dist_open_dataset(fo_dist_t *dd, const char *path, const fo_dataset_opts *o,
                                 fo_dataset_t **out);

@@ -38,13 +38,16 @@ void fo__dist_free(fo_dist_t *dd) {
 }
 
 int fo__dist_fail(fo_dist_t *dd, int rc) {
+  bool first = false;
   pthread_mutex_lock(&dd->mu);
   if (!dd->failed) {
     dd->failed = true;
     dd->fail_rc = rc;
     snprintf(dd->fail_msg, sizeof dd->fail_msg, "%s", fo_last_error());
+    first = true;
   }
   pthread_mutex_unlock(&dd->mu);
+  if (first && dd->ops && dd->ops->failed) dd->ops->failed(dd);
   return rc;
 }
 
@@ -95,6 +98,11 @@ int fo_dist_open_dataset(fo_dist_t *dd, const char *path, const fo_dataset_opts 
     fo_dataset_close(*out);
     *out = NULL;
     return rc;
+  }
+  /* the first dataset opened is the one this process serves to its group (until finalize) */
+  if (!dd->d) {
+    dd->d = *out;
+    if (dd->ops && dd->ops->serve) dd->ops->serve(dd);
   }
   return FO_OK;
 }

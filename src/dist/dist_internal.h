@@ -103,6 +103,11 @@ typedef struct fo__transport_ops {
   int (*exchange)(fo_dist_t *dd, fo__call *calls, int n);
   int (*barrier)(fo_dist_t *dd);
   void (*fini)(fo_dist_t *dd);
+  /* Optional (NULL: nothing to do). serve: fo_dist_open_dataset has just set dd->d, the dataset
+   * this process answers its group's requests from. failed: the context's first failure has
+   * just been recorded by fo__dist_fail (dd->fail_rc, dd->fail_msg): tell the other processes. */
+  void (*serve)(fo_dist_t *dd);
+  void (*failed)(fo_dist_t *dd);
 } fo__transport_ops;
 
 struct fo_dist {
@@ -118,7 +123,8 @@ struct fo_dist {
   fo_dist_stats stats;
 };
 
-/* Record the context's first failure (this thread's current message) and return rc. */
+/* Record the context's first failure (this thread's current message), tell the transport
+ * (ops->failed) if it is the first, and return rc. */
 int fo__dist_fail(fo_dist_t *dd, int rc);
 /* Common set-up of a context. */
 int fo__dist_new(fo_dist_t **out, const fo_dist_opts *o);

@@ -314,6 +314,12 @@ static void errors(void **state) {
     int comm = 0;
     assert_fo_error(fo_dist_init_mpi(&comm, NULL, &dd), FO_ENOSYS, "without MPI");
   }
+#else
+  { /* MPI is not initialized in this process (tests/mpi/ runs the MPI transport) */
+    int comm = 0;
+    assert_fo_error(fo_dist_init_mpi(&comm, NULL, &dd), FO_EINVAL, "MPI is not initialized");
+    assert_null(dd);
+  }
 #endif
 }
 

@@ -1,0 +1,399 @@
+/*
+ * tests/mpi/mpi_dist.c: the MPI transport under mpiexec, one mode per run (CTest runs them
+ * through tests/mpi/run.sh and add_test lines in tests/CMakeLists.txt, label "mpi"):
+ *
+ *   check PARTS PLAIN PPM      seed lists owned entirely by one machine, through distributed
+ *                              samplers (compared array by array with a plain sampler over the
+ *                              unpartitioned PLAIN) and distributed loaders (epoch digest on
+ *                              rank 0 equal to the plain loader's), while the last rank opens
+ *                              its dataset a second late (start-up skew: its requests queue);
+ *   frozen PARTS PPM D         the last rank SIGSTOPs itself after start-up; every other rank
+ *                              must fail within 2 D with a message naming it (prints
+ *                              "failed after T s: MESSAGE"; tests/mpi/faults.sh checks);
+ *   corrupt PARTS PPM D        PARTS has a corrupt part 1: machine 0 samples its own seeds, whose
+ *                              second hop reaches part 1; its server answers with an ERROR and
+ *                              every rank fails with that message (faults.sh checks);
+ *   init PARTS4                start-up errors on every rank (4 ranks): procs_per_machine not
+ *                              dividing or differing, a dataset with the wrong number of parts,
+ *                              the machines found from shared memory, init_worker;
+ *   thread-level               MPI initialized with MPI_THREAD_FUNNELED: FO_EINVAL everywhere.
+ *
+ * Exit status 0 when every check passed on every rank (check, init, thread-level); frozen and
+ * corrupt end in MPI_Abort by design.
+ */
+#include <fanout/fanout.h>
+
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int g_rank, g_size, g_fails;
+
+#define CHECK(cond, ...)                                                                      \
+  do {                                                                                        \
+    if (!(cond)) {                                                                            \
+      printf("mpi_dist: rank %d: FAIL line %d: ", g_rank, __LINE__);                         \
+      printf(__VA_ARGS__);                                                                    \
+      printf("\n");                                                                           \
+      fflush(stdout);                                                                         \
+      g_fails++;                                                                              \
+    }                                                                                         \
+  } while (0)
+#define CHECK_OK(expr)                                                                        \
+  do {                                                                                        \
+    int rc_ = (expr);                                                                         \
+    CHECK(rc_ == FO_OK, "%s: %s (%s)", #expr, fo_last_error(), fo_status_name(rc_));         \
+  } while (0)
+#define CHECK_ERR(expr, code, substr)                                                         \
+  do {                                                                                        \
+    int rc_ = (expr);                                                                         \
+    CHECK(rc_ == (code) && strstr(fo_last_error(), (substr)), "%s: %s (%s), expected %s "   \
+          "with '%s'", #expr, fo_last_error(), fo_status_name(rc_), fo_status_name(code), substr); \
+  } while (0)
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s) {
+  struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+  nanosleep(&ts, NULL);
+}
+
+/* Every rank's failures summed; rank 0 says how it went. */
+static int finish(void) {
+  int total = 0;
+  MPI_Allreduce(&g_fails, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (g_rank == 0 && total) printf("mpi_dist: %d failed checks\n", total);
+  else if (g_rank == 0) printf("mpi_dist: ok\n");
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
+
+/* Print how this rank failed, let the others print too, stop the job. */
+static void stop_job(double t0, int rc, const char *msg) {
+  printf("mpi_dist: rank %d: failed after %.2f s: %s (%s)\n", g_rank, now_s() - t0, msg,
+         fo_status_name(rc));
+  fflush(stdout);
+  sleep_s(0.5);
+  MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+/* Nodes of the partitioned dataset `path` owned by part k (malloc'ed, *n of them). It is
+ * opened whole here: fo_dataset_node_part needs the owning part open for the row. */
+static int64_t *owned_by(const char *path, int k, int64_t *n) {
+  fo_dataset_t *d = NULL;
+  int64_t N, *out;
+  *n = 0;
+  CHECK_OK(fo_dataset_open(path, NULL, &d));
+  if (!d) return NULL;
+  N = fo_dataset_num_nodes(d);
+  out = malloc((size_t)N * sizeof *out);
+  for (int64_t v = 0; v < N; v++) {
+    int part;
+    int64_t row;
+    if (fo_dataset_node_part(d, v, &part, &row) == FO_OK && part == k) out[(*n)++] = v;
+  }
+  fo_dataset_close(d);
+  return out;
+}
+
+static bool same_batch(const fo_batch_t *a, const fo_batch_t *b) {
+  return a->n_nodes == b->n_nodes && a->n_edges == b->n_edges &&
+         !memcmp(a->node, b->node, (size_t)a->n_nodes * 8) &&
+         !memcmp(a->row, b->row, (size_t)a->n_edges * 8) &&
+         !memcmp(a->col, b->col, (size_t)a->n_edges * 8) &&
+         !memcmp(a->edge, b->edge, (size_t)a->n_edges * 8) &&
+         (!a->disjoint || !memcmp(a->batch, b->batch, (size_t)a->n_nodes * 8));
+}
+
+/* The epoch digest of this rank's share of L's epoch, in global batch order, on rank 0. */
+static uint64_t dist_epoch_digest(fo_loader_t *L) {
+  int64_t rec[2 * 64], n = 0, *all = NULL;
+  uint64_t seq[64], dg = 0;
+  int counts[64], displs[64], cnt;
+  fo_loader_batch_t *b;
+  for (;;) {
+    int rc = fo_loader_next(L, &b);
+    CHECK(rc == FO_OK, "loader: %s (%s)", fo_last_error(), fo_status_name(rc));
+    if (rc != FO_OK || !b) break;
+    if (n < 2 * 64) {
+      rec[n++] = b->index;
+      rec[n++] = (int64_t)fo_loader_batch_digest(b);
+    }
+    fo_loader_release(L, b);
+  }
+  cnt = (int)n;
+  MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (g_rank == 0) {
+    int total = 0;
+    for (int r = 0; r < g_size; r++) {
+      displs[r] = total;
+      total += counts[r];
+    }
+    all = malloc((size_t)(total + 1) * sizeof *all);
+    MPI_Gatherv(rec, cnt, MPI_INT64_T, all, counts, displs, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    for (int i = 0; i < total / 2 && i < 64; i++) {
+      int64_t idx = all[2 * i];
+      CHECK(idx >= 0 && idx < 64, "batch index %lld", (long long)idx);
+      if (idx >= 0 && idx < 64) seq[idx] = (uint64_t)all[2 * i + 1];
+    }
+    dg = fo_digest_sequence(seq, total / 2 < 64 ? total / 2 : 64);
+    free(all);
+  } else {
+    MPI_Gatherv(rec, cnt, MPI_INT64_T, NULL, NULL, NULL, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  }
+  return dg;
+}
+
+static uint64_t plain_epoch_digest(const fo_dataset_t *d, const fo_loader_opts *o) {
+  fo_loader_t *L;
+  fo_loader_batch_t *b;
+  uint64_t seq[64];
+  int64_t n = 0;
+  CHECK_OK(fo_loader_create(d, o, &L));
+  while (fo_loader_next(L, &b) == FO_OK && b) {
+    if (n < 64) seq[n++] = fo_loader_batch_digest(b);
+    fo_loader_release(L, b);
+  }
+  fo_loader_destroy(L);
+  return fo_digest_sequence(seq, n);
+}
+
+static int mode_check(const char *parts, const char *plain_path, int ppm) {
+  fo_dist_opts o;
+  fo_dist_t *dd;
+  fo_dataset_t *d = NULL, *plain = NULL;
+  int64_t *owned[64] = {0}, n_owned[64] = {0};
+  int M;
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = ppm;
+  o.deadline_s = 60;
+  CHECK_OK(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd));
+  if (!dd) return finish();
+  M = fo_dist_num_machines(dd);
+  /* start-up skew: the last rank opens its dataset (and starts serving) a second late, while
+   * the others already send it requests */
+  if (g_rank == g_size - 1) sleep_s(1.0);
+  CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
+  CHECK_OK(fo_dataset_open(plain_path, NULL, &plain));
+  if (!d || !plain || M > 64) return finish();
+  for (int k = 0; k < M; k++) owned[k] = owned_by(parts, k, &n_owned[k]);
+
+  /* samplers: every rank, seeds of one machine at a time (local for that machine's ranks,
+   * remote at the first hop for everyone else) */
+  for (int variant = 0; variant < 3; variant++) {
+    fo_sampler_opts so;
+    fo_sampler_t *ds = NULL, *ps = NULL;
+    fo_batch_t *db = NULL, *pb = NULL;
+    int32_t fans[3] = {4, 3, 2};
+    fo_sampler_opts_init(&so);
+    so.fanouts = fans;
+    so.n_hops = 2 + (variant == 2);
+    so.seed = 5 + (uint64_t)variant;
+    so.replace = variant == 1;
+    so.disjoint = variant == 2;
+    CHECK_OK(fo_dist_sampler_create(dd, d, &so, &ds));
+    CHECK_OK(fo_sampler_create(plain, &so, &ps));
+    CHECK_OK(fo_batch_create(&db));
+    CHECK_OK(fo_batch_create(&pb));
+    for (int k = 0; ds && ps && k < M; k++)
+      for (int b = 0; b < 3; b++) {
+        int64_t n = n_owned[k] < 24 ? n_owned[k] : 24, off = n_owned[k] ? (g_rank * 7 + b * 24) % n_owned[k] : 0;
+        int64_t seeds[24];
+        for (int64_t i = 0; i < n; i++) seeds[i] = owned[k][(off + i) % n_owned[k]];
+        CHECK_OK(fo_sampler_sample(ds, seeds, n, 2, (uint64_t)b, db));
+        CHECK_OK(fo_sampler_sample(ps, seeds, n, 2, (uint64_t)b, pb));
+        CHECK(same_batch(db, pb), "variant %d: seeds of machine %d, batch %d: distributed batch "
+              "differs from the plain one (%lld/%lld nodes, %lld/%lld edges)", variant, k, b,
+              (long long)db->n_nodes, (long long)pb->n_nodes, (long long)db->n_edges,
+              (long long)pb->n_edges);
+      }
+    fo_batch_destroy(db);
+    fo_batch_destroy(pb);
+    fo_sampler_destroy(ds);
+    fo_sampler_destroy(ps);
+  }
+
+  /* loaders over the seeds of machine 0, then of the last machine, with features and labels */
+  for (int which = 0; which < 2; which++) {
+    int k = which ? M - 1 : 0;
+    fo_loader_opts lo;
+    fo_loader_t *L = NULL;
+    uint64_t got, want = 0;
+    fo_loader_opts_init(&lo);
+    lo.sampler.fanouts = (const int32_t[]){5, 5};
+    lo.sampler.n_hops = 2;
+    lo.sampler.seed = 9;
+    lo.batch_size = 16;
+    lo.shuffle = true;
+    lo.num_workers = 2;
+    lo.input_nodes = owned[k];
+    lo.n_input_nodes = n_owned[k] < 16 * 40 ? n_owned[k] : 16 * 40;
+    CHECK_OK(fo_dist_loader_create(dd, d, &lo, FO_DIST_TAIL_KEEP, &L));
+    if (!L) continue;
+    got = dist_epoch_digest(L);
+    fo_loader_destroy(L);
+    if (g_rank == 0) {
+      want = plain_epoch_digest(plain, &lo);
+      CHECK(got == want, "loader over the %lld seeds of machine %d: digest %016llx, plain "
+            "%016llx", (long long)lo.n_input_nodes, k, (unsigned long long)got,
+            (unsigned long long)want);
+    }
+  }
+  CHECK_OK(fo_dist_finalize(dd));
+  for (int k = 0; k < M; k++) free(owned[k]);
+  fo_dataset_close(d);
+  fo_dataset_close(plain);
+  return finish();
+}
+
+/* frozen and corrupt: sample until the context fails, then report and stop the job. */
+static int mode_fault(bool frozen, const char *parts, int ppm, double deadline) {
+  fo_dist_opts o;
+  fo_dist_t *dd;
+  fo_dataset_t *d = NULL;
+  double t0, limit = frozen ? 4 * deadline : 30;
+  const char *msg;
+  int rc;
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = ppm;
+  o.deadline_s = deadline;
+  CHECK_OK(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd));
+  if (!dd) return finish();
+  CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
+  MPI_Barrier(MPI_COMM_WORLD);
+  t0 = now_s();
+  if (frozen && g_rank == g_size - 1) {
+    printf("mpi_dist: rank %d: pid %d stops itself (machine %d, local rank %d)\n", g_rank,
+           (int)getpid(), (int)fo_dist_machine_rank(dd), (int)fo_dist_local_rank(dd));
+    fflush(stdout);
+    raise(SIGSTOP);
+    for (;;) pause(); /* mpiexec continues it only to end it */
+  }
+  if (!frozen && fo_dist_machine_rank(dd) != 0) {
+    /* machine 1's ranks do not sample: they only serve, and must hear of the failure */
+    while (!fo_dist_failed(dd, &msg) && now_s() - t0 < limit) sleep_s(0.01);
+    if (fo_dist_failed(dd, &msg)) stop_job(t0, FO_EMPI, msg);
+  } else {
+    fo_loader_opts lo;
+    fo_loader_t *L = NULL;
+    int64_t n = 0, *seeds = frozen ? NULL : owned_by(parts, 0, &n);
+    fo_loader_opts_init(&lo);
+    lo.sampler.fanouts = (const int32_t[]){-1, -1};
+    lo.sampler.n_hops = 2;
+    lo.batch_size = 8;
+    lo.shuffle = true;
+    lo.num_workers = 2;
+    lo.input_nodes = seeds;
+    lo.n_input_nodes = n;
+    CHECK_OK(fo_dist_loader_create(dd, d, &lo, FO_DIST_TAIL_KEEP, &L));
+    for (uint64_t e = 1; L && now_s() - t0 < limit; e++) {
+      fo_loader_batch_t *b;
+      while ((rc = fo_loader_next(L, &b)) == FO_OK && b) fo_loader_release(L, b);
+      if (rc != FO_OK) {
+        char text[1200];
+        snprintf(text, sizeof text, "%s", fo_last_error());
+        fo_loader_destroy(L);
+        stop_job(t0, rc, text);
+      }
+      if (fo_dist_failed(dd, &msg)) stop_job(t0, FO_EMPI, msg);
+      CHECK_OK(fo_loader_start_epoch(L, e));
+    }
+    free(seeds);
+  }
+  printf("mpi_dist: rank %d: FAIL: no failure within %.0f s\n", g_rank, limit);
+  fflush(stdout);
+  MPI_Abort(MPI_COMM_WORLD, 4);
+  return 1;
+}
+
+static int mode_init(const char *parts4) {
+  fo_dist_opts o;
+  fo_dist_t *dd = NULL;
+  fo_dataset_t *d = NULL;
+  MPI_Comm world = MPI_COMM_WORLD;
+  char want[128];
+  CHECK(g_size == 4, "run with 4 ranks, not %d", g_size);
+  fo_dist_opts_init(&o);
+  /* arguments */
+  CHECK_ERR(fo_dist_init_mpi(NULL, &o, &dd), FO_EINVAL, "NULL");
+  CHECK(dd == NULL, "out not NULL after a failure");
+  o.deadline_s = 0;
+  CHECK_ERR(fo_dist_init_mpi(&world, &o, &dd), FO_EINVAL, "deadline 0");
+  /* procs_per_machine: every rank fails, naming both numbers */
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = 3;
+  snprintf(want, sizeof want, "procs_per_machine 3 does not divide the number of processes %d", g_size);
+  CHECK_ERR(fo_dist_init_mpi(&world, &o, &dd), FO_EINVAL, want);
+  o.procs_per_machine = g_rank == 0 ? 1 : 2;
+  CHECK_ERR(fo_dist_init_mpi(&world, &o, &dd), FO_EINVAL, "differs between processes (1 to 2)");
+  /* machines from shared memory: one host = one machine of 4 */
+  o.procs_per_machine = 0;
+  CHECK_OK(fo_dist_init_mpi(&world, &o, &dd));
+  if (dd) {
+    CHECK(fo_dist_num_machines(dd) == 1 && fo_dist_machine_rank(dd) == 0 &&
+          fo_dist_local_size(dd) == g_size && fo_dist_local_rank(dd) == g_rank &&
+          fo_dist_rank(dd) == g_rank && fo_dist_size(dd) == g_size,
+          "shared-memory machines: machine %d of %d, local rank %d of %d",
+          (int)fo_dist_machine_rank(dd), (int)fo_dist_num_machines(dd),
+          (int)fo_dist_local_rank(dd), (int)fo_dist_local_size(dd));
+    CHECK_ERR(fo_dist_open_dataset(dd, parts4, NULL, &d), FO_EINVAL,
+              "it has 4 parts, the job has 1 machines");
+    CHECK(d == NULL, "dataset not NULL after a failure");
+    CHECK_OK(fo_dist_finalize(dd));
+  }
+  /* 2 machines x 2, contiguous, with the worker runtime */
+  o.procs_per_machine = 2;
+  o.init_worker = true;
+  o.worker.allow_shared_cores = true;
+  o.worker.num_cpu_threads = 1;
+  CHECK_OK(fo_dist_init_mpi(&world, &o, &dd));
+  if (dd) {
+    fo_worker_info wi;
+    CHECK(fo_dist_machine_rank(dd) == g_rank / 2 && fo_dist_local_rank(dd) == g_rank % 2 &&
+          fo_dist_num_machines(dd) == 2 && fo_dist_local_size(dd) == 2,
+          "procs_per_machine 2: machine %d, local rank %d", (int)fo_dist_machine_rank(dd),
+          (int)fo_dist_local_rank(dd));
+    CHECK_OK(fo_worker_current(&wi));
+    CHECK(wi.machine_rank == g_rank / 2 && wi.world_size == 2 && wi.local_rank == g_rank % 2 &&
+          wi.local_world_size == 2, "worker runtime: machine %d of %d, local rank %d of %d",
+          (int)wi.machine_rank, (int)wi.world_size, (int)wi.local_rank, (int)wi.local_world_size);
+    CHECK_ERR(fo_dist_open_dataset(dd, parts4, NULL, &d), FO_EINVAL, "the job has 2 machines");
+    CHECK_OK(fo_dist_finalize(dd));
+  }
+  CHECK_OK(fo_dist_finalize(NULL));
+  return finish();
+}
+
+int main(int argc, char **argv) {
+  int provided = 0;
+  const char *mode = argc > 1 ? argv[1] : "";
+  bool thread_level = !strcmp(mode, "thread-level");
+  MPI_Init_thread(&argc, &argv, thread_level ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  if (!strcmp(mode, "check") && argc == 5) return mode_check(argv[2], argv[3], atoi(argv[4]));
+  if ((!strcmp(mode, "frozen") || !strcmp(mode, "corrupt")) && argc == 5)
+    return mode_fault(!strcmp(mode, "frozen"), argv[2], atoi(argv[3]), atof(argv[4]));
+  if (!strcmp(mode, "init") && argc == 3) return mode_init(argv[2]);
+  if (thread_level) {
+    fo_dist_t *dd = NULL;
+    CHECK(provided < MPI_THREAD_MULTIPLE, "asked for MPI_THREAD_FUNNELED, got level %d", provided);
+    CHECK_ERR(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, NULL, &dd), FO_EINVAL,
+              "MPI_THREAD_MULTIPLE");
+    CHECK(dd == NULL, "out not NULL after a failure");
+    return finish();
+  }
+  if (g_rank == 0)
+    fprintf(stderr, "usage: mpi_dist check PARTS PLAIN PPM | frozen PARTS PPM D | "
+                    "corrupt PARTS PPM D | init PARTS4 | thread-level\n");
+  MPI_Finalize();
+  return 2;
+}

@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# tests/mpi/run.sh CASE: the MPI tests (CTest label "mpi", registered in tests/CMakeLists.txt
+# when fanout is built with MPI and mpiexec exists). Environment: FANOUT (the fanout command),
+# MPI_DIST (tests/mpi/mpi_dist), MPIEXEC and MPIFLAGS (e.g. "--oversubscribe
+# --allow-run-as-root"), DATA (the repository's data/), WORK (scratch, shared by the cases:
+# `data` fills WORK/data, the other cases read it). Each case prints what it checked and exits
+# non-zero on the first mismatch.
+#
+#   data     import Cora (planetoid, --undirected) and a 300-node random graph with features,
+#            labels and splits (/usr/bin/python3 with numpy writes its inputs); partition them:
+#            Cora in 1, 2 and 4 parts (hash, METIS), the small graph by ranges (very uneven
+#            parts, and parts that own whole splits), and a copy of a Cora partition whose part 1
+#            is corrupt
+#   digest   `mpiexec -n R fanout bench PARTS --dist --digest --json` prints (on rank 0 only) the
+#            digest of single-process `fanout bench --digest` over the unpartitioned graph: 1, 2
+#            and 4 machines x 2 processes, hash and METIS, features, splits, several epochs,
+#            replacement, disjoint trees, 0 and 2 loader threads, --batches
+#   uneven   parts of 7, 8, 7 and 278 nodes, with 1 and 2 processes per machine
+#   owned    a seed list owned entirely by machine 0, then by machine 1 (CLI), and the same
+#            through the C API with start-up skew (mpi_dist check)
+#   tail     --tail keep, drop and pad: 9 batches over 4 ranks give 9, 8 and 12
+#   errors   start-up errors on every rank, wrong number of parts, usage errors, a corrupt part
+#   frozen   a SIGSTOPped rank: every other rank fails within 2 x the deadline naming it
+#   corrupt  a corrupt part: its server answers with an ERROR, every rank fails with it
+#   api      the C API's start-up checks (mpi_dist init, thread-level)
+set -u
+export LC_ALL=C
+case_name=${1:?usage: run.sh CASE}
+D="$WORK/data"
+PY=/usr/bin/python3
+fails=0
+
+# mpi N ARGS...: ARGS under mpiexec with N ranks, killed after 120 s.
+mpi() {
+  local n=$1
+  shift
+  # shellcheck disable=SC2086
+  timeout -k 5 120 "$MPIEXEC" $MPIFLAGS -n "$n" "$@"
+}
+fail() {
+  echo "FAIL: $*"
+  fails=$((fails + 1))
+}
+digest_of() { sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p' "$1"; }
+field_of() { sed -n "s/.*\"$1\": \\([0-9.]*\\).*/\\1/p" "$2"; }
+
+# same_digest LABEL R PPM PARTS PLAIN OPTIONS...: the --dist run on R ranks (PPM processes per
+# machine, - for the shared-memory default) prints exactly one line (rank 0's JSON) whose digest
+# is that of the single-process run over PLAIN.
+same_digest() {
+  local label=$1 r=$2 ppm=() parts=$4 plain=$5 want got lines
+  [ "$3" = - ] || ppm=(--procs-per-machine "$3")
+  shift 5
+  "$FANOUT" bench "$D/$plain" "$@" --digest --json > single.json 2> single.err ||
+    { fail "$label: single-process bench: $(cat single.err)"; return; }
+  want=$(digest_of single.json)
+  mpi "$r" "$FANOUT" bench "$D/$parts" --dist "${ppm[@]}" "$@" --digest --json > dist.json 2> dist.err ||
+    { fail "$label: mpiexec -n $r exit $?: $(cat dist.err)"; return; }
+  got=$(digest_of dist.json)
+  lines=$(wc -l < dist.json)
+  if [ -z "$want" ] || [ "$want" != "$got" ] || [ "$lines" != 1 ]; then
+    fail "$label: digest $got ($lines lines of output), single-process $want"
+    cat dist.json dist.err
+  else
+    echo "ok   $label: $got ($(field_of batches dist.json) batches, remote hop requests" \
+      "$(sed -n 's/.*"remote_hop_requests": \(\[[^]]*\]\).*/\1/p' dist.json))"
+  fi
+}
+
+mkdir -p "$WORK/$case_name" && cd "$WORK/$case_name" || exit 1
+
+case $case_name in
+data)
+  rm -rf "$D" && mkdir -p "$D" && cd "$D" || exit 1
+  "$FANOUT" import --format planetoid --undirected -q "$DATA/cora/cora.content.gz" \
+    "$DATA/cora/cora.cites" -o cora > /dev/null || exit 1
+  for p in 1 2 4; do
+    "$FANOUT" partition cora -n $p -q -o cora-h$p > /dev/null || exit 1
+  done
+  for p in 2 4; do
+    "$FANOUT" partition cora -n $p --method metis -q -o cora-m$p > /dev/null || exit 1
+  done
+  if ! $PY -c 'import numpy' 2> /dev/null; then
+    echo "SKIP: $PY with numpy is needed to write the small graph's inputs"
+    exit 77
+  fi
+  $PY - << 'EOF' || exit 1
+import numpy as np
+rng = np.random.default_rng(7)
+n, m = 300, 1500
+with open("tiny.txt", "w") as f:
+    for s, d in zip(rng.integers(0, n, m), rng.integers(0, n, m)):
+        f.write(f"{s} {d}\n")
+np.save("x.npy", rng.standard_normal((n, 8)).astype(np.float32))
+np.save("y.npy", rng.integers(0, 4, n).astype(np.int64))
+np.save("train.npy", np.arange(0, 30, dtype=np.int64))      # all in part 0 of tiny-r2
+np.save("own1.npy", np.arange(250, 280, dtype=np.int64))    # all in part 1 of tiny-r2
+EOF
+  "$FANOUT" import tiny.txt --undirected --num-nodes 300 --features x.npy --labels y.npy \
+    --split train=train.npy,own1=own1.npy -q -o tiny > /dev/null || exit 1
+  # range parts balanced by train nodes (0..29): 7, 8, 7 and 278 nodes
+  "$FANOUT" partition tiny -n 4 --method range --balance train -q -o tiny-r4 || exit 1
+  "$FANOUT" partition tiny -n 2 --method range -q -o tiny-r2 > /dev/null || exit 1
+  # part 1 of a copy of cora-h2 gets neighbor ids that are no node (-1): opening it still works
+  # (sizes and headers are right), sampling its nodes fails with FO_EFORMAT
+  cp -r cora-h2 cora-h2-bad || exit 1
+  $PY - cora-h2-bad/part-1/csc_indices.npy << 'EOF' || exit 1
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+hl = int.from_bytes(b[8:10], "little")
+start = 10 + hl
+b[start:] = b"\xff" * (len(b) - start)
+open(p, "wb").write(bytes(b))
+EOF
+  echo "data ready in $D"
+  ;;
+
+digest)
+  base=(--fanout 5,5 --batch-size 16 --split train --features --seed 3 --threads 2)
+  same_digest "2 machines x 2, hash" 4 2 cora-h2 cora "${base[@]}"
+  same_digest "2 machines x 2, metis" 4 2 cora-m2 cora "${base[@]}"
+  same_digest "4 machines x 2, hash" 8 2 cora-h4 cora "${base[@]}"
+  same_digest "4 machines x 2, metis" 8 2 cora-m4 cora "${base[@]}"
+  same_digest "1 machine x 2 (shared-memory machines)" 2 - cora-h1 cora "${base[@]}"
+  same_digest "4 x 1, all nodes, 2 epochs from 3, replace, no threads" 4 1 cora-m4 cora \
+    --fanout 10,5 --batch-size 512 --seed 11 --epoch 3 --epochs 2 --replace --threads 0
+  same_digest "2 x 2, disjoint, 3 hops, split val" 4 2 cora-h2 cora --fanout 4,3,2 \
+    --batch-size 64 --disjoint --split val --features --threads 1
+  same_digest "2 x 2, --batches 5 of all nodes, no shuffle" 4 2 cora-m2 cora --fanout 3,3 \
+    --batch-size 100 --batches 5 --no-shuffle --features
+  ;;
+
+uneven)
+  "$FANOUT" info "$D/tiny-r4" > /dev/null || fail "info tiny-r4"
+  same_digest "parts of 7/8/7/278 nodes, 4 x 1" 4 1 tiny-r4 tiny --fanout 4,4 --batch-size 32 \
+    --features --seed 1 --threads 2
+  same_digest "parts of 7/8/7/278 nodes, 4 x 2, split train" 8 2 tiny-r4 tiny --fanout -1,3 \
+    --batch-size 4 --split train --features
+  ;;
+
+owned)
+  same_digest "seeds all owned by machine 0" 4 2 tiny-r2 tiny --fanout 5,5 --batch-size 4 \
+    --split train --features --threads 2
+  same_digest "seeds all owned by machine 1" 4 2 tiny-r2 tiny --fanout 5,5 --batch-size 4 \
+    --split own1 --features --threads 2
+  if mpi 4 "$MPI_DIST" check "$D/tiny-r2" "$D/tiny" 2 > check.out 2>&1 &&
+    grep -q "mpi_dist: ok" check.out; then
+    echo "ok   C API: samplers and loaders over seeds of one machine, start-up skew (2 x 2)"
+  else
+    fail "mpi_dist check tiny-r2"
+    cat check.out
+  fi
+  if mpi 4 "$MPI_DIST" check "$D/cora-m4" "$D/cora" 1 > check4.out 2>&1 &&
+    grep -q "mpi_dist: ok" check4.out; then
+    echo "ok   C API: the same over Cora in 4 METIS parts (4 x 1)"
+  else
+    fail "mpi_dist check cora-m4"
+    cat check4.out
+  fi
+  ;;
+
+tail)
+  for t in keep:9 drop:8 pad:12; do
+    mpi 4 "$FANOUT" bench "$D/cora-h2" --dist --procs-per-machine 2 --fanout 3 \
+      --batch-size 16 --split train --tail "${t%:*}" --json > tail.json 2> tail.err ||
+      fail "--tail ${t%:*}: $(cat tail.err)"
+    n=$(field_of batches tail.json)
+    if [ "$n" = "${t#*:}" ]; then echo "ok   --tail ${t%:*}: $n batches"
+    else fail "--tail ${t%:*}: $n batches, expected ${t#*:}"; fi
+  done
+  ;;
+
+errors)
+  # every rank says why, and the job exits 1
+  mpi 4 "$FANOUT" bench "$D/cora-h2" --dist --procs-per-machine 3 --fanout 3 > out.txt 2> err.txt
+  rc=$?
+  n=$(grep -c "^fanout: rank [0-3]: dist init: procs_per_machine 3 does not divide the number of processes 4 (FO_EINVAL)$" err.txt)
+  if [ $rc = 1 ] && [ "$n" = 4 ]; then echo "ok   --procs-per-machine 3 of 4: FO_EINVAL on all 4 ranks, exit 1"
+  else fail "--procs-per-machine 3: exit $rc, $n of 4 ranks said why"; cat err.txt; fi
+  mpi 4 "$FANOUT" bench "$D/cora-m4" --dist --procs-per-machine 2 --fanout 3 > out.txt 2> err.txt
+  rc=$?
+  if [ $rc != 0 ] && grep -q "^fanout: rank [0-3]: open dataset '.*cora-m4': it has 4 parts, the job has 2 machines (machine m serves part m) (FO_EINVAL)$" err.txt; then
+    echo "ok   4 parts on 2 machines: FO_EINVAL, exit $rc"
+  else fail "4 parts on 2 machines: exit $rc"; cat err.txt; fi
+  mpi 4 "$FANOUT" bench "$D/cora-h2-bad" --dist --procs-per-machine 2 --fanout 5,5 \
+    --batch-size 16 > out.txt 2> err.txt
+  rc=$?
+  if [ $rc != 0 ] && grep -q "^fanout: rank [0-3]: .*(FO_EFORMAT)$" err.txt; then
+    echo "ok   a corrupt part: FO_EFORMAT, exit $rc"
+  else fail "corrupt part: exit $rc"; cat err.txt; fi
+  for args in "--deadline 2" "--tail pad" "--procs-per-machine 2" "--dist --deadline 0" \
+    "--dist --tail all" "--dist --bare" "--dist --procs-per-machine 0"; do
+    # shellcheck disable=SC2086
+    "$FANOUT" bench "$D/cora" --fanout 3 $args > out.txt 2> err.txt
+    rc=$?
+    if [ $rc = 2 ]; then echo "ok   bench $args: usage error: $(head -1 err.txt)"
+    else fail "bench $args: exit $rc, expected 2"; cat err.txt; fi
+  done
+  ;;
+
+frozen)
+  # 2 machines x 2; the last rank (machine 1, local rank 1) stops; deadline 2 s
+  deadline=2
+  start=$(date +%s.%N)
+  mpi 4 "$MPI_DIST" frozen "$D/cora-h2" 2 $deadline > out.txt 2> err.txt
+  rc=$?
+  end=$(date +%s.%N)
+  cat out.txt
+  pid=$(sed -n 's/.* pid \([0-9]*\) stops itself.*/\1/p' out.txt)
+  for _ in 1 2 3 4 5 6 7 8 9 10; do # mpiexec may still be ending it
+    [ -n "$pid" ] && kill -0 "$pid" 2> /dev/null || break
+    sleep 0.5
+  done
+  if [ -n "$pid" ] && kill -0 "$pid" 2> /dev/null; then
+    fail "the stopped rank (pid $pid) outlived the job"
+    kill -KILL "$pid"
+  fi
+  [ $rc != 0 ] || fail "mpiexec exit 0"
+  for r in 0 1 2; do
+    line=$(grep "^mpi_dist: rank $r: failed after" out.txt)
+    t=$(echo "$line" | sed -n 's/.*failed after \([0-9.]*\) s.*/\1/p')
+    if [ -z "$line" ]; then fail "rank $r did not report the failure"
+    elif ! echo "$line" | grep -q "machine 1 (local rank 1) did not answer .* request within 2 s"; then
+      fail "rank $r: the message does not name machine 1, local rank 1: $line"
+    elif ! awk -v t="$t" -v d=$deadline 'BEGIN { exit !(t <= 2 * d) }'; then
+      fail "rank $r failed after $t s, more than 2 x $deadline s"
+    else echo "ok   rank $r failed after $t s (deadline $deadline s), naming machine 1 (local rank 1)"; fi
+  done
+  echo "mpiexec exit $rc after $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
+  ;;
+
+corrupt)
+  mpi 4 "$MPI_DIST" corrupt "$D/cora-h2-bad" 2 30 > out.txt 2> err.txt
+  rc=$?
+  cat out.txt
+  [ $rc != 0 ] || fail "mpiexec exit 0"
+  # ranks 0 and 1 (machine 0) get the ERROR answer; 2 and 3 (machine 1) its ABORT notice
+  for r in 0 1 2 3; do
+    line=$(grep "^mpi_dist: rank $r: failed after" out.txt)
+    want="machine serving part 1: .*csc_indices"
+    [ $r -ge 2 ] || want="$want.*(FO_EFORMAT)$"
+    if [ -z "$line" ]; then fail "rank $r did not report the failure"
+    elif ! echo "$line" | grep -q "$want"; then
+      fail "rank $r: not the serving machine's answer ('$want'): $line"
+    else echo "ok   rank $r failed with machine 1's ERROR answer"; fi
+  done
+  ;;
+
+api)
+  if mpi 4 "$MPI_DIST" init "$D/cora-h4" > init.out 2>&1 && grep -q "mpi_dist: ok" init.out; then
+    echo "ok   start-up checks (mpi_dist init)"
+  else fail "mpi_dist init"; cat init.out; fi
+  if mpi 2 "$MPI_DIST" thread-level > thread.out 2>&1 && grep -q "mpi_dist: ok" thread.out; then
+    echo "ok   MPI_THREAD_FUNNELED refused on every rank"
+  else fail "mpi_dist thread-level"; cat thread.out; fi
+  ;;
+
+*)
+  echo "run.sh: unknown case '$case_name'"
+  exit 2
+  ;;
+esac
+[ $fails = 0 ] || { echo "$fails failed"; exit 1; }
