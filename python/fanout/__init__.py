@@ -48,6 +48,7 @@ __version__ = _fanout.__version__
 __all__ = [
     "Batch",
     "Dataset",
+    "DistContext",
     "DistNeighborLoader",
     "FormatError",
     "NeighborLoader",
@@ -302,6 +303,7 @@ class NeighborLoader(_fanout.Loader):
         epoch: int = 0,
         features: bool = True,
         labels: bool = True,
+        _dist: Optional[tuple] = None,
     ):
         if input_nodes is not None and not isinstance(input_nodes, str):
             ids = np.asarray(input_nodes)
@@ -324,20 +326,83 @@ class NeighborLoader(_fanout.Loader):
             input_nodes=input_nodes, shuffle=bool(shuffle), drop_last=bool(drop_last),
             num_workers=num_workers, seed=int(seed), replace=bool(replace),
             disjoint=bool(disjoint), edge_dir=edge_dir, prefetch=prefetch, epoch=int(epoch),
-            features=bool(features), labels=bool(labels))
+            features=bool(features), labels=bool(labels),
+            **({} if _dist is None else {"dist": _dist[0], "tail": _dist[1]}))
 
     def __reduce__(self):
         raise TypeError("a fanout.NeighborLoader cannot be pickled (it owns threads)")
 
 
-class DistNeighborLoader:
-    """Not available yet: fanout's distributed loader (MPI) does not exist so far. Use
-    :class:`NeighborLoader` in each process (after :func:`init_neighbor_loader_worker`)."""
+class DistContext(_fanout.Dist):
+    """DistContext(procs_per_machine=0, deadline=600.0)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(
-            "fanout.DistNeighborLoader: the distributed loader is not implemented yet; "
-            "use fanout.NeighborLoader in each process")
+    A distributed sampling context over MPI (``fo_dist_init_mpi`` on MPI_COMM_WORLD), for a
+    script run under ``mpirun -np R /usr/bin/python3 script.py``. It starts MPI (with
+    MPI_THREAD_MULTIPLE) if the process has not, and ends it when the interpreter exits.
+
+    Machines are the hosts of the job, or with ``procs_per_machine=P`` ranks [mP, (m+1)P)
+    (one host acting as several machines). Machine m serves part m of a partitioned dataset
+    (``fanout partition -n MACHINES``): open it with :meth:`open_dataset`, then make
+    :class:`DistNeighborLoader` objects over it. ``deadline`` (seconds) bounds every remote
+    call and the final barrier: a peer that does not answer in time, or any process's failure,
+    becomes an exception on every process instead of a hang.
+
+    Attributes: ``rank``, ``world_size``, ``machine_rank``, ``num_machines``, ``local_rank``,
+    ``local_world_size``, ``finalized``; ``failed()`` (the first failure's message or None),
+    ``stats()`` (remote requests and bytes). ``finalize()`` (or the end of a ``with`` block
+    left without an exception) is a barrier with every process; delete the loaders first.
+    See docs/DIST.md.
+    """
+
+    __slots__ = ()
+
+    def open_dataset(self, path: PathLike, load: str = "mmap") -> Dataset:
+        """The partitioned dataset ``path`` as this process needs it: the top level and this
+        machine's part. The first one opened is the part this process serves to the others."""
+        return super().open_dataset(os.fspath(path), load=load, cls=Dataset)
+
+    def __enter__(self) -> "DistContext":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        # After an exception the job is failing: no barrier (the others may never reach it);
+        # the process ends without it and MPI ends the job.
+        if exc_type is None and not self.finalized:
+            self.finalize()
+        return False
+
+    def __reduce__(self):
+        raise TypeError("a fanout.DistContext cannot be pickled")
+
+
+class DistNeighborLoader(NeighborLoader):
+    """DistNeighborLoader(context, dataset, num_neighbors=[10, 10], batch_size=1, ..., tail="keep")
+
+    This process's share of a distributed epoch: global batch b (the seeds a single-process
+    :class:`NeighborLoader` with the same arguments puts in batch b) is sampled by rank
+    b mod ``context.world_size``, with hops and features reaching the other machines' parts.
+    Every batch equals batch b of ``NeighborLoader`` over the unpartitioned dataset
+    (``batch.index`` is b). ``dataset`` comes from ``context.open_dataset``. The other
+    arguments are :class:`NeighborLoader`'s (``edge_dir`` must be "in"), plus:
+
+    - ``tail``: "keep" (every batch once; ranks may differ by one batch), "drop" (every rank
+      floor(B / R) batches) or "pad" (every rank ceil(B / R), wrapping to the epoch's first
+      batches), for synchronous training.
+
+    ``len(loader)`` is this rank's number of batches per epoch.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, context: DistContext, dataset: Dataset, *args: Any, tail: str = "keep",
+                **kwargs: Any):
+        if not isinstance(context, _fanout.Dist):
+            raise TypeError(f"context: expected a fanout.DistContext, got "
+                            f"{type(context).__name__}")
+        return super().__new__(cls, dataset, *args, _dist=(context, tail), **kwargs)
+
+    def __reduce__(self):
+        raise TypeError("a fanout.DistNeighborLoader cannot be pickled (it owns threads)")
 
 
 def as_tensor(array: Optional[np.ndarray]):

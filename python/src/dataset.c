@@ -139,20 +139,14 @@ static PyObject *dataset_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   const char *load = "mmap";
   fo_dataset_opts o;
   fo_dataset_t *d = NULL;
-  fopy_dataset *self;
   int rc;
 
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|s:Dataset", kwlist, PyUnicode_FSConverter,
                                    &path, &load))
     return NULL;
   fo_dataset_opts_init(&o);
-  if (!strcmp(load, "mmap")) {
-    o.load = FO_LOAD_MMAP;
-  } else if (!strcmp(load, "hugepage")) {
-    o.load = FO_LOAD_HUGEPAGE;
-  } else {
+  if (fopy_load_mode(load, &o.load) < 0) {
     Py_DECREF(path);
-    PyErr_Format(PyExc_ValueError, "load: '%s' is not 'mmap' or 'hugepage'", load);
     return NULL;
   }
   Py_BEGIN_ALLOW_THREADS
@@ -160,6 +154,28 @@ static PyObject *dataset_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   Py_END_ALLOW_THREADS
   Py_DECREF(path);
   if (rc != FO_OK) return fopy_raise(rc);
+  return fopy_dataset_wrap(type, d);
+}
+
+int fopy_load_mode(const char *load, fo_load_mode *out) {
+  if (!strcmp(load, "mmap")) {
+    *out = FO_LOAD_MMAP;
+  } else if (!strcmp(load, "hugepage")) {
+    *out = FO_LOAD_HUGEPAGE;
+  } else {
+    PyErr_Format(PyExc_ValueError, "load: '%s' is not 'mmap' or 'hugepage'", load);
+    return -1;
+  }
+  return 0;
+}
+
+PyObject *fopy_dataset_wrap(PyTypeObject *type, fo_dataset_t *d) {
+  fopy_dataset *self;
+  if (!PyType_IsSubtype(type, &fopy_DatasetType)) {
+    fo_dataset_close(d);
+    PyErr_Format(PyExc_TypeError, "%s is not a fanout.Dataset type", type->tp_name);
+    return NULL;
+  }
   if (!(self = (fopy_dataset *)type->tp_alloc(type, 0))) {
     fo_dataset_close(d);
     return NULL;

@@ -31,6 +31,7 @@ typedef struct loader {
   PyObject_HEAD
   fo_loader_t *L;
   PyObject *pin;          /* pin on the dataset (dataset.c) */
+  PyObject *dist;         /* the Dist context of a distributed loader (a user of it), or NULL */
   pthread_mutex_t mu;     /* serializes next/release/start_epoch/stats on L */
   int mu_ready;
   uint64_t cur_epoch;     /* the epoch L is in */
@@ -100,9 +101,14 @@ static void release_batch(loader *l, fo_loader_batch_t *b) {
 static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"dataset", "num_neighbors", "batch_size", "input_nodes", "shuffle",
                            "drop_last", "num_workers", "seed", "replace", "disjoint",
-                           "edge_dir", "prefetch", "epoch", "features", "labels", NULL};
+                           "edge_dir", "prefetch", "epoch", "features", "labels", "dist",
+                           "tail", NULL};
   fopy_dataset *ds;
   PyObject *nn, *input_nodes = Py_None, *num_workers = Py_None, *prefetch = Py_None;
+  PyObject *dist = Py_None;
+  const char *tail = "keep";
+  fo_dist_tail dtail = FO_DIST_TAIL_KEEP;
+  fo_dist_t *dd = NULL;
   PyObject *seq = NULL, *fan_tuple = NULL;
   PyArrayObject *ids = NULL;
   long long batch_size = 1;
@@ -116,12 +122,24 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   fo_loader_t *L = NULL;
   loader *self = NULL;
 
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKpp:Loader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOs:Loader", kwlist,
                                    &fopy_DatasetType, &ds, &nn, &batch_size, &input_nodes,
                                    &shuffle, &drop_last, &num_workers, &seed, &replace,
-                                   &disjoint, &edge_dir, &prefetch, &epoch, &features, &labels))
+                                   &disjoint, &edge_dir, &prefetch, &epoch, &features, &labels,
+                                   &dist, &tail))
     return NULL;
   if (!(d = fopy_dataset_get(ds))) return NULL;
+  if (dist != Py_None && !(dd = fopy_dist_get(dist))) return NULL;
+  if (!strcmp(tail, "keep")) {
+    dtail = FO_DIST_TAIL_KEEP;
+  } else if (!strcmp(tail, "drop")) {
+    dtail = FO_DIST_TAIL_DROP;
+  } else if (!strcmp(tail, "pad")) {
+    dtail = FO_DIST_TAIL_PAD;
+  } else {
+    PyErr_Format(PyExc_ValueError, "tail: '%s' is not 'keep', 'drop' or 'pad'", tail);
+    return NULL;
+  }
   fo_loader_opts_init(&o);
 
   /* num_neighbors -> fanouts (int32; the library checks the values) */
@@ -210,13 +228,18 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   self->mu_ready = 1;
   if (!(self->pin = fopy_pin_new(ds))) goto fail;
   Py_BEGIN_ALLOW_THREADS
-  rc = fo_loader_create(d, &o, &L);
+  rc = dd ? fo_dist_loader_create(dd, d, &o, dtail, &L) : fo_loader_create(d, &o, &L);
   Py_END_ALLOW_THREADS
   if (rc != FO_OK) {
     fopy_raise(rc);
     goto fail;
   }
   self->L = L;
+  if (dd) { /* the context outlives the loader, and is not finalized while it exists */
+    Py_INCREF(dist);
+    self->dist = dist;
+    fopy_dist_use(dist, +1);
+  }
   self->cur_epoch = self->next_epoch = (uint64_t)epoch;
   self->num_neighbors = fan_tuple;
   fan_tuple = NULL;
@@ -262,6 +285,10 @@ static void loader_dealloc(loader *self) {
     Py_END_ALLOW_THREADS
   }
   if (self->mu_ready && !forked(self)) pthread_mutex_destroy(&self->mu);
+  if (self->dist) {
+    fopy_dist_use(self->dist, -1);
+    Py_CLEAR(self->dist);
+  }
   Py_XDECREF(self->pin);
   Py_XDECREF(self->num_neighbors);
   Py_XDECREF(self->split);

@@ -6,7 +6,7 @@
  * Files: module.c (module init, exceptions, small functions), dataset.c (Dataset and the
  * read-only array views of its memory), importer.c (import_dataset/import_edges on a helper
  * thread so that Ctrl-C cancels them), loader.c (Loader, its per-epoch iterator and Batch),
- * worker.c (fo_worker_init and fo_worker_plan).
+ * worker.c (fo_worker_init and fo_worker_plan), dist.c (distributed contexts over MPI).
  *
  * Conventions: every function that returns a new reference returns NULL with a Python
  * exception set on failure; fanout's status codes become exceptions through fopy_raise(). The
@@ -65,6 +65,13 @@ typedef struct fopy_dataset {
 extern PyTypeObject fopy_DatasetType;
 extern PyTypeObject fopy_PinType;
 
+/** A new Dataset object of `type` (fopy_DatasetType or a subtype) that owns `d`; on failure
+ *  `d` is closed and NULL returned with an exception. */
+PyObject *fopy_dataset_wrap(PyTypeObject *type, fo_dataset_t *d);
+
+/** "mmap" or "hugepage" into *out: 0, or -1 with ValueError set. */
+int fopy_load_mode(const char *load, fo_load_mode *out);
+
 /** The open handle, or NULL with ValueError("dataset is closed") set. */
 fo_dataset_t *fopy_dataset_get(fopy_dataset *ds);
 
@@ -94,6 +101,17 @@ PyObject *fopy_import_edges(PyObject *self, PyObject *args, PyObject *kw);
 extern PyTypeObject fopy_LoaderType;
 extern PyTypeObject fopy_LoaderIterType;
 extern PyTypeObject fopy_BatchType;
+
+/* ---- dist.c ---- */
+extern PyTypeObject fopy_DistType;
+
+/** The context of a Dist object, or NULL with TypeError (not a Dist) or ValueError
+ *  (finalized) set. */
+fo_dist_t *fopy_dist_get(PyObject *dist);
+
+/** Count a loader over `dist` as a user (+1) or no longer (-1): finalize() refuses while
+ *  any is left. Called with the GIL held. */
+void fopy_dist_use(PyObject *dist, int delta);
 
 /* ---- worker.c ---- */
 PyObject *fopy_worker_init(PyObject *self, PyObject *args, PyObject *kw);

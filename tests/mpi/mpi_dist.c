@@ -10,6 +10,8 @@
  *   frozen PARTS PPM D         the last rank SIGSTOPs itself after start-up; every other rank
  *                              must fail within 2 D with a message naming it (prints
  *                              "failed after T s: MESSAGE"; tests/mpi/faults.sh checks);
+ *   crash PARTS PPM D          the same with SIGKILL: the job ends (Open MPI ends every rank
+ *                              when one dies, or the deadline fails the others), never hangs;
  *   corrupt PARTS PPM D        PARTS has a corrupt part 1: machine 0 samples its own seeds, whose
  *                              second hop reaches part 1; its server answers with an ERROR and
  *                              every rank fails with that message (faults.sh checks);
@@ -254,8 +256,8 @@ static int mode_check(const char *parts, const char *plain_path, int ppm) {
   return finish();
 }
 
-/* frozen and corrupt: sample until the context fails, then report and stop the job. */
-static int mode_fault(bool frozen, const char *parts, int ppm, double deadline) {
+/* frozen, crash and corrupt: sample until the context fails, then report and stop the job. */
+static int mode_fault(bool frozen, bool crash, const char *parts, int ppm, double deadline) {
   fo_dist_opts o;
   fo_dist_t *dd;
   fo_dataset_t *d = NULL;
@@ -271,10 +273,11 @@ static int mode_fault(bool frozen, const char *parts, int ppm, double deadline) 
   MPI_Barrier(MPI_COMM_WORLD);
   t0 = now_s();
   if (frozen && g_rank == g_size - 1) {
-    printf("mpi_dist: rank %d: pid %d stops itself (machine %d, local rank %d)\n", g_rank,
-           (int)getpid(), (int)fo_dist_machine_rank(dd), (int)fo_dist_local_rank(dd));
+    printf("mpi_dist: rank %d: pid %d %s itself (machine %d, local rank %d)\n", g_rank,
+           (int)getpid(), crash ? "kills" : "stops", (int)fo_dist_machine_rank(dd),
+           (int)fo_dist_local_rank(dd));
     fflush(stdout);
-    raise(SIGSTOP);
+    raise(crash ? SIGKILL : SIGSTOP);
     for (;;) pause(); /* mpiexec continues it only to end it */
   }
   if (!frozen && fo_dist_machine_rank(dd) != 0) {
@@ -380,8 +383,10 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
   if (!strcmp(mode, "check") && argc == 5) return mode_check(argv[2], argv[3], atoi(argv[4]));
-  if ((!strcmp(mode, "frozen") || !strcmp(mode, "corrupt")) && argc == 5)
-    return mode_fault(!strcmp(mode, "frozen"), argv[2], atoi(argv[3]), atof(argv[4]));
+  if ((!strcmp(mode, "frozen") || !strcmp(mode, "crash") || !strcmp(mode, "corrupt")) &&
+      argc == 5)
+    return mode_fault(strcmp(mode, "corrupt") != 0, !strcmp(mode, "crash"), argv[2],
+                      atoi(argv[3]), atof(argv[4]));
   if (!strcmp(mode, "init") && argc == 3) return mode_init(argv[2]);
   if (thread_level) {
     fo_dist_t *dd = NULL;
@@ -392,7 +397,7 @@ int main(int argc, char **argv) {
     return finish();
   }
   if (g_rank == 0)
-    fprintf(stderr, "usage: mpi_dist check PARTS PLAIN PPM | frozen PARTS PPM D | "
+    fprintf(stderr, "usage: mpi_dist check PARTS PLAIN PPM | frozen|crash PARTS PPM D | "
                     "corrupt PARTS PPM D | init PARTS4 | thread-level\n");
   MPI_Finalize();
   return 2;

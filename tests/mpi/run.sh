@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/mpi/run.sh CASE: the MPI tests (CTest label "mpi", registered in tests/CMakeLists.txt
 # when fanout is built with MPI and mpiexec exists). Environment: FANOUT (the fanout command),
-# MPI_DIST (tests/mpi/mpi_dist), MPIEXEC and MPIFLAGS (e.g. "--oversubscribe
+# MPI_DIST (tests/mpi/mpi_dist), PYFANOUT (the build's python/ directory), MPIEXEC and MPIFLAGS (e.g. "--oversubscribe
 # --allow-run-as-root"), DATA (the repository's data/), WORK (scratch, shared by the cases:
 # `data` fills WORK/data, the other cases read it). Each case prints what it checked and exits
 # non-zero on the first mismatch.
@@ -21,8 +21,12 @@
 #   tail     --tail keep, drop and pad: 9 batches over 4 ranks give 9, 8 and 12
 #   errors   start-up errors on every rank, wrong number of parts, usage errors, a corrupt part
 #   frozen   a SIGSTOPped rank: every other rank fails within 2 x the deadline naming it
+#   crash    a SIGKILLed rank: the job ends non-zero within 2 x the deadline, no hang
 #   corrupt  a corrupt part: its server answers with an ERROR, every rank fails with it
 #   api      the C API's start-up checks (mpi_dist init, thread-level)
+#   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
+#            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
+#            on every rank (skipped where the Python module is not built)
 set -u
 export LC_ALL=C
 case_name=${1:?usage: run.sh CASE}
@@ -230,6 +234,23 @@ frozen)
   echo "mpiexec exit $rc after $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
   ;;
 
+crash)
+  # 2 machines x 2; the last rank dies (SIGKILL) as sampling starts; deadline 5 s: the job must end,
+  # non-zero, within 2 x the deadline (Open MPI ends the others, or their deadline does)
+  deadline=5
+  start=$(date +%s.%N)
+  mpi 4 "$MPI_DIST" crash "$D/cora-h2" 2 $deadline > out.txt 2> err.txt
+  rc=$?
+  end=$(date +%s.%N)
+  cat out.txt
+  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  grep -q "kills itself" out.txt || fail "the last rank did not start"
+  if [ $rc = 0 ]; then fail "mpiexec exit 0 after $secs s"
+  elif ! awk -v t="$secs" -v d=$deadline 'BEGIN { exit !(t <= 2 * d) }'; then
+    fail "the job took $secs s to end, more than 2 x $deadline s"
+  else echo "ok   a killed rank ends the job: mpiexec exit $rc after $secs s"; fi
+  ;;
+
 corrupt)
   mpi 4 "$MPI_DIST" corrupt "$D/cora-h2-bad" 2 30 > out.txt 2> err.txt
   rc=$?
@@ -245,6 +266,38 @@ corrupt)
       fail "rank $r: not the serving machine's answer ('$want'): $line"
     else echo "ok   rank $r failed with machine 1's ERROR answer"; fi
   done
+  ;;
+
+python)
+  # fanout.DistContext / DistNeighborLoader (tests/mpi/py_dist.py) over the build's module
+  if [ ! -f "${PYFANOUT:-}/fanout/__init__.py" ] || ! PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    echo "SKIP: the Python module is not built here (PYFANOUT=${PYFANOUT:-})"
+    exit 77
+  fi
+  export PYTHONPATH=$PYFANOUT PYTHONDONTWRITEBYTECODE=1
+  here=$(dirname "${BASH_SOURCE[0]}")
+  for t in keep:2:4 pad:2:4 drop:1:4 keep:2:8; do
+    IFS=: read -r tail ppm n <<< "$t"
+    parts=cora-h$((n / ppm))
+    rm -rf out && mkdir out
+    if ! mpi "$n" $PY "$here/py_dist.py" epoch out "$D/$parts" "$ppm" "$tail" > py.out 2>&1; then
+      fail "python epoch $parts $tail ($n ranks): $(cat py.out)"
+    elif ! $PY "$here/py_dist.py" compare out "$D/cora" "$tail" "$n" > cmp.out 2>&1; then
+      fail "python epoch $parts $tail ($n ranks): $(cat cmp.out)"
+    else
+      echo "$(cat cmp.out) ($parts)"
+    fi
+  done
+  if mpi 4 $PY "$here/py_dist.py" api "$D/cora-h2" 2 > api.out 2>&1 &&
+    [ "$(grep -c '^ok   python api' api.out)" = 4 ]; then
+    echo "ok   python: DistContext rules on 4 ranks"
+  else fail "python api"; cat api.out; fi
+  mpi 4 $PY "$here/py_dist.py" corrupt "$D/cora-h2-bad" 2 > bad.out 2>&1
+  rc=$?
+  n=$(grep -c "^rank [0-3]: raised .*csc_indices" bad.out)
+  if [ $rc != 0 ] && [ "$n" = 4 ]; then
+    echo "ok   python: a corrupt part raises on all 4 ranks, exit $rc"
+  else fail "python corrupt: exit $rc, $n of 4 ranks raised"; cat bad.out; fi
   ;;
 
 api)

@@ -152,6 +152,8 @@ def test_worker_plan():
                                   allow_shared_cores=True)) == 9
 
 
-def test_dist_loader_not_yet():
-    with pytest.raises(NotImplementedError, match="distributed"):
-        fanout.DistNeighborLoader()
+def test_dist_loader_needs_a_context():
+    # the MPI side runs under mpiexec in tests/mpi (py_dist.py); here: no context, no loader
+    assert issubclass(fanout.DistNeighborLoader, fanout.NeighborLoader)
+    with pytest.raises(TypeError, match="DistContext"):
+        fanout.DistNeighborLoader(None, None, num_neighbors=[2])

@@ -1,0 +1,262 @@
+/*
+ * python/src/dist.c: distributed sampling for Python: `Dist` (the base of fanout.DistContext),
+ * a fo_dist_t over MPI_COMM_WORLD.
+ *
+ * MPI: the front end is the MPI program here, so it starts MPI (MPI_Init_thread with
+ * MPI_THREAD_MULTIPLE) when the process has not, and ends it (MPI_Finalize) when the
+ * interpreter exits, unless a context is still open then (its server thread would still be
+ * using MPI). A process that started MPI itself must have asked for MPI_THREAD_MULTIPLE;
+ * fo_dist_init_mpi checks it on every rank.
+ *
+ * Lifetime: loaders made over a context hold a reference to it and count as its users;
+ * finalize() refuses while any exists (their threads may still call other machines). The
+ * dataset this process serves (the first open_dataset) is kept by the context until finalize.
+ * Every call that waits on other processes (init, open_dataset, finalize) runs with the GIL
+ * released.
+ *
+ * Built without MPI, Dist() raises RuntimeError (FO_ENOSYS).
+ */
+#include "pyfanout.h"
+
+#ifdef FO_WITH_MPI
+#include <mpi.h>
+#endif
+
+#include <structmember.h>
+
+typedef struct fopy_dist {
+  PyObject_HEAD
+  fo_dist_t *dd;      /* NULL once finalized */
+  PyObject *served;   /* the Dataset this process serves, until finalize */
+  Py_ssize_t n_users; /* live loaders */
+  long ranks[6];      /* rank, size, machine, machines, local rank, local size (kept after
+                         finalize) */
+} fopy_dist;
+
+/* Contexts not yet finalized: MPI_Finalize at exit waits for none. */
+static Py_ssize_t g_open_contexts;
+
+#ifdef FO_WITH_MPI
+static void finalize_mpi(void) {
+  int finalized = 0;
+  if (g_open_contexts > 0) return; /* a server thread may still use MPI: leave it to exit */
+  if (MPI_Finalized(&finalized) == MPI_SUCCESS && !finalized) MPI_Finalize();
+}
+
+/* Start MPI if this process has not: 0, or -1 with an exception. */
+static int ensure_mpi(void) {
+  int initialized = 0, provided = 0, err;
+  if (MPI_Initialized(&initialized) == MPI_SUCCESS && initialized) return 0;
+  Py_BEGIN_ALLOW_THREADS
+  err = MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided);
+  Py_END_ALLOW_THREADS
+  if (err != MPI_SUCCESS) {
+    PyErr_SetString(PyExc_RuntimeError, "fanout.DistContext: MPI_Init_thread failed");
+    return -1;
+  }
+  Py_AtExit(finalize_mpi);
+  return 0;
+}
+#endif
+
+static PyObject *dist_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"procs_per_machine", "deadline", NULL};
+  int procs_per_machine = 0, rc;
+  double deadline = 600.0;
+  fo_dist_opts o;
+  fo_dist_t *dd = NULL;
+  fopy_dist *self;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|id:Dist", kwlist, &procs_per_machine, &deadline))
+    return NULL;
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = procs_per_machine;
+  o.deadline_s = deadline;
+#ifdef FO_WITH_MPI
+  {
+    MPI_Comm world = MPI_COMM_WORLD;
+    if (ensure_mpi() < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = fo_dist_init_mpi(&world, &o, &dd);
+    Py_END_ALLOW_THREADS
+  }
+#else
+  {
+    int comm = 0;
+    rc = fo_dist_init_mpi(&comm, &o, &dd);
+  }
+#endif
+  if (rc != FO_OK) return fopy_raise(rc);
+  if (!(self = (fopy_dist *)type->tp_alloc(type, 0))) {
+    Py_BEGIN_ALLOW_THREADS
+    fo_dist_finalize(dd);
+    Py_END_ALLOW_THREADS
+    return NULL;
+  }
+  self->dd = dd;
+  self->ranks[0] = fo_dist_rank(dd);
+  self->ranks[1] = fo_dist_size(dd);
+  self->ranks[2] = fo_dist_machine_rank(dd);
+  self->ranks[3] = fo_dist_num_machines(dd);
+  self->ranks[4] = fo_dist_local_rank(dd);
+  self->ranks[5] = fo_dist_local_size(dd);
+  g_open_contexts++;
+  return (PyObject *)self;
+}
+
+/* fo_dist_finalize with the GIL released; the served dataset is let go after it. */
+static int do_finalize(fopy_dist *self) {
+  fo_dist_t *dd = self->dd;
+  int rc;
+  if (!dd) return FO_OK;
+  self->dd = NULL;
+  Py_BEGIN_ALLOW_THREADS
+  rc = fo_dist_finalize(dd);
+  Py_END_ALLOW_THREADS
+  g_open_contexts--;
+  Py_CLEAR(self->served);
+  return rc;
+}
+
+static void dist_dealloc(fopy_dist *self) {
+  /* loaders hold references: none is left */
+  (void)do_finalize(self);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+fo_dist_t *fopy_dist_get(PyObject *obj) {
+  fopy_dist *self = (fopy_dist *)obj;
+  if (!PyObject_TypeCheck(obj, &fopy_DistType)) {
+    PyErr_Format(PyExc_TypeError, "expected a fanout.DistContext, got %s", Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  if (!self->dd) {
+    PyErr_SetString(PyExc_ValueError, "the fanout.DistContext is finalized");
+    return NULL;
+  }
+  return self->dd;
+}
+
+void fopy_dist_use(PyObject *obj, int delta) {
+  ((fopy_dist *)obj)->n_users += delta;
+}
+
+static PyObject *dist_open_dataset(fopy_dist *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"path", "load", "cls", NULL};
+  PyObject *path = NULL, *ds;
+  PyTypeObject *cls = &fopy_DatasetType;
+  const char *load = "mmap";
+  fo_dataset_opts o;
+  fo_dataset_t *d = NULL;
+  fo_dist_t *dd = fopy_dist_get((PyObject *)self);
+  int rc;
+  if (!dd) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|sO!:open_dataset", kwlist,
+                                   PyUnicode_FSConverter, &path, &load, &PyType_Type, &cls))
+    return NULL;
+  fo_dataset_opts_init(&o);
+  if (fopy_load_mode(load, &o.load) < 0) {
+    Py_DECREF(path);
+    return NULL;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  rc = fo_dist_open_dataset(dd, PyBytes_AS_STRING(path), &o, &d);
+  Py_END_ALLOW_THREADS
+  Py_DECREF(path);
+  if (rc != FO_OK) return fopy_raise(rc);
+  if (!(ds = fopy_dataset_wrap(cls, d))) return NULL; /* cls: the package's fanout.Dataset */
+  if (!self->served) {
+    Py_INCREF(ds);
+    self->served = ds;
+  }
+  return ds;
+}
+
+static PyObject *dist_finalize(fopy_dist *self, PyObject *unused) {
+  int rc;
+  if (self->n_users > 0) {
+    PyErr_Format(PyExc_RuntimeError, "fanout.DistContext.finalize: %zd loader%s still use%s "
+                 "this context (delete them first)", self->n_users, self->n_users == 1 ? "" : "s",
+                 self->n_users == 1 ? "s" : "");
+    return NULL;
+  }
+  if ((rc = do_finalize(self)) != FO_OK) return fopy_raise(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *dist_failed(fopy_dist *self, PyObject *unused) {
+  const char *msg = NULL;
+  if (!self->dd) Py_RETURN_NONE;
+  if (!fo_dist_failed(self->dd, &msg)) Py_RETURN_NONE;
+  return PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+}
+
+static PyObject *dist_stats(fopy_dist *self, PyObject *unused) {
+  fo_dist_stats st;
+  fo_dist_t *dd = fopy_dist_get((PyObject *)self);
+  PyObject *req = NULL, *by = NULL, *out;
+  int n = 0;
+  if (!dd) return NULL;
+  fo_dist_get_stats(dd, &st);
+  for (int h = 0; h < 64; h++)
+    if (st.hop_requests[h]) n = h + 1;
+  if (!(req = PyList_New(n)) || !(by = PyList_New(n))) goto fail;
+  for (int h = 0; h < n; h++) {
+    PyObject *a = PyLong_FromLongLong(st.hop_requests[h]), *b;
+    if (!a) goto fail;
+    PyList_SET_ITEM(req, h, a);
+    if (!(b = PyLong_FromLongLong(st.hop_bytes[h]))) goto fail;
+    PyList_SET_ITEM(by, h, b);
+  }
+  out = Py_BuildValue("{s:N,s:N,s:L,s:L,s:L}", "hop_requests", req, "hop_bytes", by,
+                      "fetch_requests", (long long)st.fetch_requests, "fetch_bytes",
+                      (long long)st.fetch_bytes, "served", (long long)st.served);
+  return out;
+fail:
+  Py_XDECREF(req);
+  Py_XDECREF(by);
+  return NULL;
+}
+
+static PyObject *dist_get_rank_field(fopy_dist *self, void *closure) {
+  return PyLong_FromLong(self->ranks[(intptr_t)closure]);
+}
+
+static PyObject *dist_get_finalized(fopy_dist *self, void *closure) {
+  return PyBool_FromLong(self->dd == NULL);
+}
+
+static PyMethodDef dist_methods[] = {
+    {"open_dataset", FOPY_METH(dist_open_dataset), METH_VARARGS | METH_KEYWORDS,
+     "open_dataset(path, load='mmap', cls=Dataset): the partitioned dataset's top level and "
+     "this machine's part (fo_dist_open_dataset); the first one opened is the part this "
+     "process serves."},
+    {"finalize", FOPY_METH(dist_finalize), METH_NOARGS,
+     "Barrier with every process (with the deadline), stop the server, end the context "
+     "(fo_dist_finalize). Raises if loaders over it still exist."},
+    {"failed", FOPY_METH(dist_failed), METH_NOARGS,
+     "The message of the context's first failure (a deadline, a peer's failure), or None."},
+    {"stats", FOPY_METH(dist_stats), METH_NOARGS,
+     "This process's remote request and byte counters (fo_dist_get_stats) as a dict."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef dist_getset[] = {
+    {"rank", (getter)dist_get_rank_field, NULL, "This process's rank in the job.", (void *)0},
+    {"world_size", (getter)dist_get_rank_field, NULL, "Number of processes in the job.", (void *)1},
+    {"machine_rank", (getter)dist_get_rank_field, NULL, "This process's machine.", (void *)2},
+    {"num_machines", (getter)dist_get_rank_field, NULL, "Number of machines (= parts).", (void *)3},
+    {"local_rank", (getter)dist_get_rank_field, NULL,
+     "This process's rank on its machine (its worker group).", (void *)4},
+    {"local_world_size", (getter)dist_get_rank_field, NULL, "Processes per machine.", (void *)5},
+    {"finalized", (getter)dist_get_finalized, NULL, "Whether finalize() has run.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject fopy_DistType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fanout._fanout.Dist",
+    .tp_basicsize = sizeof(fopy_dist),
+    .tp_dealloc = (destructor)dist_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "A distributed context over MPI (fo_dist_t); use fanout.DistContext.",
+    .tp_methods = dist_methods,
+    .tp_getset = dist_getset,
+    .tp_new = dist_new,
+};

@@ -1,0 +1,152 @@
+"""tests/mpi/py_dist.py: fanout.DistContext and fanout.DistNeighborLoader under mpiexec (run by
+tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory).
+
+  epoch OUT PARTS PPM TAIL   every rank writes OUT/rank-R.json: its batches' (epoch, index,
+                             digest) over two epochs, len(loader), its ranks, and whether x and
+                             y are read-only views; run.sh then runs `compare`
+  compare OUT PLAIN TAIL R   (no MPI) the union of the ranks' records equals a NeighborLoader
+                             over the unpartitioned PLAIN: every batch, in global order (keep),
+                             or the tail's per-rank counts (drop, pad)
+  api PARTS PPM              the context's rules: finalize refused while a loader exists, a
+                             finalized context refused, bad arguments
+  corrupt PARTS PPM          PARTS has a corrupt part 1: iterating raises on every rank with
+                             the serving machine's message (prints "rank R: raised ...")
+"""
+import json
+import os
+import sys
+import time
+
+import fanout
+
+
+def say(text):
+    """One line in one write: mpiexec forwards each process's writes whole, so lines of
+    different ranks never interleave (print() writes the text and the newline apart)."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+OPTS = dict(num_neighbors=[5, 5], batch_size=16, input_nodes="train", shuffle=True, seed=3,
+            num_workers=2)
+
+
+def epoch(out, parts, ppm, tail):
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        ds = ctx.open_dataset(parts)
+        loader = fanout.DistNeighborLoader(ctx, ds, tail=tail, **OPTS)
+        recs, views = [], True
+        for _ in range(2):
+            for b in loader:
+                recs.append([b.epoch, b.index, b.digest()])
+                views = views and not b.x.flags.writeable and not b.y.flags.writeable
+                views = views and b.x.base is b and b.x.ndim == 2 and len(b.x) == len(b.node)
+        rec = dict(rank=ctx.rank, world_size=ctx.world_size, machine=ctx.machine_rank,
+                   machines=ctx.num_machines, local_rank=ctx.local_rank,
+                   local_world_size=ctx.local_world_size, len=len(loader), batches=recs,
+                   views=views, stats=ctx.stats())
+        del b, loader
+    with open(os.path.join(out, f"rank-{rec['rank']}.json"), "w") as f:
+        json.dump(rec, f)
+
+
+def compare(out, plain, tail, ranks):
+    ds = fanout.Dataset(plain)
+    loader = fanout.NeighborLoader(ds, **OPTS)
+    want = [[e, b.index, b.digest()] for e in range(2) for b in loader]
+    B = len(loader)
+    recs = [json.load(open(os.path.join(out, f"rank-{r}.json"))) for r in range(ranks)]
+    fails = []
+    for r, rec in enumerate(recs):
+        if rec["rank"] != r or rec["world_size"] != ranks:
+            fails.append(f"rank {r}: ranks {rec['rank']} of {rec['world_size']}")
+        if not rec["views"]:
+            fails.append(f"rank {r}: x or y is not a read-only view of the batch")
+        n = {"keep": B // ranks + (r < B % ranks), "drop": B // ranks,
+             "pad": -(-B // ranks)}[tail]
+        if rec["len"] != n or len(rec["batches"]) != 2 * n:
+            fails.append(f"rank {r}: len {rec['len']}, {len(rec['batches'])} batches in 2 "
+                         f"epochs, expected {n} per epoch")
+        for e, i, d in rec["batches"]:
+            if i % ranks != r and tail != "pad":
+                fails.append(f"rank {r}: global batch {i} is not its own")
+            if [e, i, d] != want[e * B + i]:
+                fails.append(f"rank {r}: epoch {e} batch {i}: digest {d}, single-process "
+                             f"{want[e * B + i][2]}")
+    if tail == "keep":
+        got = sorted(tuple(x) for rec in recs for x in rec["batches"])
+        if got != [tuple(x) for x in want]:
+            fails.append(f"the ranks' batches ({len(got)}) are not the epochs' ({len(want)})")
+    if fails:
+        print("\n".join("FAIL: " + f for f in fails[:20]))
+        sys.exit(1)
+    hops = [rec["stats"]["hop_requests"] for rec in recs]
+    print(f"ok   python, tail {tail}: {ranks} ranks, {B} batches per epoch, same digests as "
+          f"NeighborLoader; remote hop requests per rank {hops}")
+
+
+def api(parts, ppm):
+    fails = []
+
+    def expect(exc, text, fn):
+        try:
+            fn()
+        except exc as e:
+            if text not in str(e):
+                fails.append(f"{exc.__name__} without '{text}': {e}")
+        else:
+            fails.append(f"no {exc.__name__} ('{text}')")
+
+    ctx = fanout.DistContext(procs_per_machine=ppm, deadline=60)
+    ds = ctx.open_dataset(parts)
+    if ctx.num_machines * ctx.local_world_size != ctx.world_size:
+        fails.append(f"{ctx.num_machines} machines x {ctx.local_world_size} != {ctx.world_size}")
+    expect(ValueError, "tail", lambda: fanout.DistNeighborLoader(ctx, ds, tail="all", **OPTS))
+    expect(TypeError, "DistContext", lambda: fanout.DistNeighborLoader(ds, ds, **OPTS))
+    expect(ValueError, "edge", lambda: fanout.DistNeighborLoader(ctx, ds, edge_dir="out",
+                                                                  **OPTS))
+    loader = fanout.DistNeighborLoader(ctx, ds, **OPTS)
+    expect(RuntimeError, "1 loader still uses", ctx.finalize)
+    for b in loader:  # the loader works after the refused finalize
+        pass
+    del b, loader
+    if ctx.failed() is not None:
+        fails.append(f"failed() = {ctx.failed()!r}")
+    ctx.finalize()
+    expect(ValueError, "finalized", lambda: ctx.open_dataset(parts))
+    expect(ValueError, "finalized", lambda: fanout.DistNeighborLoader(ctx, ds, **OPTS))
+    ctx.finalize()  # a second time: nothing to do
+    if fails:
+        say("\n".join(f"FAIL: rank {ctx.rank}: {f}" for f in fails))
+        sys.exit(1)
+    say(f"ok   python api, rank {ctx.rank}")
+
+
+def corrupt(parts, ppm):
+    ctx = fanout.DistContext(procs_per_machine=ppm, deadline=30)
+    ds = ctx.open_dataset(parts)
+    loader = fanout.DistNeighborLoader(ctx, ds, **dict(OPTS, input_nodes=None))
+    try:
+        for _ in range(3):
+            for b in loader:
+                pass
+    except Exception as e:  # noqa: BLE001 - the test prints whatever it is
+        say(f"rank {ctx.rank}: raised {type(e).__name__}: {e}")
+        time.sleep(1)  # let the others print theirs before mpiexec ends the job
+        os._exit(1)  # the job is failed: no finalize (the others cannot reach the barrier)
+    say(f"rank {ctx.rank}: FAIL: no exception")
+    os._exit(2)
+
+
+if __name__ == "__main__":
+    mode, args = sys.argv[1], sys.argv[2:]
+    if mode == "epoch":
+        epoch(args[0], args[1], int(args[2]), args[3])
+    elif mode == "compare":
+        compare(args[0], args[1], args[2], int(args[3]))
+    elif mode == "api":
+        api(args[0], int(args[1]))
+    elif mode == "corrupt":
+        corrupt(args[0], int(args[1]))
+    else:
+        sys.exit(f"py_dist.py: unknown mode {mode}")
