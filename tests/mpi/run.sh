@@ -41,6 +41,16 @@ mpi() {
   # shellcheck disable=SC2086
   timeout -k 5 120 "$MPIEXEC" $MPIFLAGS -n "$n" "$@"
 }
+# timed N ARGS...: mpi N ARGS... > out.txt 2> err.txt; sets rc and secs (wall seconds).
+timed() {
+  local start end
+  start=$(date +%s.%N)
+  mpi "$@" > out.txt 2> err.txt
+  rc=$?
+  end=$(date +%s.%N)
+  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  cat out.txt
+}
 fail() {
   echo "FAIL: $*"
   fails=$((fails + 1))
@@ -206,11 +216,7 @@ errors)
 frozen)
   # 2 machines x 2; the last rank (machine 1, local rank 1) stops; deadline 2 s
   deadline=2
-  start=$(date +%s.%N)
-  mpi 4 "$MPI_DIST" frozen "$D/cora-h2" 2 $deadline > out.txt 2> err.txt
-  rc=$?
-  end=$(date +%s.%N)
-  cat out.txt
+  timed 4 "$MPI_DIST" frozen "$D/cora-h2" 2 $deadline
   pid=$(sed -n 's/.* pid \([0-9]*\) stops itself.*/\1/p' out.txt)
   for _ in 1 2 3 4 5 6 7 8 9 10; do # mpiexec may still be ending it
     [ -n "$pid" ] && kill -0 "$pid" 2> /dev/null || break
@@ -231,19 +237,15 @@ frozen)
       fail "rank $r failed after $t s, more than 2 x $deadline s"
     else echo "ok   rank $r failed after $t s (deadline $deadline s), naming machine 1 (local rank 1)"; fi
   done
-  echo "mpiexec exit $rc after $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
+  echo "mpiexec exit $rc after $secs s"
   ;;
 
 crash)
-  # 2 machines x 2; the last rank dies (SIGKILL) as sampling starts; deadline 5 s: the job must end,
-  # non-zero, within 2 x the deadline (Open MPI ends the others, or their deadline does)
+  # 2 machines x 2; the last rank dies (SIGKILL) as sampling starts; deadline 5 s: the job
+  # must end, non-zero, within 2 x the deadline (Open MPI ends the others, or their deadline
+  # does)
   deadline=5
-  start=$(date +%s.%N)
-  mpi 4 "$MPI_DIST" crash "$D/cora-h2" 2 $deadline > out.txt 2> err.txt
-  rc=$?
-  end=$(date +%s.%N)
-  cat out.txt
-  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  timed 4 "$MPI_DIST" crash "$D/cora-h2" 2 $deadline
   grep -q "kills itself" out.txt || fail "the last rank did not start"
   if [ $rc = 0 ]; then fail "mpiexec exit 0 after $secs s"
   elif ! awk -v t="$secs" -v d=$deadline 'BEGIN { exit !(t <= 2 * d) }'; then
