@@ -81,16 +81,33 @@ void fo__gather_labels(const fo__gather *g, const int64_t *node, int64_t n, int6
   }
 }
 
+void fo__copy_rows(unsigned char *const *dst, const unsigned char *const *src, int64_t n,
+                   size_t rb) {
+  const size_t lines = (rb + 63) / 64 < PF_MAX_LINES ? (rb + 63) / 64 : PF_MAX_LINES;
+  for (int64_t i = 0; i < n; i++) {
+    if (i + PF_ROWS < n)
+      for (size_t l = 0; l < lines; l++) __builtin_prefetch(src[i + PF_ROWS] + 64 * l, 0, 3);
+    memcpy(dst[i], src[i], rb);
+  }
+}
+
 void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst) {
   const size_t rb = (size_t)g->row_bytes;
   unsigned char *out = dst;
   if (g->pd) {
     /* partitioned: each row from its part (the sampler found every node's part already) */
-    for (int64_t i = 0; i < n; i++) {
-      int k;
-      int64_t r;
-      fo_dataset_node_part(g->pd, node[i], &k, &r);
-      memcpy(out + (size_t)i * rb, g->part_x[k] + (size_t)r * rb, rb);
+    unsigned char *d[FO__COPY_CHUNK];
+    const unsigned char *src[FO__COPY_CHUNK];
+    for (int64_t i0 = 0; i0 < n; i0 += FO__COPY_CHUNK) {
+      const int64_t m = n - i0 < FO__COPY_CHUNK ? n - i0 : FO__COPY_CHUNK;
+      for (int64_t j = 0; j < m; j++) {
+        int k;
+        int64_t r;
+        fo_dataset_node_part(g->pd, node[i0 + j], &k, &r);
+        src[j] = g->part_x[k] + (size_t)r * rb;
+        d[j] = out + (size_t)(i0 + j) * rb;
+      }
+      fo__copy_rows(d, src, m, rb);
     }
     return;
   }

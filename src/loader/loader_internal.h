@@ -29,6 +29,14 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
 /* dst[i, :] = x[node[i], :] for i < n (rows of g->row_bytes; node ids already checked). */
 void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst);
 
+/* Rows whose addresses are looked up (partitioned datasets, the dist layer) are copied in
+ * chunks of FO__COPY_CHUNK: first every address of the chunk, then fo__copy_rows. */
+#define FO__COPY_CHUNK 256
+/* memcpy(dst[i], src[i], row_bytes) for i < n, prefetching the rows a few ahead (random rows
+ * are cache misses; the addresses known in advance let them overlap). */
+void fo__copy_rows(unsigned char *const *dst, const unsigned char *const *src, int64_t n,
+                   size_t row_bytes);
+
 /* ---- loaders of the dist layer ---------------------------------------------------------- */
 
 /* How a distributed loader differs: its samplers come from make_sampler, its feature rows and
