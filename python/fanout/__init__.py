@@ -141,6 +141,8 @@ def _import_opts(
     split_seed: int,
     force: bool,
     progress: bool,
+    string_ids: bool = False,
+    columns: Optional[Sequence[int]] = None,
 ) -> Dict[str, Any]:
     if isinstance(split, dict):
         split = ",".join(f"{k}={_fspath(v)}" for k, v in split.items())
@@ -162,7 +164,19 @@ def _import_opts(
         split_seed=int(split_seed),
         force=bool(force),
         progress=bool(progress),
+        string_ids=bool(string_ids),
+        **_columns(columns),
     )
+
+
+def _columns(columns: Optional[Sequence[int]]) -> Dict[str, int]:
+    if columns is None:
+        return {}
+    try:
+        src, dst = (operator.index(c) for c in columns)
+    except (TypeError, ValueError):
+        raise TypeError(f"columns: expected two ints (source, target), got {columns!r}")
+    return dict(src_column=src, dst_column=dst)
 
 
 def import_dataset(
@@ -186,6 +200,8 @@ def import_dataset(
     split_seed: int = 0,
     force: bool = False,
     progress: bool = False,
+    string_ids: bool = False,
+    columns: Optional[Sequence[int]] = None,
 ) -> Dict[str, Any]:
     """Import a graph into a new dataset directory ``output`` (``fanout import``).
 
@@ -195,7 +211,9 @@ def import_dataset(
     (``--remove-self-loops`` is ``remove_self_loops``, ...) with these differences: ``csc``
     and ``csr`` are plain booleans (default: CSC only; ``csr=True`` adds the CSR, ``csc=False``
     drops the CSC); ``split`` also takes a dict ``{"train": "a.npy", ...}``; ``progress``
-    draws the progress bar (off by default).
+    draws the progress bar (off by default); ``string_ids=True`` (edge lists) numbers any
+    tokens as node ids in order of first appearance; ``columns=(s, d)`` (edge lists) takes
+    the ids from 0-based columns s and d.
 
     The import is atomic and runs with the GIL released; Ctrl-C cancels it (nothing is left
     behind) and raises KeyboardInterrupt. Returns the report as a dict with the keys of
@@ -209,7 +227,7 @@ def import_dataset(
     paths = [os.fspath(p) for p in inputs]
     opts = _import_opts(format, undirected, remove_self_loops, dedup, drop_unknown, relabel,
                         csc, csr, index_dtype, num_nodes, features, labels, split,
-                        feature_dtype, split_seed, force, progress)
+                        feature_dtype, split_seed, force, progress, string_ids, columns)
     rep = _fanout.import_dataset(paths, os.fspath(output), **opts)
     rep["output"] = _fspath(output)
     return rep

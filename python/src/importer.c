@@ -118,12 +118,13 @@ static PyObject *run_job(job *j) {
 #define OPT_KWLIST                                                                           \
   "format", "undirected", "remove_self_loops", "dedup", "drop_unknown", "relabel", "csc",   \
       "csr", "index_dtype", "num_nodes", "features", "labels", "splits", "feature_dtype",    \
-      "split_seed", "force", "progress", NULL
-#define OPT_FORMAT "|$spppppppsLzzzsKpp"
+      "split_seed", "force", "progress", "string_ids", "src_column", "dst_column", NULL
+#define OPT_FORMAT "|$spppppppsLzzzsKpppii"
 
 typedef struct raw_opts {
   const char *format, *index_dtype, *feature_dtype;
   int undirected, remove_self_loops, dedup, drop_unknown, relabel, csc, csr, force, progress;
+  int string_ids, src_column, dst_column;
   long long num_nodes;
   unsigned long long split_seed;
   const char *features, *labels, *splits;
@@ -132,7 +133,8 @@ typedef struct raw_opts {
 #define OPT_ARGS(r)                                                                          \
   &(r).format, &(r).undirected, &(r).remove_self_loops, &(r).dedup, &(r).drop_unknown,      \
       &(r).relabel, &(r).csc, &(r).csr, &(r).index_dtype, &(r).num_nodes, &(r).features,    \
-      &(r).labels, &(r).splits, &(r).feature_dtype, &(r).split_seed, &(r).force, &(r).progress
+      &(r).labels, &(r).splits, &(r).feature_dtype, &(r).split_seed, &(r).force, &(r).progress, \
+      &(r).string_ids, &(r).src_column, &(r).dst_column
 
 static void raw_defaults(raw_opts *r) {
   fo_import_opts o;
@@ -145,6 +147,8 @@ static void raw_defaults(raw_opts *r) {
   r->csr = o.csr;
   r->num_nodes = -1;
   r->split_seed = o.split_seed;
+  r->src_column = o.src_column;
+  r->dst_column = o.dst_column;
 }
 
 /* Translate the parsed keywords into `o`; -1 with ValueError for a bad name. */
@@ -160,6 +164,9 @@ static int to_opts(const raw_opts *r, fo_import_opts *o) {
   o->dedup = r->dedup;
   o->drop_unknown = r->drop_unknown;
   o->relabel = r->relabel;
+  o->string_ids = r->string_ids;
+  o->src_column = r->src_column;
+  o->dst_column = r->dst_column;
   o->csc = r->csc;
   o->csr = r->csr;
   if (!strcmp(r->index_dtype, "auto")) o->index_dtype = FO_INDEX_AUTO;

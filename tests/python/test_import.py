@@ -42,6 +42,22 @@ def test_edgelist_options(tmp_path):
         assert list(ds.array("node_orig")) == [0, 1, 2, 5]
 
 
+def test_string_ids_and_columns(tmp_path):
+    f = tmp_path / "words.txt"
+    f.write_text("w1 n02084071 n01503061\nw2 n01503061 x-7\nw3 x-7 n02084071\n")
+    rep = fanout.import_dataset(f, tmp_path / "s", string_ids=True, columns=(1, 2))
+    assert rep["num_nodes"] == 3 and rep["num_edges"] == 3
+    with fanout.Dataset(tmp_path / "s") as ds:
+        assert list(ds.array("node_orig")) == [b"n02084071", b"n01503061", b"x-7"]
+    with pytest.raises(fanout.FormatError, match="columns 1 and 5, got 3 columns"):
+        fanout.import_dataset(f, tmp_path / "t", string_ids=True, columns=(1, 5))
+    with pytest.raises(fanout.FormatError, match="'w1' is not an integer node id"):
+        fanout.import_dataset(f, tmp_path / "u")
+    with pytest.raises(TypeError, match="columns: expected two ints"):
+        fanout.import_dataset(f, tmp_path / "v", columns=(1,))
+    assert not any(p.name in ("t", "u", "v") for p in tmp_path.iterdir())
+
+
 def test_import_edges_with_node_data(tmp_path):
     src = np.array([0, 1, 2, 3], dtype=np.int32)
     dst = np.array([1, 2, 3, 0], dtype=np.int32)
