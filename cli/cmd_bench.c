@@ -438,7 +438,13 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   MPI_Finalize();
   return CLI_OK;
 fail:
-  if (dd && fo_dist_failed(dd, NULL)) told = true;
+  if (dd) { /* tell the other ranks (unless the context did already): they print it too */
+    char text[1100];
+    snprintf(text, sizeof text, "%s", fo_last_error());
+    if (!fo_dist_failed(dd, NULL)) (void)fo_dist_abort(dd, text);
+    fo_set_error(rc, text);
+    told = true;
+  }
   return dist_fail(rank, rc, told, dc->deadline_s);
 }
 #endif

@@ -40,7 +40,7 @@ typedef struct fo_dist_opts {
                                   MPI_Comm_split_type(MPI_COMM_TYPE_SHARED); tests set it so
                                   that one host acts as several machines */
   double deadline_s;         /**< deadline of every remote call and of the final barrier, in
-                                  seconds, > 0; default 600 */
+                                  seconds, finite and > 0; default 600 */
   bool init_worker;          /**< call fo_worker_init with this process's ranks and `worker`;
                                   default false */
   fo_worker_opts worker;     /**< for fo_worker_init (its rank fields are filled in) */
@@ -100,12 +100,27 @@ FO_API int32_t fo_dist_size(const fo_dist_t *dd);
 /**
  * Open the partitioned dataset `path` as this process needs it: the top level and this
  * machine's part only. The first dataset opened this way is the one this process serves to
- * its worker group: it must stay open until fo_dist_finalize(dd).
- * @return as fo_dataset_open; FO_EINVAL when the number of parts differs from the number of
- *         machines (the message gives both).
+ * its worker group: it must stay open until fo_dist_finalize(dd). When that first open fails,
+ * this process cannot serve, so the context fails too (as fo_dist_abort): every other process
+ * is told at once instead of waiting for its deadline; start a new context to try again.
+ * @return as fo_dataset_open; FO_EINVAL when `path` is not partitioned or the number of parts
+ *         differs from the number of machines (the message gives both). Collective in effect:
+ *         every process opens the same path.
  */
 FO_API int fo_dist_open_dataset(fo_dist_t *dd, const char *path, const fo_dataset_opts *o,
                                 fo_dataset_t **out);
+
+/**
+ * Fail the context on purpose: this process cannot go on (an exception in the training code,
+ * a signal). Records FO_ECANCELED "rank R (machine M, local rank L) stopped the job: <reason>"
+ * as the context's failure (unless it failed already) and sends it to every other process,
+ * whose pending and later remote calls then fail with it (see fo_dist_failed), so the job
+ * stops everywhere instead of waiting for deadlines. fo_dist_finalize then skips the barrier.
+ * @return the context's status afterwards (FO_ECANCELED, or the earlier failure's);
+ *         FO_EINVAL for a NULL context. Thread-safety: any thread. Cost: one small message per
+ *         process.
+ */
+FO_API int fo_dist_abort(fo_dist_t *dd, const char *reason);
 
 /**
  * Whether the context has failed (a deadline, a peer's failure, a malformed message), and the

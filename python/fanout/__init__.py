@@ -26,8 +26,10 @@ import dataclasses
 import json
 import operator
 import os
+import sys
 import types
 import warnings
+import weakref
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
@@ -325,6 +327,8 @@ class NeighborLoader(_fanout.Loader):
     ):
         if input_nodes is not None and not isinstance(input_nodes, str):
             ids = np.asarray(input_nodes)
+            if ids.size == 0 and ids.dtype.kind == "f":  # [] is float64 to numpy
+                ids = ids.astype(np.int64)
             if ids.dtype == np.bool_:
                 if ids.ndim != 1:
                     raise ValueError(f"input_nodes: a mask must be 1-D, got shape {ids.shape}")
@@ -367,12 +371,21 @@ class DistContext(_fanout.Dist):
 
     Attributes: ``rank``, ``world_size``, ``machine_rank``, ``num_machines``, ``local_rank``,
     ``local_world_size``, ``finalized``; ``failed()`` (the first failure's message or None),
-    ``stats()`` (remote requests and bytes). ``finalize()`` (or the end of a ``with`` block
-    left without an exception) is a barrier with every process; delete the loaders first.
-    See docs/DIST.md.
+    ``stats()`` (remote requests and bytes). ``finalize()`` (or the end of a ``with`` block) is
+    a barrier with every process; delete the loaders first. ``abort(reason)`` fails the
+    context on purpose: every other rank's remote calls raise with the reason. Leaving the
+    ``with`` block by an exception, or an uncaught exception anywhere, aborts the context, and
+    when a context failed the interpreter's exit ends the MPI job (MPI_Abort) instead of
+    waiting for the other ranks. See docs/DIST.md.
     """
 
-    __slots__ = ()
+    __slots__ = ("__weakref__",)
+
+    def __new__(cls, *args: Any, **kwargs: Any):
+        ctx = super().__new__(cls, *args, **kwargs)
+        _live_contexts.add(ctx)
+        _install_excepthook()
+        return ctx
 
     def open_dataset(self, path: PathLike, load: str = "mmap") -> Dataset:
         """The partitioned dataset ``path`` as this process needs it: the top level and this
@@ -383,14 +396,42 @@ class DistContext(_fanout.Dist):
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        # After an exception the job is failing: no barrier (the others may never reach it);
-        # the process ends without it and MPI ends the job.
-        if exc_type is None and not self.finalized:
-            self.finalize()
+        # After an exception this rank cannot go on: tell every other rank (their calls raise
+        # with this message) instead of a barrier they would wait at for the deadline.
+        if not self.finalized:
+            if exc_type is None:
+                self.finalize()
+            else:
+                self.abort(f"{exc_type.__name__}: {exc}")
         return False
 
     def __reduce__(self):
         raise TypeError("a fanout.DistContext cannot be pickled")
+
+
+_live_contexts: "weakref.WeakSet[DistContext]" = weakref.WeakSet()
+_hook_installed = False
+
+
+def _install_excepthook() -> None:
+    """An uncaught exception on one rank stops the job on every rank: sys.excepthook aborts
+    the live contexts (the others' remote calls raise with its message) before printing."""
+    global _hook_installed
+    if _hook_installed:
+        return
+    previous = sys.excepthook
+
+    def hook(exc_type, exc, tb):
+        for ctx in list(_live_contexts):
+            if not ctx.finalized:
+                try:
+                    ctx.abort(f"uncaught {exc_type.__name__}: {exc}")
+                except Exception:  # noqa: BLE001 - the original exception matters more
+                    pass
+        previous(exc_type, exc, tb)
+
+    sys.excepthook = hook
+    _hook_installed = True
 
 
 class DistNeighborLoader(NeighborLoader):

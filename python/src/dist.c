@@ -3,10 +3,12 @@
  * a fo_dist_t over MPI_COMM_WORLD.
  *
  * MPI: the front end is the MPI program here, so it starts MPI (MPI_Init_thread with
- * MPI_THREAD_MULTIPLE) when the process has not, and ends it (MPI_Finalize) when the
- * interpreter exits, unless a context is still open then (its server thread would still be
- * using MPI). A process that started MPI itself must have asked for MPI_THREAD_MULTIPLE;
- * fo_dist_init_mpi checks it on every rank.
+ * MPI_THREAD_MULTIPLE) when the process has not, and ends it when the interpreter exits:
+ * MPI_Finalize when every context was finalized cleanly, MPI_Abort (after half a second for
+ * the failure notices to travel) when one failed or is still open, so that a failed job ends
+ * on every rank instead of waiting in MPI_Finalize for a rank that is gone or stopped. A
+ * process that started MPI itself must have asked for MPI_THREAD_MULTIPLE; fo_dist_init_mpi
+ * checks it on every rank.
  *
  * Lifetime: loaders made over a context hold a reference to it and count as its users;
  * finalize() refuses while any exists (their threads may still call other machines). The
@@ -24,6 +26,8 @@
 
 #include <structmember.h>
 
+#include <time.h>
+
 typedef struct fopy_dist {
   PyObject_HEAD
   fo_dist_t *dd;      /* NULL once finalized */
@@ -31,16 +35,23 @@ typedef struct fopy_dist {
   Py_ssize_t n_users; /* live loaders */
   long ranks[6];      /* rank, size, machine, machines, local rank, local size (kept after
                          finalize) */
+  fo_dist_stats last; /* the counters at finalize */
 } fopy_dist;
 
-/* Contexts not yet finalized: MPI_Finalize at exit waits for none. */
+/* Contexts not yet finalized, and whether one failed: MPI_Abort at exit then. */
 static Py_ssize_t g_open_contexts;
+static int g_failed;
 
 #ifdef FO_WITH_MPI
 static void finalize_mpi(void) {
   int finalized = 0;
-  if (g_open_contexts > 0) return; /* a server thread may still use MPI: leave it to exit */
-  if (MPI_Finalized(&finalized) == MPI_SUCCESS && !finalized) MPI_Finalize();
+  if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;
+  if (g_open_contexts > 0 || g_failed) {
+    struct timespec ts = {0, 500000000L};
+    nanosleep(&ts, NULL);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
 }
 
 /* Start MPI if this process has not: 0, or -1 with an exception. */
@@ -109,10 +120,12 @@ static int do_finalize(fopy_dist *self) {
   int rc;
   if (!dd) return FO_OK;
   self->dd = NULL;
+  fo_dist_get_stats(dd, &self->last);
   Py_BEGIN_ALLOW_THREADS
   rc = fo_dist_finalize(dd);
   Py_END_ALLOW_THREADS
   g_open_contexts--;
+  if (rc != FO_OK) g_failed = 1;
   Py_CLEAR(self->served);
   return rc;
 }
@@ -190,13 +203,20 @@ static PyObject *dist_failed(fopy_dist *self, PyObject *unused) {
   return PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
 }
 
+static PyObject *dist_abort(fopy_dist *self, PyObject *args) {
+  const char *reason;
+  fo_dist_t *dd = fopy_dist_get((PyObject *)self);
+  if (!dd || !PyArg_ParseTuple(args, "s:abort", &reason)) return NULL;
+  (void)fo_dist_abort(dd, reason);
+  Py_RETURN_NONE;
+}
+
 static PyObject *dist_stats(fopy_dist *self, PyObject *unused) {
   fo_dist_stats st;
-  fo_dist_t *dd = fopy_dist_get((PyObject *)self);
   PyObject *req = NULL, *by = NULL, *out;
   int n = 0;
-  if (!dd) return NULL;
-  fo_dist_get_stats(dd, &st);
+  if (self->dd) fo_dist_get_stats(self->dd, &st);
+  else st = self->last;
   for (int h = 0; h < 64; h++)
     if (st.hop_requests[h]) n = h + 1;
   if (!(req = PyList_New(n)) || !(by = PyList_New(n))) goto fail;
@@ -233,10 +253,15 @@ static PyMethodDef dist_methods[] = {
     {"finalize", FOPY_METH(dist_finalize), METH_NOARGS,
      "Barrier with every process (with the deadline), stop the server, end the context "
      "(fo_dist_finalize). Raises if loaders over it still exist."},
+    {"abort", FOPY_METH(dist_abort), METH_VARARGS,
+     "abort(reason): fail the context on purpose and tell every other process (fo_dist_abort): "
+     "their remote calls raise with 'rank R (machine M, local rank L) stopped the job: "
+     "reason'."},
     {"failed", FOPY_METH(dist_failed), METH_NOARGS,
      "The message of the context's first failure (a deadline, a peer's failure), or None."},
     {"stats", FOPY_METH(dist_stats), METH_NOARGS,
-     "This process's remote request and byte counters (fo_dist_get_stats) as a dict."},
+     "This process's remote request and byte counters (fo_dist_get_stats) as a dict (their "
+     "final values after finalize)."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef dist_getset[] = {

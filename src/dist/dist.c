@@ -12,6 +12,8 @@
  */
 #include "dist/dist_internal.h"
 
+#include <math.h>
+
 void fo_dist_opts_init(fo_dist_opts *o) {
   memset(o, 0, sizeof *o);
   o->procs_per_machine = 0;
@@ -23,7 +25,8 @@ void fo_dist_opts_init(fo_dist_opts *o) {
 int fo__dist_new(fo_dist_t **out, const fo_dist_opts *o) {
   fo_dist_t *dd;
   *out = NULL;
-  if (!(o->deadline_s > 0)) return FO_FAIL(FO_EINVAL, "deadline %g s is not > 0", o->deadline_s);
+  if (!(o->deadline_s > 0) || !isfinite(o->deadline_s))
+    return FO_FAIL(FO_EINVAL, "deadline %g s is not a finite number > 0", o->deadline_s);
   if (!(dd = calloc(1, sizeof *dd))) return FO_FAIL(FO_ENOMEM, "distributed context");
   pthread_mutex_init(&dd->mu, NULL);
   dd->deadline_s = o->deadline_s;
@@ -62,9 +65,13 @@ bool fo_dist_failed(const fo_dist_t *dd, const char **message) {
 }
 
 int fo_dist_finalize(fo_dist_t *dd) {
+  const char *msg;
   int rc = FO_OK;
   if (!dd) return FO_OK;
-  if (dd->ops && dd->ops->barrier) rc = dd->ops->barrier(dd);
+  if (fo_dist_failed(dd, &msg)) /* no barrier: the others know (or will not come) */
+    rc = fo_set_error(dd->fail_rc < 0 ? dd->fail_rc : FO_EMPI, msg);
+  else if (dd->ops && dd->ops->barrier)
+    rc = dd->ops->barrier(dd);
   if (dd->ops && dd->ops->fini) dd->ops->fini(dd);
   fo__dist_free(dd);
   return rc;
@@ -83,21 +90,49 @@ void fo_dist_get_stats(fo_dist_t *dd, fo_dist_stats *out) {
   pthread_mutex_unlock(&dd->mu);
 }
 
+int fo_dist_abort(fo_dist_t *dd, const char *reason) {
+  char msg[sizeof dd->fail_msg];
+  int rc;
+  if (!dd) return FO_FAIL(FO_EINVAL, "dist abort: no context");
+  (void)FO_FAIL(FO_ECANCELED, "rank %d (machine %d, local rank %d) stopped the job: %s",
+                (int)dd->rank, (int)dd->machine, (int)dd->local_rank, reason ? reason : "");
+  fo__dist_fail(dd, FO_ECANCELED);
+  pthread_mutex_lock(&dd->mu); /* the context's failure: this one, or an earlier one */
+  rc = dd->fail_rc;
+  memcpy(msg, dd->fail_msg, sizeof msg);
+  pthread_mutex_unlock(&dd->mu);
+  return fo_set_error(rc, msg);
+}
+
+/* The first dataset's open failed: this process cannot serve its part, so the context fails
+ * and the other processes hear it now instead of at their deadline. */
+static int open_failed(fo_dist_t *dd, int rc) {
+  if (!dd->d) fo__dist_fail(dd, rc);
+  return rc;
+}
+
 int fo_dist_open_dataset(fo_dist_t *dd, const char *path, const fo_dataset_opts *o,
                          fo_dataset_t **out) {
   fo_dataset_opts po;
-  int rc;
+  int rc, np;
   *out = NULL;
   if (o) po = *o;
   else fo_dataset_opts_init(&po);
   po.part = dd->machine;
-  if ((rc = fo_dataset_open(path, &po, out)) != FO_OK) return rc;
-  if ((*out)->n_parts != dd->n_machines) {
-    rc = FO_FAIL(FO_EINVAL, "open dataset '%s': it has %d parts, the job has %d machines (machine "
-                 "m serves part m)", path, (*out)->n_parts, (int)dd->n_machines);
+  if ((rc = fo_dataset_open(path, &po, out)) != FO_OK) return open_failed(dd, rc);
+  if ((np = (*out)->n_parts) != dd->n_machines) {
+    if (!np)
+      rc = FO_FAIL(FO_EINVAL, "open dataset '%s': not a partitioned dataset (`fanout partition "
+                   "-n %d` makes one part per machine)", path, (int)dd->n_machines);
+    else
+      rc = FO_FAIL(FO_EINVAL, "open dataset '%s': it has %d part%s, the job has %d machine%s "
+                   "(machine m serves part m%s)", path, np, np == 1 ? "" : "s",
+                   (int)dd->n_machines, dd->n_machines == 1 ? "" : "s",
+                   dd->n_machines == 1 ? "; procs_per_machine, --procs-per-machine in the "
+                                         "CLI, makes one host act as several" : "");
     fo_dataset_close(*out);
     *out = NULL;
-    return rc;
+    return open_failed(dd, rc);
   }
   /* the first dataset opened is the one this process serves to its group (until finalize) */
   if (!dd->d) {

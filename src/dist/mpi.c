@@ -36,7 +36,9 @@
  * answer, a failed barrier) calls mpi_failed, which sends an ABORT notice (status and message)
  * to every other process of `world`. Their server threads record it as their context's failure,
  * so their pending calls (which poll the failure state) and later calls fail with the same
- * message; the program then exits non-zero (the CLI prints and calls MPI_Abort).
+ * message; the program then exits non-zero (the CLI prints and calls MPI_Abort). A failed
+ * context never frees its communicators (see mpi_fini), so that nothing late of it can reach a
+ * context made afterwards in the same processes.
  */
 #include "dist/dist_internal.h"
 
@@ -573,7 +575,11 @@ static void mpi_fini(fo_dist_t *dd) {
   free(mi->abort_reqs);
   for (int i = 0; i < mi->n_orphans; i++) settle(&mi->orphans[i].req, mi->orphans[i].buf);
   free(mi->orphans);
-  if (!mi->pending_collective) {
+  /* A failed context keeps its communicators: late messages of the failure (ABORT notices,
+   * abandoned requests and answers) may still be on their way, and a freed communicator's id
+   * could be given to the next one this process makes (MPI agrees on an id free everywhere;
+   * one kept here is not), which would then receive them. */
+  if (!mi->pending_collective && !fo_dist_failed(dd, NULL)) {
     if (mi->resp != MPI_COMM_NULL) MPI_Comm_free(&mi->resp);
     if (mi->group != MPI_COMM_NULL) MPI_Comm_free(&mi->group);
     if (mi->world != MPI_COMM_NULL) MPI_Comm_free(&mi->world);

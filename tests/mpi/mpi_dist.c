@@ -348,9 +348,11 @@ static int mode_init(const char *parts4) {
           (int)fo_dist_machine_rank(dd), (int)fo_dist_num_machines(dd),
           (int)fo_dist_local_rank(dd), (int)fo_dist_local_size(dd));
     CHECK_ERR(fo_dist_open_dataset(dd, parts4, NULL, &d), FO_EINVAL,
-              "it has 4 parts, the job has 1 machines");
+              "it has 4 parts, the job has 1 machine (machine m serves part m; procs_per_machine,");
     CHECK(d == NULL, "dataset not NULL after a failure");
-    CHECK_OK(fo_dist_finalize(dd));
+    /* the first open failed: the context is failed (no barrier), with that message */
+    CHECK(fo_dist_failed(dd, NULL), "context not failed after its first open failed");
+    CHECK_ERR(fo_dist_finalize(dd), FO_EINVAL, "it has 4 parts");
   }
   /* 2 machines x 2, contiguous, with the worker runtime */
   o.procs_per_machine = 2;
@@ -369,8 +371,23 @@ static int mode_init(const char *parts4) {
           wi.local_world_size == 2, "worker runtime: machine %d of %d, local rank %d of %d",
           (int)wi.machine_rank, (int)wi.world_size, (int)wi.local_rank, (int)wi.local_world_size);
     CHECK_ERR(fo_dist_open_dataset(dd, parts4, NULL, &d), FO_EINVAL, "the job has 2 machines");
-    CHECK_OK(fo_dist_finalize(dd));
+    CHECK_ERR(fo_dist_finalize(dd), FO_EINVAL, "the job has 2 machines");
   }
+  /* fo_dist_abort on rank 1: every rank hears it (its message) and finalize skips the barrier */
+  o.init_worker = false;
+  CHECK_OK(fo_dist_init_mpi(&world, &o, &dd));
+  if (dd) {
+    const char *msg = NULL;
+    double t0 = now_s();
+    if (g_rank == 1) CHECK_ERR(fo_dist_abort(dd, "a test"), FO_ECANCELED, "stopped the job");
+    while (!fo_dist_failed(dd, &msg) && now_s() - t0 < 20) sleep_s(0.01);
+    CHECK(msg && strstr(msg, "rank 1 (machine 0, local rank 1) stopped the job: a test"),
+          "abort notice: '%s'", msg ? msg : "(none)");
+    if (g_rank == 1) /* a second abort reports the context's (first) failure */
+      CHECK_ERR(fo_dist_abort(dd, "again"), FO_ECANCELED, "stopped the job: a test");
+    CHECK_ERR(fo_dist_finalize(dd), FO_ECANCELED, "stopped the job: a test");
+  }
+  CHECK_ERR(fo_dist_abort(NULL, "x"), FO_EINVAL, "no context");
   CHECK_OK(fo_dist_finalize(NULL));
   return finish();
 }

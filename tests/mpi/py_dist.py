@@ -11,9 +11,15 @@ tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory)
                              finalized context refused, bad arguments
   corrupt PARTS PPM          PARTS has a corrupt part 1: iterating raises on every rank with
                              the serving machine's message (prints "rank R: raised ...")
+  uncaught PARTS PPM         rank 1 raises an uncaught ValueError: the other ranks raise with
+                             its message (sys.excepthook aborts the context), the job ends
+  frozen PARTS PPM           the last rank SIGSTOPs itself; deadline 2 s: the others raise
+                             naming it, and the job ends (MPI_Abort at exit, no MPI_Finalize
+                             waiting for the stopped rank)
 """
 import json
 import os
+import signal
 import sys
 import time
 
@@ -122,6 +128,29 @@ def api(parts, ppm):
     say(f"ok   python api, rank {ctx.rank}")
 
 
+def failing(mode, parts, ppm):
+    """uncaught and frozen: iterate until an exception; print it with the time it took."""
+    ctx = fanout.DistContext(procs_per_machine=ppm, deadline=2 if mode == "frozen" else 30)
+    ds = ctx.open_dataset(parts)
+    loader = fanout.DistNeighborLoader(ctx, ds, **dict(OPTS, input_nodes=None))
+    t0 = time.monotonic()
+    if mode == "uncaught" and ctx.rank == 1:
+        raise ValueError("a test exception on rank 1")
+    if mode == "frozen" and ctx.rank == ctx.world_size - 1:
+        say(f"rank {ctx.rank}: stops itself")
+        os.kill(os.getpid(), signal.SIGSTOP)
+        return
+    try:
+        for _ in range(10000):
+            for b in loader:
+                pass
+    except Exception as e:  # noqa: BLE001 - the test prints whatever it is
+        say(f"rank {ctx.rank}: raised {type(e).__name__} after {time.monotonic() - t0:.1f} s: "
+            f"{e}")
+        raise
+    say(f"rank {ctx.rank}: FAIL: no exception")
+
+
 def corrupt(parts, ppm):
     ctx = fanout.DistContext(procs_per_machine=ppm, deadline=30)
     ds = ctx.open_dataset(parts)
@@ -148,5 +177,7 @@ if __name__ == "__main__":
         api(args[0], int(args[1]))
     elif mode == "corrupt":
         corrupt(args[0], int(args[1]))
+    elif mode in ("uncaught", "frozen"):
+        failing(mode, args[0], int(args[1]))
     else:
         sys.exit(f"py_dist.py: unknown mode {mode}")

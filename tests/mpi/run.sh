@@ -300,6 +300,18 @@ python)
   if [ $rc != 0 ] && [ "$n" = 4 ]; then
     echo "ok   python: a corrupt part raises on all 4 ranks, exit $rc"
   else fail "python corrupt: exit $rc, $n of 4 ranks raised"; cat bad.out; fi
+  # an uncaught exception on rank 1: ranks 0, 2, 3 raise with it; the job ends
+  timed 4 $PY "$here/py_dist.py" uncaught "$D/cora-h2" 2 > /dev/null
+  n=$(grep -c "^rank [023]: raised RuntimeError .*rank 1 (machine 0, local rank 1) stopped the job: uncaught ValueError: a test exception on rank 1" out.txt)
+  if [ $rc != 0 ] && [ "$n" = 3 ] && awk -v t="$secs" 'BEGIN { exit !(t < 30) }'; then
+    echo "ok   python: an uncaught exception on rank 1 reaches ranks 0, 2, 3; exit $rc after $secs s"
+  else fail "python uncaught: exit $rc after $secs s, $n of 3 ranks raised"; cat out.txt err.txt; fi
+  # a stopped rank (deadline 2 s): the others raise naming it, and the job ends
+  timed 4 $PY "$here/py_dist.py" frozen "$D/cora-h2" 2 > /dev/null
+  n=$(grep -c "^rank [012]: raised RuntimeError after [0-3]\.[0-9] s: .*machine 1 (local rank 1) did not answer" out.txt)
+  if [ $rc != 0 ] && [ "$n" = 3 ] && awk -v t="$secs" 'BEGIN { exit !(t < 30) }'; then
+    echo "ok   python: a stopped rank fails ranks 0, 1, 2 within 2 x the deadline; exit $rc after $secs s"
+  else fail "python frozen: exit $rc after $secs s, $n of 3 ranks raised in time"; cat out.txt err.txt; fi
   ;;
 
 api)

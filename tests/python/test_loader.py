@@ -223,6 +223,8 @@ def test_input_nodes_forms(cora):
         assert fanout.digest_sequence([b.digest() for b in ld]) == ref
     with pytest.raises(TypeError):
         fanout.NeighborLoader(cora, [5], input_nodes=np.array([0.5, 1.5]))
+    empty = fanout.NeighborLoader(cora, [5], input_nodes=[])  # numpy makes [] float64
+    assert len(empty) == 0 and list(empty) == []
 
 
 def test_disjoint_batch_vector(cora):

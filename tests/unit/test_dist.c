@@ -8,6 +8,8 @@
 
 #include "dist/dist_internal.h"
 
+#include <math.h>
+
 typedef struct graph {
   char *tmp;
   fo_dataset_t *plain, *parts[3]; /* hash, range, metis partitions (all parts open) */
@@ -308,6 +310,34 @@ static void errors(void **state) {
     fo_dist_opts_init(&o);
     o.deadline_s = 0;
     assert_fo_error(fo_dist_init_local(G.parts[0], 0, &o, &dd), FO_EINVAL, "deadline");
+    o.deadline_s = INFINITY;
+    assert_fo_error(fo_dist_init_local(G.parts[0], 0, &o, &dd), FO_EINVAL, "finite");
+  }
+  assert_fo_error(fo_dist_abort(NULL, "x"), FO_EINVAL, "no context");
+  { /* fo_dist_abort: the context fails with its message; remote calls and finalize report it */
+    fo_sampler_opts so;
+    fo_sampler_t *s = NULL;
+    fo_batch_t *b = NULL;
+    const char *msg = NULL;
+    int32_t fan[1] = {-1};
+    int64_t seeds[64];
+    assert_int_equal(fo_dist_init_local(G.parts[0], 0, NULL, &dd), FO_OK);
+    assert_false(fo_dist_failed(dd, &msg));
+    assert_fo_error(fo_dist_abort(dd, "an exception"), FO_ECANCELED,
+                    "rank 0 (machine 0, local rank 0) stopped the job: an exception");
+    assert_true(fo_dist_failed(dd, &msg));
+    assert_non_null(strstr(msg, "stopped the job: an exception"));
+    assert_fo_error(fo_dist_abort(dd, "twice"), FO_ECANCELED, "stopped the job: an exception");
+    fo_sampler_opts_init(&so);
+    so.fanouts = fan;
+    so.n_hops = 1;
+    assert_int_equal(fo_dist_sampler_create(dd, G.parts[0], &so, &s), FO_OK);
+    assert_int_equal(fo_batch_create(&b), FO_OK);
+    for (int i = 0; i < 64; i++) seeds[i] = i; /* some owned by other parts: a remote call */
+    assert_fo_error(fo_sampler_sample(s, seeds, 64, 0, 0, b), FO_ECANCELED, "an exception");
+    fo_batch_destroy(b);
+    fo_sampler_destroy(s);
+    assert_fo_error(fo_dist_finalize(dd), FO_ECANCELED, "an exception");
   }
 #ifndef FO_WITH_MPI
   {
