@@ -24,7 +24,8 @@ fo_dataset_t *fopy_dataset_get(fopy_dataset *ds) {
 }
 
 /* Close the C handle if close() was called and nothing uses it any more. */
-static void maybe_close(fopy_dataset *ds) {
+void fopy_dataset_use(fopy_dataset *ds, int delta) {
+  ds->n_users += delta;
   if (ds->closed && ds->n_users == 0 && ds->d) {
     fo_dataset_close(ds->d);
     ds->d = NULL;
@@ -44,14 +45,13 @@ PyObject *fopy_pin_new(fopy_dataset *ds) {
   if (!(p = PyObject_New(pin, &fopy_PinType))) return NULL;
   Py_INCREF(ds);
   p->ds = ds;
-  ds->n_users++;
+  fopy_dataset_use(ds, +1);
   return (PyObject *)p;
 }
 
 static void pin_dealloc(pin *p) {
   fopy_dataset *ds = p->ds;
-  ds->n_users--;
-  maybe_close(ds);
+  fopy_dataset_use(ds, -1);
   Py_DECREF(ds);
   PyObject_Free(p);
 }
@@ -192,7 +192,7 @@ static void dataset_dealloc(fopy_dataset *self) {
 
 static PyObject *dataset_close(fopy_dataset *self, PyObject *unused) {
   self->closed = 1;
-  maybe_close(self);
+  fopy_dataset_use(self, 0);
   Py_RETURN_NONE;
 }
 
@@ -204,7 +204,7 @@ static PyObject *dataset_enter(fopy_dataset *self, PyObject *unused) {
 
 static PyObject *dataset_exit(fopy_dataset *self, PyObject *args) {
   self->closed = 1;
-  maybe_close(self);
+  fopy_dataset_use(self, 0);
   Py_RETURN_FALSE;
 }
 

@@ -31,7 +31,7 @@
 typedef struct fopy_dist {
   PyObject_HEAD
   fo_dist_t *dd;      /* NULL once finalized */
-  PyObject *served;   /* the Dataset this process serves, until finalize */
+  fopy_dataset *served; /* the Dataset this process serves: a user of it until finalize */
   Py_ssize_t n_users; /* live loaders */
   long ranks[6];      /* rank, size, machine, machines, local rank, local size (kept after
                          finalize) */
@@ -126,7 +126,10 @@ static int do_finalize(fopy_dist *self) {
   Py_END_ALLOW_THREADS
   g_open_contexts--;
   if (rc != FO_OK) g_failed = 1;
-  Py_CLEAR(self->served);
+  if (self->served) { /* the server thread is gone: the dataset may close */
+    fopy_dataset_use(self->served, -1);
+    Py_CLEAR(self->served);
+  }
   return rc;
 }
 
@@ -155,8 +158,9 @@ void fopy_dist_use(PyObject *obj, int delta) {
 
 static PyObject *dist_open_dataset(fopy_dist *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"path", "load", "cls", NULL};
-  PyObject *path = NULL, *ds;
+  PyObject *path = NULL;
   PyTypeObject *cls = &fopy_DatasetType;
+  fopy_dataset *ds;
   const char *load = "mmap";
   fo_dataset_opts o;
   fo_dataset_t *d = NULL;
@@ -171,17 +175,32 @@ static PyObject *dist_open_dataset(fopy_dist *self, PyObject *args, PyObject *kw
     Py_DECREF(path);
     return NULL;
   }
+  /* the object first (cls: the package's fanout.Dataset): once open, the first dataset is
+   * served by another thread and must not be closed by a failure here */
+  if (!PyType_IsSubtype(cls, &fopy_DatasetType)) {
+    Py_DECREF(path);
+    PyErr_Format(PyExc_TypeError, "cls: %s is not a fanout.Dataset type", cls->tp_name);
+    return NULL;
+  }
+  if (!(ds = (fopy_dataset *)cls->tp_alloc(cls, 0))) {
+    Py_DECREF(path);
+    return NULL;
+  }
   Py_BEGIN_ALLOW_THREADS
   rc = fo_dist_open_dataset(dd, PyBytes_AS_STRING(path), &o, &d);
   Py_END_ALLOW_THREADS
   Py_DECREF(path);
-  if (rc != FO_OK) return fopy_raise(rc);
-  if (!(ds = fopy_dataset_wrap(cls, d))) return NULL; /* cls: the package's fanout.Dataset */
-  if (!self->served) {
+  if (rc != FO_OK) {
+    Py_DECREF(ds);
+    return fopy_raise(rc);
+  }
+  ds->d = d;
+  if (!self->served) { /* a user until finalize: close() cannot free it under the server */
     Py_INCREF(ds);
     self->served = ds;
+    fopy_dataset_use(ds, +1);
   }
-  return ds;
+  return (PyObject *)ds;
 }
 
 static PyObject *dist_finalize(fopy_dist *self, PyObject *unused) {

@@ -75,6 +75,10 @@ int fopy_load_mode(const char *load, fo_load_mode *out);
 /** The open handle, or NULL with ValueError("dataset is closed") set. */
 fo_dataset_t *fopy_dataset_get(fopy_dataset *ds);
 
+/** Count one more (+1) or one fewer (-1) user of `ds`; the C handle is closed when close()
+ *  was called and no user is left (0 just checks that). */
+void fopy_dataset_use(fopy_dataset *ds, int delta);
+
 /** A new pin on `ds` (counts as a user until it is freed), or NULL with an exception. */
 PyObject *fopy_pin_new(fopy_dataset *ds);
 

@@ -118,9 +118,24 @@ def api(parts, ppm):
     del b, loader
     if ctx.failed() is not None:
         fails.append(f"failed() = {ctx.failed()!r}")
+    # rank 0 closes its dataset and drops its loader while the others still sample from its
+    # part: the context keeps serving it until finalize (the mapping stays)
+    loader = fanout.DistNeighborLoader(ctx, ds, **OPTS)
+    if ctx.rank == 0:
+        ds.close()
+        del loader
+        expect(ValueError, "closed", lambda: fanout.DistNeighborLoader(ctx, ds, **OPTS))
+    else:
+        for _ in range(5):
+            for b in loader:
+                pass
+        del b, loader
     ctx.finalize()
+    if ctx.stats()["served"] <= 0:
+        fails.append(f"stats() after finalize: {ctx.stats()}")
     expect(ValueError, "finalized", lambda: ctx.open_dataset(parts))
-    expect(ValueError, "finalized", lambda: fanout.DistNeighborLoader(ctx, ds, **OPTS))
+    expect(ValueError, "closed" if ctx.rank == 0 else "finalized",
+           lambda: fanout.DistNeighborLoader(ctx, ds, **OPTS))
     ctx.finalize()  # a second time: nothing to do
     if fails:
         say("\n".join(f"FAIL: rank {ctx.rank}: {f}" for f in fails))
