@@ -84,7 +84,10 @@ FO_API int fo_dist_init_local(const fo_dataset_t *d, int32_t machine, const fo_d
 
 /**
  * End a context: a barrier with every process (with the deadline: a dead peer makes it fail
- * rather than hang), stop the server, free. Accepts NULL. Returns the barrier's status.
+ * rather than hang), stop the server, free. After a failure (fo_dist_failed) there is no
+ * barrier: it returns the failure's status and message. Accepts NULL. Returns the barrier's
+ * status. Call it after destroying the context's samplers and loaders; datasets opened with
+ * fo_dist_open_dataset may be closed after it.
  */
 FO_API int fo_dist_finalize(fo_dist_t *dd);
 
