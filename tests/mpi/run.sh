@@ -158,20 +158,17 @@ owned)
     --split train --features --threads 2
   same_digest "seeds all owned by machine 1" 4 2 tiny-r2 tiny --fanout 5,5 --batch-size 4 \
     --split own1 --features --threads 2
-  if mpi 4 "$MPI_DIST" check "$D/tiny-r2" "$D/tiny" 2 > check.out 2>&1 &&
-    grep -q "mpi_dist: ok" check.out; then
-    echo "ok   C API: samplers and loaders over seeds of one machine, start-up skew (2 x 2)"
-  else
-    fail "mpi_dist check tiny-r2"
-    cat check.out
-  fi
-  if mpi 4 "$MPI_DIST" check "$D/cora-m4" "$D/cora" 1 > check4.out 2>&1 &&
-    grep -q "mpi_dist: ok" check4.out; then
-    echo "ok   C API: the same over Cora in 4 METIS parts (4 x 1)"
-  else
-    fail "mpi_dist check cora-m4"
-    cat check4.out
-  fi
+  for c in "tiny-r2 tiny 2|samplers and loaders over seeds of one machine, start-up skew (2 x 2)" \
+    "cora-m4 cora 1|the same over Cora in 4 METIS parts (4 x 1)"; do
+    read -r parts plain ppm <<< "${c%%|*}"
+    if mpi 4 "$MPI_DIST" check "$D/$parts" "$D/$plain" "$ppm" > check.out 2>&1 &&
+      grep -q "mpi_dist: ok" check.out; then
+      echo "ok   C API: ${c#*|}"
+    else
+      fail "mpi_dist check $parts"
+      cat check.out
+    fi
+  done
   ;;
 
 tail)
