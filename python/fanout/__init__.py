@@ -402,7 +402,7 @@ class DistContext(_fanout.Dist):
             if exc_type is None:
                 self.finalize()
             else:
-                self.abort(f"{exc_type.__name__}: {exc}")
+                self.abort(_describe(exc_type, exc))
         return False
 
     def __reduce__(self):
@@ -413,24 +413,80 @@ _live_contexts: "weakref.WeakSet[DistContext]" = weakref.WeakSet()
 _hook_installed = False
 
 
+def _describe(exc_type, exc) -> str:
+    text = str(exc)
+    return f"{exc_type.__name__}: {text}" if text else exc_type.__name__
+
+
+def _abort_live_contexts(reason: str) -> None:
+    for ctx in list(_live_contexts):
+        if not ctx.finalized:
+            try:
+                ctx.abort(reason)
+            except Exception:  # noqa: BLE001 - the original exception matters more
+                pass
+
+
+def _at_exit() -> None:
+    """End the job on every rank when this one is failing (run by atexit, before hooks
+    registered earlier such as mpi4py's MPI_Finalize, which would wait for ranks that are
+    gone or stopped): a failed context, or one still in use while MPI belongs to someone
+    else (its threads would outlive MPI), ends the job with MPI_Abort. Healthy contexts
+    without users are finalized here; with users (loaders still referenced) they end at
+    interpreter teardown when fanout started MPI."""
+    import gc
+
+    gc.collect()
+    why = None
+    owned = _fanout._job_state()["mpi_owned"]
+    for ctx in list(_live_contexts):
+        if ctx.finalized:
+            continue
+        msg = ctx.failed()
+        if msg is None and ctx._users == 0:
+            try:
+                ctx.finalize()
+                continue
+            except Exception as e:  # noqa: BLE001 - any failure ends the job
+                msg = str(e)
+        elif msg is None and owned:
+            continue
+        elif msg is None:
+            msg = ("a fanout.DistContext is still in use at exit and MPI was started outside "
+                   "fanout: delete its loaders and call finalize() before the interpreter exits")
+        why = why or msg
+    state = _fanout._job_state()
+    if why is None and state["failed"]:
+        why = state["message"]
+    if why is not None:
+        _fanout._abort_job(why)
+
+
 def _install_excepthook() -> None:
-    """An uncaught exception on one rank stops the job on every rank: sys.excepthook aborts
-    the live contexts (the others' remote calls raise with its message) before printing."""
+    """An uncaught exception on one rank stops the job on every rank: sys.excepthook and
+    threading.excepthook abort the live contexts (the others' remote calls raise with its
+    message) before printing; atexit ends a failing job (_at_exit)."""
     global _hook_installed
     if _hook_installed:
         return
-    previous = sys.excepthook
+    import atexit
+    import threading
+
+    previous, previous_thread = sys.excepthook, threading.excepthook
 
     def hook(exc_type, exc, tb):
-        for ctx in list(_live_contexts):
-            if not ctx.finalized:
-                try:
-                    ctx.abort(f"uncaught {exc_type.__name__}: {exc}")
-                except Exception:  # noqa: BLE001 - the original exception matters more
-                    pass
+        _abort_live_contexts(f"uncaught {_describe(exc_type, exc)}")
         previous(exc_type, exc, tb)
 
+    def thread_hook(args):
+        if args.exc_type is not SystemExit:
+            where = f" in thread {args.thread.name}" if args.thread is not None else ""
+            _abort_live_contexts(f"uncaught {_describe(args.exc_type, args.exc_value)}{where}")
+        previous_thread(args)
+
     sys.excepthook = hook
+    threading.excepthook = thread_hook
+    atexit.register(_at_exit)
     _hook_installed = True
 
 

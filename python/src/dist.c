@@ -4,11 +4,13 @@
  *
  * MPI: the front end is the MPI program here, so it starts MPI (MPI_Init_thread with
  * MPI_THREAD_MULTIPLE) when the process has not, and ends it when the interpreter exits:
- * MPI_Finalize when every context was finalized cleanly, MPI_Abort (after half a second for
- * the failure notices to travel) when one failed or is still open, so that a failed job ends
- * on every rank instead of waiting in MPI_Finalize for a rank that is gone or stopped. A
- * process that started MPI itself must have asked for MPI_THREAD_MULTIPLE; fo_dist_init_mpi
- * checks it on every rank.
+ * MPI_Finalize when the last context ended cleanly, MPI_Abort (with a message on stderr, after
+ * half a second for the failure notices to travel) when it failed or one is still open, so
+ * that a failed job ends on every rank instead of waiting in MPI_Finalize for a rank that is
+ * gone or stopped. The package's atexit hook (fanout/__init__.py, run before other atexit
+ * hooks registered earlier, such as mpi4py's MPI_Finalize) ends failed jobs the same way
+ * (_abort_job) whoever started MPI. A process that started MPI itself must have asked for
+ * MPI_THREAD_MULTIPLE; fo_dist_init_mpi checks it on every rank.
  *
  * Lifetime: loaders made over a context hold a reference to it and count as its users;
  * finalize() refuses while any exists (their threads may still call other machines). The
@@ -38,19 +40,27 @@ typedef struct fopy_dist {
   fo_dist_stats last; /* the counters at finalize */
 } fopy_dist;
 
-/* Contexts not yet finalized, and whether one failed: MPI_Abort at exit then. */
+/* Contexts not yet finalized, and whether the last one to end failed (its message): the
+ * exit then ends the MPI job with MPI_Abort. */
 static Py_ssize_t g_open_contexts;
-static int g_failed;
+static int g_failed, g_mpi_owned, g_rank;
+static char g_fail_msg[1100];
 
 #ifdef FO_WITH_MPI
+/* Say why on stderr, give the failure notices half a second, end the whole job. */
+static void abort_job(const char *why) {
+  struct timespec ts = {0, 500000000L};
+  fprintf(stderr, "fanout: rank %d: ending the MPI job (MPI_Abort): %s\n", g_rank, why);
+  fflush(stderr);
+  nanosleep(&ts, NULL);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
 static void finalize_mpi(void) {
   int finalized = 0;
   if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;
-  if (g_open_contexts > 0 || g_failed) {
-    struct timespec ts = {0, 500000000L};
-    nanosleep(&ts, NULL);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  if (g_failed) abort_job(g_fail_msg);
+  if (g_open_contexts > 0) abort_job("a fanout.DistContext is still open at exit");
   MPI_Finalize();
 }
 
@@ -65,10 +75,30 @@ static int ensure_mpi(void) {
     PyErr_SetString(PyExc_RuntimeError, "fanout.DistContext: MPI_Init_thread failed");
     return -1;
   }
+  g_mpi_owned = 1;
   Py_AtExit(finalize_mpi);
   return 0;
 }
 #endif
+
+PyObject *fopy_abort_job(PyObject *module, PyObject *args) {
+  const char *why;
+  if (!PyArg_ParseTuple(args, "s:_abort_job", &why)) return NULL;
+#ifdef FO_WITH_MPI
+  {
+    int initialized = 0, finalized = 0;
+    if (MPI_Initialized(&initialized) == MPI_SUCCESS && initialized &&
+        MPI_Finalized(&finalized) == MPI_SUCCESS && !finalized)
+      abort_job(why);
+  }
+#endif
+  Py_RETURN_NONE;
+}
+
+PyObject *fopy_job_state(PyObject *module, PyObject *unused) {
+  return Py_BuildValue("{s:O,s:O,s:s}", "mpi_owned", g_mpi_owned ? Py_True : Py_False,
+                       "failed", g_failed ? Py_True : Py_False, "message", g_fail_msg);
+}
 
 static PyObject *dist_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"procs_per_machine", "deadline", NULL};
@@ -110,6 +140,7 @@ static PyObject *dist_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   self->ranks[3] = fo_dist_num_machines(dd);
   self->ranks[4] = fo_dist_local_rank(dd);
   self->ranks[5] = fo_dist_local_size(dd);
+  g_rank = (int)self->ranks[0];
   g_open_contexts++;
   return (PyObject *)self;
 }
@@ -125,7 +156,8 @@ static int do_finalize(fopy_dist *self) {
   rc = fo_dist_finalize(dd);
   Py_END_ALLOW_THREADS
   g_open_contexts--;
-  if (rc != FO_OK) g_failed = 1;
+  g_failed = rc != FO_OK; /* the last context to end decides how the job ends */
+  if (rc != FO_OK) snprintf(g_fail_msg, sizeof g_fail_msg, "%s", fo_last_error());
   if (self->served) { /* the server thread is gone: the dataset may close */
     fopy_dataset_use(self->served, -1);
     Py_CLEAR(self->served);
@@ -134,8 +166,12 @@ static int do_finalize(fopy_dist *self) {
 }
 
 static void dist_dealloc(fopy_dist *self) {
-  /* loaders hold references: none is left */
-  (void)do_finalize(self);
+  /* loaders hold references: none is left; no exception can be raised here: say it */
+  if (do_finalize(self) != FO_OK) {
+    fprintf(stderr, "fanout: rank %ld: a fanout.DistContext deleted without finalize() "
+            "failed: %s\n", self->ranks[0], g_fail_msg);
+    fflush(stderr);
+  }
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -186,9 +222,11 @@ static PyObject *dist_open_dataset(fopy_dist *self, PyObject *args, PyObject *kw
     Py_DECREF(path);
     return NULL;
   }
+  self->n_users++; /* no finalize from another thread while the GIL is released */
   Py_BEGIN_ALLOW_THREADS
   rc = fo_dist_open_dataset(dd, PyBytes_AS_STRING(path), &o, &d);
   Py_END_ALLOW_THREADS
+  self->n_users--;
   Py_DECREF(path);
   if (rc != FO_OK) {
     Py_DECREF(ds);
@@ -206,9 +244,9 @@ static PyObject *dist_open_dataset(fopy_dist *self, PyObject *args, PyObject *kw
 static PyObject *dist_finalize(fopy_dist *self, PyObject *unused) {
   int rc;
   if (self->n_users > 0) {
-    PyErr_Format(PyExc_RuntimeError, "fanout.DistContext.finalize: %zd loader%s still use%s "
-                 "this context (delete them first)", self->n_users, self->n_users == 1 ? "" : "s",
-                 self->n_users == 1 ? "s" : "");
+    PyErr_Format(PyExc_RuntimeError, "fanout.DistContext.finalize: %zd loader%s (or calls in "
+                 "other threads) still use%s this context (delete them first)", self->n_users,
+                 self->n_users == 1 ? "" : "s", self->n_users == 1 ? "s" : "");
     return NULL;
   }
   if ((rc = do_finalize(self)) != FO_OK) return fopy_raise(rc);
@@ -264,6 +302,10 @@ static PyObject *dist_get_finalized(fopy_dist *self, void *closure) {
   return PyBool_FromLong(self->dd == NULL);
 }
 
+static PyObject *dist_get_users(fopy_dist *self, void *closure) {
+  return PyLong_FromSsize_t(self->n_users);
+}
+
 static PyMethodDef dist_methods[] = {
     {"open_dataset", FOPY_METH(dist_open_dataset), METH_VARARGS | METH_KEYWORDS,
      "open_dataset(path, load='mmap', cls=Dataset): the partitioned dataset's top level and "
@@ -292,6 +334,7 @@ static PyGetSetDef dist_getset[] = {
      "This process's rank on its machine (its worker group).", (void *)4},
     {"local_world_size", (getter)dist_get_rank_field, NULL, "Processes per machine.", (void *)5},
     {"finalized", (getter)dist_get_finalized, NULL, "Whether finalize() has run.", NULL},
+    {"_users", (getter)dist_get_users, NULL, "Loaders (and calls in progress) using it.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject fopy_DistType = {

@@ -227,19 +227,21 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   }
   self->mu_ready = 1;
   if (!(self->pin = fopy_pin_new(ds))) goto fail;
+  if (dd) { /* the context outlives the loader, and is not finalized while it exists (nor
+              * while it is being made with the GIL released: another thread may call
+              * finalize meanwhile) */
+    Py_INCREF(dist);
+    self->dist = dist;
+    fopy_dist_use(dist, +1);
+  }
   Py_BEGIN_ALLOW_THREADS
   rc = dd ? fo_dist_loader_create(dd, d, &o, dtail, &L) : fo_loader_create(d, &o, &L);
   Py_END_ALLOW_THREADS
   if (rc != FO_OK) {
     fopy_raise(rc);
-    goto fail;
+    goto fail; /* the dealloc gives the use back */
   }
   self->L = L;
-  if (dd) { /* the context outlives the loader, and is not finalized while it exists */
-    Py_INCREF(dist);
-    self->dist = dist;
-    fopy_dist_use(dist, +1);
-  }
   self->cur_epoch = self->next_epoch = (uint64_t)epoch;
   self->num_neighbors = fan_tuple;
   fan_tuple = NULL;

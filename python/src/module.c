@@ -24,8 +24,15 @@ PyObject *fopy_raise(int rc) {
   default: type = PyExc_RuntimeError; break;
   }
   if (!msg || !*msg) msg = fo_status_name(rc);
-  /* The message is fanout's own text; build the instance so that it can carry `status`. */
-  exc = PyObject_CallFunction(type, "s", msg);
+  /* The message is fanout's own text (UTF-8, but it may be cut inside a character, or carry
+   * bytes of a file name or another process's message): undecodable bytes are replaced.
+   * Build the instance so that it can carry `status`. */
+  {
+    PyObject *text = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+    if (!text) return NULL;
+    exc = PyObject_CallFunctionObjArgs(type, text, NULL);
+    Py_DECREF(text);
+  }
   if (!exc) return NULL;
   name = PyUnicode_FromString(fo_status_name(rc));
   if (!name || PyObject_SetAttrString(exc, "status", name) < 0) {
@@ -124,6 +131,11 @@ static PyObject *py_thread_budget(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef module_methods[] = {
+    {"_abort_job", fopy_abort_job, METH_VARARGS,
+     "_abort_job(why)\n--\n\nPrint why on stderr and end the MPI job (MPI_Abort)."},
+    {"_job_state", fopy_job_state, METH_NOARGS,
+     "_job_state()\n--\n\nWhether fanout started MPI and whether the last distributed context "
+     "failed."},
     {"version", py_version, METH_NOARGS, "version()\n--\n\nThe C library's version string."},
     {"status_name", py_status_name, METH_O,
      "status_name(rc)\n--\n\nName of a fanout status code, e.g. -1 -> 'FO_EINVAL'."},

@@ -117,6 +117,13 @@ fo_dist_t *fopy_dist_get(PyObject *dist);
  *  any is left. Called with the GIL held. */
 void fopy_dist_use(PyObject *dist, int delta);
 
+/** _fanout._abort_job(why): print why, wait half a second, MPI_Abort (if MPI is running). */
+PyObject *fopy_abort_job(PyObject *module, PyObject *args);
+
+/** _fanout._job_state(): {"mpi_owned": fanout started MPI, "failed": the last context to end
+ *  failed, "message": its message}. */
+PyObject *fopy_job_state(PyObject *module, PyObject *unused);
+
 /* ---- worker.c ---- */
 PyObject *fopy_worker_init(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *fopy_worker_plan(PyObject *self, PyObject *args, PyObject *kw);

@@ -69,6 +69,7 @@ typedef struct mpi_impl {
   int tag_span;                 /* call tags are 1 .. tag_span */
   unsigned next_tag;            /* __atomic */
   int stop;                     /* __atomic: the server thread returns */
+  int closing;                  /* __atomic: fo_dist_finalize has begun (its barrier) */
   pthread_t thread;
   bool thread_started;
   pthread_mutex_t mu;           /* serving, orphans, abort_* */
@@ -440,7 +441,14 @@ static void *serve_main(void *arg) {
     pthread_mutex_lock(&mi->mu);
     d = mi->serving;
     pthread_mutex_unlock(&mi->mu);
-    if (d) { /* until then requests wait in MPI's queue */
+    /* until the part is open requests wait in MPI's queue; a process that reaches finalize
+     * without one never will serve: it answers them with an ERROR from then on */
+    if (!d && !s.init_rc && __atomic_load_n(&mi->closing, __ATOMIC_ACQUIRE)) {
+      s.init_rc = FO_EINVAL;
+      snprintf(s.init_msg, sizeof s.init_msg, "reached fo_dist_finalize without opening its "
+               "part (fo_dist_open_dataset)");
+    }
+    if (d || s.init_rc) {
       int r;
       if (!s.ready && !s.init_rc) {
         int rc = fo__server_init(&s.sv, d, dd->machine);
@@ -522,6 +530,7 @@ static int mpi_barrier(fo_dist_t *dd) {
   long ns = CALL_NAP_MIN_NS;
   int err;
   if (fo_dist_failed(dd, &msg)) return failure(dd, msg);
+  __atomic_store_n(&mi->closing, 1, __ATOMIC_RELEASE);
   if ((err = MPI_Ibarrier(mi->world, &req)) != MPI_SUCCESS)
     return fo__dist_fail(dd, mpi_error(err, "final barrier"));
   limit = deadline_ns(dd);
@@ -677,13 +686,17 @@ int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
   MPI_Comm_rank(mi->world, &rank);
   MPI_Comm_size(mi->world, &size);
   MPI_Query_thread(&level);
-  v[0] = level < MPI_THREAD_MULTIPLE;
+  v[0] = level < MPI_THREAD_MULTIPLE ? rank + 1 : 0; /* the last such rank */
   v[1] = P;
   v[2] = -P;
   if ((rc = allmax(mi->world, v, 3)) != FO_OK) goto fail;
   if (v[0]) {
-    rc = FO_FAIL(FO_EINVAL, "dist init: MPI must be initialized with MPI_THREAD_MULTIPLE on every "
-                 "process (MPI_Init_thread); this one has %s", level_name(level));
+    if (level < MPI_THREAD_MULTIPLE)
+      rc = FO_FAIL(FO_EINVAL, "dist init: MPI must be initialized with MPI_THREAD_MULTIPLE on "
+                   "every process (MPI_Init_thread); this one has %s", level_name(level));
+    else
+      rc = FO_FAIL(FO_EINVAL, "dist init: MPI must be initialized with MPI_THREAD_MULTIPLE on "
+                   "every process (MPI_Init_thread); rank %d has a lower level", v[0] - 1);
     goto fail;
   }
   if (v[1] != -v[2]) {

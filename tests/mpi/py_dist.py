@@ -16,6 +16,10 @@ tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory)
   frozen PARTS PPM           the last rank SIGSTOPs itself; deadline 2 s: the others raise
                              naming it, and the job ends (MPI_Abort at exit, no MPI_Finalize
                              waiting for the stopped rank)
+  noopen PARTS PPM           the last rank never opens its part and finalizes after 1 s
+                             (deadline 60 s): the others raise at once with its ERROR answer
+  thread PARTS PPM           rank 1's training thread dies of an uncaught exception: the
+                             others raise with it (threading.excepthook aborts the context)
 """
 import json
 import os
@@ -112,7 +116,7 @@ def api(parts, ppm):
     expect(ValueError, "edge", lambda: fanout.DistNeighborLoader(ctx, ds, edge_dir="out",
                                                                   **OPTS))
     loader = fanout.DistNeighborLoader(ctx, ds, **OPTS)
-    expect(RuntimeError, "1 loader still uses", ctx.finalize)
+    expect(RuntimeError, "1 loader (or calls in other threads) still uses", ctx.finalize)
     for b in loader:  # the loader works after the refused finalize
         pass
     del b, loader
@@ -145,10 +149,26 @@ def api(parts, ppm):
 
 def failing(mode, parts, ppm):
     """uncaught and frozen: iterate until an exception; print it with the time it took."""
-    ctx = fanout.DistContext(procs_per_machine=ppm, deadline=2 if mode == "frozen" else 30)
+    ctx = fanout.DistContext(procs_per_machine=ppm, deadline=2 if mode == "frozen" else 60)
+    t0 = time.monotonic()
+    if mode == "noopen" and ctx.rank == ctx.world_size - 1:
+        time.sleep(1)
+        say(f"rank {ctx.rank}: finalizes without opening its part")
+        ctx.finalize()  # the barrier fails when the others fail
+        return
     ds = ctx.open_dataset(parts)
     loader = fanout.DistNeighborLoader(ctx, ds, **dict(OPTS, input_nodes=None))
-    t0 = time.monotonic()
+    if mode == "thread" and ctx.rank == 1:
+        import threading
+
+        def train():
+            raise ValueError("NaN loss in a training thread")
+
+        th = threading.Thread(target=train, name="trainer")
+        th.start()
+        th.join()
+        time.sleep(5)  # the others stop the job meanwhile
+        return
     if mode == "uncaught" and ctx.rank == 1:
         raise ValueError("a test exception on rank 1")
     if mode == "frozen" and ctx.rank == ctx.world_size - 1:
@@ -192,7 +212,7 @@ if __name__ == "__main__":
         api(args[0], int(args[1]))
     elif mode == "corrupt":
         corrupt(args[0], int(args[1]))
-    elif mode in ("uncaught", "frozen"):
+    elif mode in ("uncaught", "frozen", "noopen", "thread"):
         failing(mode, args[0], int(args[1]))
     else:
         sys.exit(f"py_dist.py: unknown mode {mode}")
