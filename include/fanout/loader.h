@@ -119,6 +119,19 @@ FO_API int64_t fo_loader_num_inputs(const fo_loader_t *L);
  */
 FO_API int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out);
 
+/**
+ * fo_loader_next, waiting at most `timeout_s` seconds for the batch: for a caller that must
+ * stay responsive while a batch is late (the Python iterator checks for Ctrl-C between
+ * waits). When the time passes first, *out is NULL, *waited is set and FO_OK is returned: the
+ * batch is still coming, call again. With no worker threads the batch is made in the call
+ * and the timeout does not apply.
+ * @param waited  set to whether the call gave up waiting (may be NULL).
+ * @return as fo_loader_next; FO_EINVAL for a timeout that is not in [0, 1e9].
+ * Thread-safety: the consumer's thread. Cost: as fo_loader_next, at most the timeout.
+ */
+FO_API int fo_loader_next_timed(fo_loader_t *L, fo_loader_batch_t **out, double timeout_s,
+                                bool *waited);
+
 /** Give a batch back for reuse. Accepts NULL. Cost: O(1). */
 FO_API void fo_loader_release(fo_loader_t *L, fo_loader_batch_t *b);
 

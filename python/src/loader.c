@@ -16,9 +16,10 @@
  * Threads and the GIL: fo_loader_next, start_epoch, release and destroy need one caller at a
  * time, so each Loader has a mutex around those calls. It is taken with the GIL released (a
  * next() can wait for sampling, and a Batch may die on another Python thread meanwhile), and
- * it is never held while taking the GIL. After each fo_loader_next the iterator runs Python's
- * signal handlers, so Ctrl-C stops an epoch between batches with KeyboardInterrupt; the
- * loader stays usable and destroyable.
+ * it is never held while taking the GIL. The iterator waits for a batch in slices of 0.1 s
+ * (fo_loader_next_timed) and runs Python's signal handlers between them and after each batch,
+ * so Ctrl-C stops an epoch with KeyboardInterrupt even while a batch is late (a remote
+ * machine that does not answer); the loader stays usable and destroyable.
  */
 #include "pyfanout.h"
 
@@ -439,6 +440,9 @@ PyTypeObject fopy_LoaderType = {
 
 static PyObject *batch_new(loader *l, fo_loader_batch_t *b);
 
+/* How long next() waits for a batch before it looks at signals (Ctrl-C), in seconds. */
+#define NEXT_SLICE_S 0.1
+
 static int check_fresh(loader_iter *it) {
   if (it->generation != it->owner->generation) {
     PyErr_SetString(PyExc_RuntimeError,
@@ -457,11 +461,16 @@ static PyObject *iter_next(loader_iter *it) {
 
   if (it->done) return NULL;
   if (check_fresh(it) < 0 || check_not_forked(l) < 0) return NULL;
-  Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&l->mu);
-  rc = fo_loader_next(L, &b);
-  pthread_mutex_unlock(&l->mu);
-  Py_END_ALLOW_THREADS
+  for (;;) { /* wait in slices, so that Ctrl-C is seen while a batch is late */
+    bool waited = false;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&l->mu);
+    rc = fo_loader_next_timed(L, &b, NEXT_SLICE_S, &waited);
+    pthread_mutex_unlock(&l->mu);
+    Py_END_ALLOW_THREADS
+    if (!waited) break;
+    if (PyErr_CheckSignals() < 0) return NULL; /* the batch stays for the next call */
+  }
   if (rc != FO_OK) return fopy_raise(rc); /* that batch is skipped; next() goes on */
   if (!b) {
     it->done = 1;

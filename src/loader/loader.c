@@ -17,6 +17,9 @@
  */
 #include "loader/loader_internal.h"
 
+#include <errno.h>
+#include <time.h>
+
 #include <pthread.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack */
 #include <xxhash.h>
@@ -449,9 +452,13 @@ static int hand_out(fo_loader_t *L, slot *sl, fo_loader_batch_t **out) {
   return FO_OK;
 }
 
-int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out) {
+/* fo_loader_next, waiting at most until `limit` (CLOCK_REALTIME, the condition variable's
+ * clock) when `limit` is not NULL; *waited (if not NULL) says whether it gave up. */
+static int next_batch(fo_loader_t *L, fo_loader_batch_t **out, const struct timespec *limit,
+                      bool *waited) {
   int rc = FO_OK;
   *out = NULL;
+  if (waited) *waited = false;
   pthread_mutex_lock(&L->mu);
   if (L->next_out >= L->n_batches) {
     pthread_mutex_unlock(&L->mu);
@@ -490,11 +497,41 @@ int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out) {
       pthread_cond_broadcast(&L->work_cv);
     }
     t0 = fo__now_ns();
-    pthread_cond_wait(&L->ready_cv, &L->mu);
+    if (!limit) {
+      pthread_cond_wait(&L->ready_cv, &L->mu);
+    } else if (pthread_cond_timedwait(&L->ready_cv, &L->mu, limit) == ETIMEDOUT &&
+               !find_ready(L, L->next_out)) {
+      L->stats.wait_ns += (int64_t)(fo__now_ns() - t0);
+      if (waited) *waited = true;
+      break;
+    }
     L->stats.wait_ns += (int64_t)(fo__now_ns() - t0);
   }
   pthread_mutex_unlock(&L->mu);
   return rc;
+}
+
+int fo_loader_next(fo_loader_t *L, fo_loader_batch_t **out) {
+  return next_batch(L, out, NULL, NULL);
+}
+
+int fo_loader_next_timed(fo_loader_t *L, fo_loader_batch_t **out, double timeout_s,
+                         bool *waited) {
+  struct timespec limit;
+  double whole;
+  *out = NULL;
+  if (waited) *waited = false;
+  if (!(timeout_s >= 0) || timeout_s > 1e9)
+    return FO_FAIL(FO_EINVAL, "loader next: timeout %g s is not in [0, 1e9]", timeout_s);
+  clock_gettime(CLOCK_REALTIME, &limit);
+  whole = (double)(time_t)timeout_s;
+  limit.tv_sec += (time_t)whole;
+  limit.tv_nsec += (long)((timeout_s - whole) * 1e9);
+  if (limit.tv_nsec >= 1000000000L) {
+    limit.tv_sec++;
+    limit.tv_nsec -= 1000000000L;
+  }
+  return next_batch(L, out, &limit, waited);
 }
 
 void fo_loader_get_stats(fo_loader_t *L, fo_loader_stats *out) {

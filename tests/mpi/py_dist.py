@@ -20,6 +20,9 @@ tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory)
                              (deadline 60 s): the others raise at once with its ERROR answer
   thread PARTS PPM           rank 1's training thread dies of an uncaught exception: the
                              others raise with it (threading.excepthook aborts the context)
+  sigint PARTS PPM           the last rank stops; 1 s later rank 1 gets SIGINT while its batch
+                             waits on the stopped rank (deadline 60 s): KeyboardInterrupt at
+                             once, and the others raise with it
 """
 import json
 import os
@@ -171,7 +174,11 @@ def failing(mode, parts, ppm):
         return
     if mode == "uncaught" and ctx.rank == 1:
         raise ValueError("a test exception on rank 1")
-    if mode == "frozen" and ctx.rank == ctx.world_size - 1:
+    if mode == "sigint" and ctx.rank == 1:
+        import threading
+
+        threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    if mode in ("frozen", "sigint") and ctx.rank == ctx.world_size - 1:
         say(f"rank {ctx.rank}: stops itself")
         os.kill(os.getpid(), signal.SIGSTOP)
         return
@@ -212,7 +219,7 @@ if __name__ == "__main__":
         api(args[0], int(args[1]))
     elif mode == "corrupt":
         corrupt(args[0], int(args[1]))
-    elif mode in ("uncaught", "frozen", "noopen", "thread"):
+    elif mode in ("uncaught", "frozen", "noopen", "thread", "sigint"):
         failing(mode, args[0], int(args[1]))
     else:
         sys.exit(f"py_dist.py: unknown mode {mode}")

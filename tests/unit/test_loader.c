@@ -17,6 +17,8 @@
  */
 #include "support.h"
 
+#include <math.h>
+
 #include "store/store_internal.h"
 
 #include <pthread.h>
@@ -528,6 +530,45 @@ static void determinism_across_workers(void **state) {
     assert_true(run_seq(SMALL.d, &o, 1, NULL) != base);
     o.labels = true;
     assert_true(run_seq(SMALL.d, &o, 1, NULL) == base);
+  }
+}
+
+/* fo_loader_next_timed: timeouts of 0 (mostly gives up), 1 ms and 10 s give the epoch of
+ * fo_loader_next, batch by batch in order; a bad timeout is FO_EINVAL. */
+static void next_timed(void **state) {
+  static const double timeouts[] = {0.0, 1e-3, 10.0};
+  (void)state;
+  for (int workers = 0; workers <= 2; workers += 2) {
+    fo_loader_opts o = lopts(37, workers, 0);
+    uint64_t ref, dg[64];
+    int64_t n;
+    o.shuffle = true;
+    ref = run_seq(SMALL.d, &o, 1, &n);
+    for (int ti = 0; ti < N_OF(timeouts); ti++) {
+      fo_loader_t *L = create_ok(SMALL.d, &o);
+      fo_loader_batch_t *b = NULL;
+      int64_t k = 0, gave_up = 0;
+      for (;;) {
+        bool waited = true;
+        assert_fo_ok(fo_loader_next_timed(L, &b, timeouts[ti], &waited));
+        if (waited) {
+          assert_null(b);
+          gave_up++;
+          continue;
+        }
+        if (!b) break;
+        assert_int_equal(b->index, k);
+        assert_true(k < 64);
+        dg[k++] = fo_loader_batch_digest(b);
+        fo_loader_release(L, b);
+      }
+      assert_int_equal(k, n);
+      assert_true(fo_digest_sequence(dg, k) == ref);
+      if (workers == 0) assert_int_equal(gave_up, 0); /* made in the call */
+      assert_fo_error(fo_loader_next_timed(L, &b, -1.0, NULL), FO_EINVAL, "timeout -1");
+      assert_fo_error(fo_loader_next_timed(L, &b, NAN, NULL), FO_EINVAL, "timeout");
+      fo_loader_destroy(L);
+    }
   }
 }
 
@@ -1427,6 +1468,7 @@ int main(void) {
       cmocka_unit_test(batches_match_sampler),
       cmocka_unit_test(determinism_across_workers),
       cmocka_unit_test(determinism_cora),
+      cmocka_unit_test(next_timed),
       cmocka_unit_test(epoch_coverage),
       cmocka_unit_test(epoch_counts_all_nodes),
       cmocka_unit_test(inputs_copied),
