@@ -99,6 +99,21 @@ static void release_batch(loader *l, fo_loader_batch_t *b) {
 
 /* ---- Loader ---- */
 
+/* An int argument that may be None (then *out keeps its default): 0, or -1 with an
+ * exception naming `name`. */
+static int optional_int32(PyObject *arg, const char *name, int32_t *out) {
+  long v;
+  if (arg == Py_None) return 0;
+  v = PyLong_AsLong(arg);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  if (v < INT32_MIN || v > INT32_MAX) {
+    PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", name, v);
+    return -1;
+  }
+  *out = (int32_t)v;
+  return 0;
+}
+
 static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"dataset", "num_neighbors", "batch_size", "input_nodes", "shuffle",
                            "drop_last", "num_workers", "seed", "replace", "disjoint",
@@ -201,24 +216,9 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     o.input_nodes = (const fo_nid_t *)PyArray_DATA(ids);
     o.n_input_nodes = (int64_t)PyArray_DIM(ids, 0);
   }
-  if (num_workers != Py_None) {
-    long v = PyLong_AsLong(num_workers);
-    if (v == -1 && PyErr_Occurred()) goto fail;
-    if (v < INT32_MIN || v > INT32_MAX) {
-      PyErr_Format(PyExc_ValueError, "num_workers: %ld is out of range", v);
-      goto fail;
-    }
-    o.num_workers = (int32_t)v;
-  }
-  if (prefetch != Py_None) {
-    long v = PyLong_AsLong(prefetch);
-    if (v == -1 && PyErr_Occurred()) goto fail;
-    if (v < INT32_MIN || v > INT32_MAX) {
-      PyErr_Format(PyExc_ValueError, "prefetch: %ld is out of range", v);
-      goto fail;
-    }
-    o.prefetch = (int32_t)v;
-  }
+  if (optional_int32(num_workers, "num_workers", &o.num_workers) < 0 ||
+      optional_int32(prefetch, "prefetch", &o.prefetch) < 0)
+    goto fail;
 
   if (!(self = (loader *)type->tp_alloc(type, 0))) goto fail;
   self->pid = getpid();

@@ -529,7 +529,7 @@ static int mpi_barrier(fo_dist_t *dd) {
   uint64_t limit;
   long ns = CALL_NAP_MIN_NS;
   int err;
-  if (fo_dist_failed(dd, &msg)) return failure(dd, msg);
+  /* (fo_dist_finalize calls this only when the context has not failed) */
   __atomic_store_n(&mi->closing, 1, __ATOMIC_RELEASE);
   if ((err = MPI_Ibarrier(mi->world, &req)) != MPI_SUCCESS)
     return fo__dist_fail(dd, mpi_error(err, "final barrier"));

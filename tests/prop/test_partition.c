@@ -100,19 +100,7 @@ static bool exists(const char *path) {
 
 /* ---- datasets ---------------------------------------------------------------------------- */
 
-typedef struct ds {
-  const char *name;
-  char *tmp; /* temp dir, removed at the end */
-  char *dir; /* tmp/g: the dataset */
-  fo_dataset_t *d;
-} ds;
-
-static void ds_close(ds *g) {
-  fo_dataset_close(g->d);
-  free(g->dir);
-  fot_rmtree(g->tmp);
-  memset(g, 0, sizeof *g);
-}
+typedef fot_ds ds;
 
 typedef struct fx_opts {
   bool nodedata;            /* features, labels and splits train, val, test */
@@ -129,84 +117,51 @@ typedef struct fx_opts {
  * them again), val (v % 3 == 1 descending) and test (v % 4 == 2, adjacent pairs swapped). */
 static void make_graph(ds *g, const char *name, const fot_edges *e, int64_t n, const fx_opts *fo) {
   fo_import_opts o;
-  char spec[8192];
   fo_import_opts_init(&o);
   o.num_nodes = n;
   o.csr = fo->csr;
   o.index_dtype = fo->idx;
   o.feature_dtype = fo->fdt;
   g->name = name;
-  g->tmp = fot_tmpdir();
-  g->dir = fot_path(g->tmp, "g");
   if (fo->nodedata) {
     float *x = malloc((size_t)(n * FX_D + 1) * sizeof *x);
     int64_t *y = malloc((size_t)(n + 1) * 8), *tr = malloc((size_t)(n + 1) * 8),
             *va = malloc((size_t)(n + 1) * 8), *te = malloc((size_t)(n + 1) * 8);
-    int64_t ntr = 0, nva = 0, nte = 0, shape[2] = {n, FX_D};
-    char *fx = fot_path(g->tmp, "x.npy"), *fy = fot_path(g->tmp, "y.npy");
-    char *ftr = fot_path(g->tmp, "train.npy"), *fva = fot_path(g->tmp, "val.npy");
-    char *fte = fot_path(g->tmp, "test.npy");
+    fot_nodedata nd = {.x = x, .dim = FX_D, .y = y, .train = tr, .val = va, .test = te};
     for (int64_t v = 0; v < n; v++) {
       for (int j = 0; j < FX_D; j++) x[v * FX_D + j] = (float)(v * FX_D + j) * 0.25f - 7.0f;
       y[v] = v % 5 == 0 ? -1 : v % 4;
-      if (v % 3 == 0 && !fo->empty_train) tr[ntr++] = v;
-      if (v % 4 == 2) te[nte++] = v;
+      if (v % 3 == 0 && !fo->empty_train) tr[nd.n_train++] = v;
+      if (v % 4 == 2) te[nd.n_test++] = v;
     }
     for (int64_t v = n - 1; v >= 0; v--)
-      if (v % 3 == 1) va[nva++] = v;
-    if (ntr > 1) { /* a repeated train node (counted once) */
-      int64_t again = tr[ntr / 2];
-      tr[ntr++] = again;
+      if (v % 3 == 1) va[nd.n_val++] = v;
+    if (nd.n_train > 1) { /* a repeated train node (counted once) */
+      int64_t again = tr[nd.n_train / 2];
+      tr[nd.n_train++] = again;
     }
-    for (int64_t i = 0; i + 1 < nte; i += 2) {
+    for (int64_t i = 0; i + 1 < nd.n_test; i += 2) {
       int64_t t = te[i];
       te[i] = te[i + 1];
       te[i + 1] = t;
     }
-    fot_write_npy(fx, "<f4", 2, shape, x, (size_t)(n * FX_D) * sizeof *x);
-    fot_write_npy(fy, "<i8", 1, &n, y, (size_t)n * 8);
-    fot_write_npy(ftr, "<i8", 1, &ntr, tr, (size_t)ntr * 8);
-    fot_write_npy(fva, "<i8", 1, &nva, va, (size_t)nva * 8);
-    fot_write_npy(fte, "<i8", 1, &nte, te, (size_t)nte * 8);
-    snprintf(spec, sizeof spec, "train=%s,val=%s,test=%s", ftr, fva, fte);
-    o.features = fx;
-    o.labels = fy;
-    o.splits = spec;
-    assert_fo_ok(fo_import_edges(e->src, e->dst, e->m, g->dir, &o, NULL));
+    fot_ds_edges(g, e, &nd, &o);
     free(x);
     free(y);
     free(tr);
     free(va);
     free(te);
-    free(fx);
-    free(fy);
-    free(ftr);
-    free(fva);
-    free(fte);
   } else {
-    assert_fo_ok(fo_import_edges(e->src, e->dst, e->m, g->dir, &o, NULL));
+    fot_ds_edges(g, e, NULL, &o);
   }
-  assert_fo_ok(fo_dataset_open(g->dir, NULL, &g->d));
 }
 
 /* Cora (planetoid, undirected): 2708 nodes, 10556 edges, features, labels, train/val/test. */
 static void make_cora(ds *g) {
-  char *content = fot_path(fot_data_dir(), "cora/cora.content.gz");
-  char *cites = fot_path(fot_data_dir(), "cora/cora.cites");
-  const char *inputs[2] = {content, cites};
   fo_import_opts o;
   fo_import_opts_init(&o);
-  o.format = FO_FORMAT_PLANETOID;
-  o.undirected = true;
+  fot_ds_cora(g, o.feature_dtype);
   g->name = "cora";
-  g->tmp = fot_tmpdir();
-  g->dir = fot_path(g->tmp, "g");
-  assert_fo_ok(fo_import(inputs, 2, g->dir, &o, NULL));
-  assert_fo_ok(fo_dataset_open(g->dir, NULL, &g->d));
-  assert_int_equal(fo_dataset_num_nodes(g->d), 2708);
-  assert_int_equal(fo_dataset_num_edges(g->d), 10556);
-  free(content);
-  free(cites);
 }
 
 #define FB_N 4039
@@ -976,7 +931,7 @@ static void fixtures_matrix(void **state) {
     e.n = F[i].n;
     make_graph(&g, F[i].name, &e, F[i].n, &F[i].fo);
     run_matrix(&g, Ps, 5, 40, false, 4);
-    ds_close(&g);
+    fot_ds_close(&g);
     fot_edges_free(&e);
   }
 }
@@ -1052,7 +1007,7 @@ static void book_width(void **state) {
       sample_equal(g.d, p.d, 20, 5 + (uint64_t)i, false);
       pt_free(&p);
     }
-  ds_close(&g);
+  fot_ds_close(&g);
   fot_edges_free(&e);
   /* Cora, P = 300: a uint16 book on a real graph; the loader reads node data through it */
   {
@@ -1177,7 +1132,7 @@ static void edge_cases(void **state) {
     e.n = 10;
     make_graph(&g, "edgeless10", &e, 10, &fo);
     run_matrix(&g, Ps, 4, 10, false, 3);
-    ds_close(&g);
+    fot_ds_close(&g);
   }
   {
     fot_edges e;
@@ -1189,7 +1144,7 @@ static void edge_cases(void **state) {
     e.n = 1;
     make_graph(&g, "one_node_self_loop", &e, 1, &fo);
     run_matrix(&g, Ps, 2, 10, false, 1);
-    ds_close(&g);
+    fot_ds_close(&g);
     fot_edges_free(&e);
   }
   {
@@ -1201,7 +1156,7 @@ static void edge_cases(void **state) {
     fot_random(60, 300, 21, &e);
     make_graph(&g, "random60_empty_train", &e, 60, &fo);
     run_matrix(&g, Ps, 3, 10, false, 0);
-    ds_close(&g);
+    fot_ds_close(&g);
     fot_edges_free(&e);
   }
 }
@@ -1234,13 +1189,13 @@ static void quality_custom_train_split(void **state) {
       fo_partition_report_free(&q);
       pt_free(&p);
       if (diff) {
-        ds_close(&g);
+        fot_ds_close(&g);
         fot_edges_free(&e);
         fail_msg("%s balance %d: quality after train_split=val differs from the partition's "
                  "report: %s", METHOD[m], b, msg);
       }
     }
-  ds_close(&g);
+  fot_ds_close(&g);
   fot_edges_free(&e);
 }
 
@@ -1606,7 +1561,7 @@ static void verify_detects_corruption(void **state) {
   }
   /* a uint16 book (P = 300 > 256 on a graph of 400 nodes) */
   pt_free(&p);
-  ds_close(&g);
+  fot_ds_close(&g);
   fot_edges_free(&e);
   fot_random(400, 1600, 43, &e);
   make_graph(&g, "random400", &e, 400, &fo);
@@ -1676,7 +1631,7 @@ static void verify_detects_corruption(void **state) {
     assert_fo_error(fo_dataset_verify(p.d), FO_EFORMAT, "book");
   }
   pt_free(&p);
-  ds_close(&g);
+  fot_ds_close(&g);
   fot_edges_free(&e);
 }
 
@@ -1835,9 +1790,9 @@ static void errors(void **state) {
     assert_int_equal(m, FO_PARTITION_METIS);
   }
   free(root);
-  ds_close(&g);
-  ds_close(&plain);
-  ds_close(&csr_only);
+  fot_ds_close(&g);
+  fot_ds_close(&plain);
+  fot_ds_close(&csr_only);
   fot_edges_free(&e);
 }
 
@@ -2013,7 +1968,7 @@ static void refusals(void **state) {
     free(pd);
   }
   pt_free(&p);
-  ds_close(&g);
+  fot_ds_close(&g);
   fot_edges_free(&e);
 }
 
@@ -2028,8 +1983,8 @@ static int group_setup(void **state) {
 
 static int group_teardown(void **state) {
   (void)state;
-  ds_close(&CORA);
-  ds_close(&FB);
+  fot_ds_close(&CORA);
+  fot_ds_close(&FB);
   return 0;
 }
 

@@ -100,6 +100,34 @@ void fot_random(int64_t n, int64_t m, uint64_t seed, fot_edges *e);
 void fot_dataset(const fot_edges *e, bool csc, bool csr, fo_index_dtype index_dtype,
                  char **dir_out, fo_dataset_t **d_out);
 
+/* A dataset in a temp dir of its own (a fixture): dir = tmp/g; fot_ds_close removes it all. */
+typedef struct fot_ds {
+  const char *name; /* for messages (optional) */
+  char *tmp, *dir;
+  fo_dataset_t *d;
+} fot_ds;
+
+/* A fresh temp dir; import `inputs` with `o` into tmp/g and open it (asserts on failure). */
+void fot_ds_import(fot_ds *g, const char *const *inputs, int n, const fo_import_opts *o);
+/* Node data for fot_ds_edges: float32 features [n, dim], int64 labels [n] and the splits
+ * train, val and test (members in order; any may be empty). */
+typedef struct fot_nodedata {
+  const float *x;
+  int64_t dim;
+  const int64_t *y;
+  const int64_t *train, *val, *test;
+  int64_t n_train, n_val, n_test;
+} fot_nodedata;
+
+/* A fresh temp dir; with `nd`, its arrays written there as .npy files and named in `o`
+ * (features, labels, splits); import `e` with `o` into tmp/g and open it (asserts). */
+void fot_ds_edges(fot_ds *g, const fot_edges *e, const fot_nodedata *nd, fo_import_opts *o);
+/* Cora shipped in data/ (planetoid, undirected: 2708 nodes, 10556 edges), features stored as
+ * `fdt`. */
+void fot_ds_cora(fot_ds *g, fo_feature_dtype fdt);
+/* Close the dataset, remove the temp dir, zero *g. */
+void fot_ds_close(fot_ds *g);
+
 /* ---- reference sampler (ref_sampler.c) ----------------------------------------------------- */
 
 /* The slow, obviously-right sampler: the textbook nested loop, one frontier node at a time,

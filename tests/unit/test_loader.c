@@ -28,18 +28,7 @@
 
 /* ---- datasets ---------------------------------------------------------------------------- */
 
-typedef struct ds {
-  char *tmp; /* temp dir, removed at the end */
-  char *dir; /* tmp/g: the dataset */
-  fo_dataset_t *d;
-} ds;
-
-static void ds_close(ds *g) {
-  fo_dataset_close(g->d);
-  free(g->dir);
-  fot_rmtree(g->tmp);
-  memset(g, 0, sizeof *g);
-}
+typedef fot_ds ds;
 
 static void ds_open(ds *g) {
   g->d = NULL;
@@ -59,69 +48,28 @@ static void make_small(ds *g, int64_t n, int64_t m, fo_feature_dtype fdt, uint64
   float *x = malloc((size_t)(n * SMALL_D) * sizeof *x);
   int64_t *y = malloc((size_t)n * sizeof *y), *tr = malloc((size_t)n * 8), *va = malloc((size_t)n * 8),
           *te = malloc((size_t)n * 8);
-  int64_t ntr = 0, nva = 0, nte = 0, shape[2] = {n, SMALL_D};
+  fot_nodedata nd = {.x = x, .dim = SMALL_D, .y = y, .train = tr, .val = va, .test = te};
   uint64_t st = seed;
-  char *fx, *fy, *ftr, *fva, *fte, spec[4096];
   fot_random(n, m, seed, &e);
   for (int64_t i = 0; i < n * SMALL_D; i++)
     x[i] = (float)((int64_t)(fot_rand(&st) % 4096) - 2048) / 1024.0f;
   for (int64_t v = 0; v < n; v++) {
     y[v] = v % 11 == 0 ? -1 : v % 7;
-    if (v % 3 == 0) tr[ntr++] = v;
-    if (v % 5 == 2) te[nte++] = v;
+    if (v % 3 == 0) tr[nd.n_train++] = v;
+    if (v % 5 == 2) te[nd.n_test++] = v;
   }
   for (int64_t v = n - 1; v >= 0; v--)
-    if (v % 3 == 1) va[nva++] = v;
-  g->tmp = fot_tmpdir();
-  g->dir = fot_path(g->tmp, "g");
-  fx = fot_path(g->tmp, "x.npy");
-  fy = fot_path(g->tmp, "y.npy");
-  ftr = fot_path(g->tmp, "train.npy");
-  fva = fot_path(g->tmp, "val.npy");
-  fte = fot_path(g->tmp, "test.npy");
-  fot_write_npy(fx, "<f4", 2, shape, x, (size_t)(n * SMALL_D) * sizeof *x);
-  fot_write_npy(fy, "<i8", 1, &n, y, (size_t)n * 8);
-  fot_write_npy(ftr, "<i8", 1, &ntr, tr, (size_t)ntr * 8);
-  fot_write_npy(fva, "<i8", 1, &nva, va, (size_t)nva * 8);
-  fot_write_npy(fte, "<i8", 1, &nte, te, (size_t)nte * 8);
-  snprintf(spec, sizeof spec, "train=%s,val=%s,test=%s", ftr, fva, fte);
+    if (v % 3 == 1) va[nd.n_val++] = v;
   fo_import_opts_init(&o);
   o.num_nodes = n;
-  o.features = fx;
-  o.labels = fy;
-  o.splits = spec;
   o.feature_dtype = fdt;
-  assert_fo_ok(fo_import_edges(e.src, e.dst, e.m, g->dir, &o, NULL));
-  ds_open(g);
+  fot_ds_edges(g, &e, &nd, &o);
   fot_edges_free(&e);
   free(x);
   free(y);
   free(tr);
   free(va);
   free(te);
-  free(fx);
-  free(fy);
-  free(ftr);
-  free(fva);
-  free(fte);
-}
-
-/* Cora (planetoid, undirected) with feature dtype `fdt`. */
-static void make_cora(ds *g, fo_feature_dtype fdt) {
-  char *content = fot_path(fot_data_dir(), "cora/cora.content.gz");
-  char *cites = fot_path(fot_data_dir(), "cora/cora.cites");
-  const char *inputs[2] = {content, cites};
-  fo_import_opts o;
-  fo_import_opts_init(&o);
-  o.format = FO_FORMAT_PLANETOID;
-  o.undirected = true;
-  o.feature_dtype = fdt;
-  g->tmp = fot_tmpdir();
-  g->dir = fot_path(g->tmp, "g");
-  assert_fo_ok(fo_import(inputs, 2, g->dir, &o, NULL));
-  ds_open(g);
-  free(content);
-  free(cites);
 }
 
 /* Topology only (no node data): import `e` into a fresh dir, CSC and CSR. */
@@ -130,10 +78,7 @@ static void make_plain(ds *g, const fot_edges *e) {
   fo_import_opts_init(&o);
   o.num_nodes = e->n;
   o.csr = true;
-  g->tmp = fot_tmpdir();
-  g->dir = fot_path(g->tmp, "g");
-  assert_fo_ok(fo_import_edges(e->src, e->dst, e->m, g->dir, &o, NULL));
-  ds_open(g);
+  fot_ds_edges(g, e, NULL, &o);
 }
 
 /* ---- corrupting an array (as in test_store.c) ---------------------------------------------- */
@@ -150,19 +95,19 @@ static int64_t array_elem(const fo_dataset_t *d, const char *name, int64_t i) {
 /* ---- shared datasets (group setup) ------------------------------------------------------- */
 
 static ds SMALL; /* make_small(SMALL_N, SMALL_M, float32) */
-static ds CORA;  /* make_cora(float32) */
+static ds CORA;  /* fot_ds_cora(float32) */
 
 static int group_setup(void **state) {
   (void)state;
   make_small(&SMALL, SMALL_N, SMALL_M, FO_FEATURES_AUTO, 42);
-  make_cora(&CORA, FO_FEATURES_AUTO);
+  fot_ds_cora(&CORA, FO_FEATURES_AUTO);
   return 0;
 }
 
 static int group_teardown(void **state) {
   (void)state;
-  ds_close(&SMALL);
-  ds_close(&CORA);
+  fot_ds_close(&SMALL);
+  fot_ds_close(&CORA);
   return 0;
 }
 
@@ -840,7 +785,7 @@ static void split_errors(void **state) {
   make_plain(&g, &e);
   o.split = "train";
   create_fails(g.d, &o, FO_EINVAL, WANT("train", "none"));
-  ds_close(&g);
+  fot_ds_close(&g);
   fot_edges_free(&e);
 
   make_small(&g, 60, 200, FO_FEATURES_AUTO, 5);
@@ -852,7 +797,7 @@ static void split_errors(void **state) {
   create_fails(g.d, &o, FO_ERANGE, WANT("position 3", "60", "train"));
   o.split = "val"; /* the other splits are fine */
   fo_loader_destroy(create_ok(g.d, &o));
-  ds_close(&g);
+  fot_ds_close(&g);
 }
 
 /* ---- new epochs -------------------------------------------------------------------------- */
@@ -1004,7 +949,7 @@ static void gather_cora_dtypes(void **state) {
     fo_loader_t *L;
     fo_loader_batch_t *b;
     if (i == 0) gp = &CORA;
-    else make_cora(&g, cases[i].fdt);
+    else fot_ds_cora(&g, cases[i].fdt);
     o.shuffle = true;
     check_some_batches(gp->d, &o, 4);
     L = create_ok(gp->d, &o);
@@ -1021,7 +966,7 @@ static void gather_cora_dtypes(void **state) {
     }
     fo_loader_release(L, b);
     fo_loader_destroy(L);
-    if (i != 0) ds_close(&g);
+    if (i != 0) fot_ds_close(&g);
   }
 }
 
@@ -1040,7 +985,7 @@ static void gather_bfloat16_and_flags(void **state) {
   assert_int_equal(b->x_dim, SMALL_D);
   fo_loader_release(L, b);
   fo_loader_destroy(L);
-  ds_close(&g);
+  fot_ds_close(&g);
   /* features / labels off */
   for (int f = 0; f < 2; f++)
     for (int l = 0; l < 2; l++) {
@@ -1104,7 +1049,7 @@ static void gather_without_node_data(void **state) {
     fo_loader_release(L, b);
     fo_loader_destroy(L);
   }
-  ds_close(&g);
+  fot_ds_close(&g);
   fot_edges_free(&e);
 }
 
@@ -1206,7 +1151,7 @@ static void worker_error_propagates(void **state) {
     fo_loader_release(L, b);
     fo_loader_destroy(L);
   }
-  ds_close(&g);
+  fot_ds_close(&g);
   fot_edges_free(&e);
 }
 
