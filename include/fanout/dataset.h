@@ -259,6 +259,71 @@ FO_API const char *fo_dataset_split_name(const fo_dataset_t *d, int64_t i);
 FO_API int fo_dataset_split(const fo_dataset_t *d, const char *name, const int64_t **ids,
                             int64_t *n);
 
+/* ---- typed (heterogeneous) datasets: format_version 2, docs/FORMAT.md ------------------------ */
+
+/**
+ * Whether the dataset is typed (format_version 2: named node and edge types, PyG `HeteroData`).
+ * A version-1 dataset is not typed but still answers every function below as one node type
+ * "node" and one edge type "node__to__node" (type index 0), so code written for typed datasets
+ * runs on it unchanged. Cost: O(1).
+ */
+FO_API bool fo_dataset_is_typed(const fo_dataset_t *d);
+
+/** Number of node types T >= 1 (1 for a version-1 dataset). Cost: O(1). */
+FO_API int32_t fo_dataset_num_node_types(const fo_dataset_t *d);
+
+/** Number of edge types >= 1 (1 for a version-1 dataset). Cost: O(1). */
+FO_API int32_t fo_dataset_num_edge_types(const fo_dataset_t *d);
+
+/** Name of node type t (0 <= t < T), owned by `d`; NULL when t is out of range. Cost: O(1). */
+FO_API const char *fo_dataset_node_type_name(const fo_dataset_t *d, int32_t t);
+
+/** Index of the node type called `name`, or -1 when there is none. Cost: O(T). */
+FO_API int32_t fo_dataset_node_type_find(const fo_dataset_t *d, const char *name);
+
+/** One edge type, the canonical triple (src, rel, dst); strings owned by the dataset. */
+typedef struct fo_edge_type {
+  const char *name;   /**< "src__rel__dst" */
+  const char *src, *rel, *dst;
+  int32_t src_type;   /**< node type index of src */
+  int32_t dst_type;   /**< node type index of dst */
+  int64_t n_edges;    /**< edges of this type; their ids are 0..n_edges-1 */
+} fo_edge_type;
+
+/**
+ * Describe edge type `et` (0 <= et < fo_dataset_num_edge_types(d)), in manifest order.
+ * @return FO_OK; FO_ERANGE if `et` is out of range (message gives it). Cost: O(1).
+ */
+FO_API int fo_dataset_edge_type(const fo_dataset_t *d, int32_t et, fo_edge_type *out);
+
+/**
+ * Index of an edge type by name: the canonical "src__rel__dst", or a relation name alone when
+ * exactly one edge type has it (PyG accepts both). @return the index, -1 when there is none,
+ * -2 when a bare relation name is ambiguous. Cost: O(number of edge types).
+ */
+FO_API int32_t fo_dataset_edge_type_find(const fo_dataset_t *d, const char *name);
+
+/**
+ * The view of direction `dir` of edge type `et`: FO_EDGE_DIR_IN is the CSC (rows are the dst
+ * type's nodes, n_rows = n_dst; indices are src-type ids, n_nodes = n_src), FO_EDGE_DIR_OUT
+ * the CSR (rows: src type; indices: dst-type ids). Edge ids are per edge type.
+ * For a version-1 dataset, et 0 is fo_dataset_topology().
+ * @return FO_OK; FO_ERANGE if `et` is out of range; FO_EINVAL if that direction is not stored
+ *         (message names the edge type and the import option that adds it) or the dataset is
+ *         partitioned. Cost: O(1); valid until fo_dataset_close(d).
+ */
+FO_API int fo_dataset_edge_topology(const fo_dataset_t *d, int32_t et, fo_edge_dir dir,
+                                    fo_topology *out);
+
+/**
+ * The node data of node type t, as a dataset view: fo_dataset_num_nodes() gives n_t and
+ * fo_dataset_features(), _labels(), _split*(), _node_orig_*() answer for that type (ids local
+ * to the type). For a version-1 dataset, t = 0 gives `d` itself. The view is owned by `d`,
+ * valid until fo_dataset_close(d), and must not be closed. @return NULL when t is out of
+ * range. Cost: O(1).
+ */
+FO_API const fo_dataset_t *fo_dataset_node_data(const fo_dataset_t *d, int32_t t);
+
 /**
  * Full check of the dataset, O(n + m): each array's xxh64 against the manifest; each indptr
  * starts at 0, never decreases and ends at m; each indices/eid entry is in range; each eid array

@@ -53,6 +53,10 @@ typedef struct fo_sampler_opts {
   fo_edge_dir edge_dir;   /**< default FO_EDGE_DIR_IN (needs the CSC; OUT needs the CSR) */
   bool disjoint;          /**< one tree per seed, fills batch->batch; default false */
   uint64_t seed;          /**< user seed of the random streams; default 0 */
+  const int32_t *edge_type_fanouts; /**< typed datasets: [n_edge_types * n_hops], entry
+                               [et * n_hops + h] the fanout of edge type et at hop h (PyG's
+                               `num_neighbors={edge_type: [...]}`); NULL (default): `fanouts`
+                               for every edge type. Copied by create. */
 } fo_sampler_opts;
 
 /**
@@ -72,8 +76,17 @@ typedef struct fo_batch {
   int64_t *batch;   /**< [N] disjoint mode: index of each node's seed; NULL otherwise */
   int64_t *num_sampled_nodes; /**< [n_hops+1]: seeds, then new nodes per hop */
   int64_t *num_sampled_edges; /**< [n_hops]: edges sampled per hop */
-  /* Internal: capacities of the arrays above (elements). */
+  /** Typed datasets (PyG HeteroSamplerOutput): `typed` is true, n_seeds / n_nodes / n_edges
+   *  are totals over the types, and the arrays above are NOT filled: read each node type's and
+   *  edge type's part with fo_batch_node_type() / fo_batch_edge_type(). For a version-1
+   *  dataset typed is false, n_node_types = n_edge_types = 1 and both accessors give the batch
+   *  itself. */
+  bool typed;
+  int32_t n_node_types, n_edge_types;
+  /* Internal: capacities of the arrays above (elements), and the typed sub-batches. */
   int64_t cap_nodes, cap_batch, cap_edges, cap_hops;
+  struct fo_batch **types;
+  int64_t cap_types;
 } fo_batch_t;
 
 /** Write the defaults into `o`. Cost: O(1). */
@@ -86,8 +99,9 @@ FO_API void fo_sampler_opts_init(fo_sampler_opts *o);
  * @param o    options; `fanouts` is copied.
  * @param out  receives the sampler, or NULL on failure.
  * @return FO_OK; FO_EINVAL if o or o->fanouts is NULL, n_hops is outside 1..64, a fanout is
- *         < -1 (message gives the hop and value), or the dataset lacks the topology that
- *         edge_dir needs; FO_ENOMEM.
+ *         < -1 (message gives the hop, the value and for edge_type_fanouts the edge type), or
+ *         the dataset (any edge type of a typed one) lacks the topology that edge_dir needs;
+ *         FO_ENOMEM.
  * Thread-safety: any thread. Cost: O(n_hops); the scratch grows on first use.
  */
 FO_API int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o,
@@ -115,6 +129,47 @@ FO_API void fo_sampler_destroy(fo_sampler_t *s);
  */
 FO_API int fo_sampler_sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds,
                              uint64_t epoch, uint64_t batch_index, fo_batch_t *out);
+
+/**
+ * Sample the multi-hop neighborhood of `seeds`, nodes of node type `node_type` (PyG's
+ * `input_nodes=(type, ids)`), in a typed dataset (a version-1 dataset has node type 0 only).
+ *
+ * Hop h expands, for every edge type whose frontier type has frontier nodes (edge_dir in: the
+ * dst type, neighbors among the src type; out: the src type, neighbors among the dst type),
+ * those nodes' neighbors along that edge type, with that edge type's fanout at hop h; edge
+ * types run in dataset order, and the frontier of hop h + 1 is, per node type, the nodes hop h
+ * added. Draws of node v along edge type et come from the stream keyed as fo_sampler_sample's
+ * with et added to the counter (et 0 draws exactly what a version-1 dataset draws).
+ *
+ * Output, per node type t (fo_batch_node_type(out, t)): node[n_nodes] (ids of type t; for the
+ * seed type the seeds first), n_seeds (the seeds for the seed type, 0 otherwise),
+ * num_sampled_nodes[n_hops + 1], batch[] in disjoint mode; per edge type et
+ * (fo_batch_edge_type(out, et)): row, col, edge [n_edges] and num_sampled_edges[n_hops], with
+ * row indexing the neighbor type's node[] (src for edge_dir in) and col the frontier type's
+ * (dst for in), edge the edge type's own edge ids.
+ *
+ * @return as fo_sampler_sample; also FO_EINVAL if node_type is out of range, FO_ERANGE if a seed
+ *         is not an id of that node type (message names the type).
+ * Thread-safety and cost: as fo_sampler_sample (per edge type and hop, the frontier size times
+ * the fanout).
+ */
+FO_API int fo_sampler_sample_typed(fo_sampler_t *s, int32_t node_type, const fo_nid_t *seeds,
+                                   int64_t n_seeds, uint64_t epoch, uint64_t batch_index,
+                                   fo_batch_t *out);
+
+/**
+ * The part of batch `b` that belongs to node type t (typed: a sub-batch whose n_seeds,
+ * n_nodes, node, batch and num_sampled_nodes are that type's; version 1: `b` itself, t = 0).
+ * Owned by `b`, valid until its next use or destroy. NULL when t is out of range. Cost: O(1).
+ */
+FO_API const fo_batch_t *fo_batch_node_type(const fo_batch_t *b, int32_t t);
+
+/**
+ * The part of batch `b` that belongs to edge type et (typed: a sub-batch whose n_edges, row,
+ * col, edge and num_sampled_edges are that type's; version 1: `b` itself, et = 0). Owned by
+ * `b`, valid until its next use or destroy. NULL when et is out of range. Cost: O(1).
+ */
+FO_API const fo_batch_t *fo_batch_edge_type(const fo_batch_t *b, int32_t et);
 
 /**
  * Create an empty batch. @return FO_OK; FO_ENOMEM. `*out` is NULL on failure.

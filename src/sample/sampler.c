@@ -34,6 +34,7 @@ typedef struct rowspan {
 /* What one hop's draws depend on, besides the node: the batch's key and the hop's fanout. */
 typedef struct hop_params {
   int hop;
+  int32_t etype;  /* edge type, part of the random key */
   int32_t fanout;
   bool replace, disjoint;
   uint64_t seed, epoch, batch;
@@ -62,12 +63,20 @@ struct fo_sampler {
   int64_t cap_fowner;
   int64_t *counts;       /* [request] edges per node of the one-hop kernel */
   int64_t cap_counts;
-  int32_t *fanouts;
+  int32_t *fanouts;      /* [n_etypes * n_hops]: row et holds edge type et's fanouts */
   int32_t n_hops;
   bool replace, disjoint;
+  fo_edge_dir dir;
   uint64_t seed;
-  fo__idmap map;
-  bool map_ready;
+  /* types: a version-1 dataset has one of each (topos[0] aliases t, maps[0] is map) */
+  bool typed;
+  int32_t n_ntypes, n_etypes;
+  fo_topology *topos;    /* [n_etypes] the direction sampled of each edge type */
+  int32_t *front_t;      /* [n_etypes] node type of the frontier (dst for in, src for out) */
+  int32_t *nbr_t;        /* [n_etypes] node type of the neighbors */
+  fo__idmap *maps;       /* [n_ntypes] */
+  int64_t *hop_fb, *hop_fe; /* [n_ntypes] frontier of the current hop, per node type */
+  bool maps_ready;
   /* scratch, grown as needed and kept across batches */
   rowspan *rows;   /* [frontier] row start and length */
   int64_t cap_rows;
@@ -83,6 +92,7 @@ void fo_sampler_opts_init(fo_sampler_opts *o) {
   o->edge_dir = FO_EDGE_DIR_IN;
   o->disjoint = false;
   o->seed = 0;
+  o->edge_type_fanouts = NULL;
 }
 
 static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
@@ -95,8 +105,51 @@ static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
     if (o->fanouts[h] < -1)
       return FO_FAIL(FO_EINVAL, "fanouts[%d] = %d (hop %d) is not -1 (all) or >= 0", h,
                      (int)o->fanouts[h], h);
+  for (int32_t et = 0; o->edge_type_fanouts && et < fo_dataset_num_edge_types(d); et++)
+    for (int h = 0; h < o->n_hops; h++)
+      if (o->edge_type_fanouts[et * o->n_hops + h] < -1) {
+        fo_edge_type ty;
+        fo_dataset_edge_type(d, et, &ty);
+        return FO_FAIL(FO_EINVAL, "fanout of edge type '%s' at hop %d is %d, not -1 (all) or >= 0",
+                       ty.name, h, (int)o->edge_type_fanouts[et * o->n_hops + h]);
+      }
   if (o->edge_dir != FO_EDGE_DIR_IN && o->edge_dir != FO_EDGE_DIR_OUT)
     return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)o->edge_dir);
+  return FO_OK;
+}
+
+/* Per-type tables: each edge type's topology in the sampled direction, its frontier and
+ * neighbor node types, its fanouts; one id map per node type. A version-1 dataset has one of
+ * each, topos[0] being s->t. */
+static int setup_types(fo_sampler_t *s, const fo_sampler_opts *o) {
+  const fo_dataset_t *d = s->d;
+  const int32_t T = fo_dataset_num_node_types(d), E = fo_dataset_num_edge_types(d);
+  int rc;
+  s->typed = fo_dataset_is_typed(d);
+  s->n_ntypes = T;
+  s->n_etypes = E;
+  if (!(s->topos = calloc((size_t)E, sizeof *s->topos)) ||
+      !(s->front_t = calloc((size_t)E, sizeof *s->front_t)) ||
+      !(s->nbr_t = calloc((size_t)E, sizeof *s->nbr_t)) ||
+      !(s->maps = calloc((size_t)T, sizeof *s->maps)) ||
+      !(s->hop_fb = calloc((size_t)T, sizeof *s->hop_fb)) ||
+      !(s->hop_fe = calloc((size_t)T, sizeof *s->hop_fe)) ||
+      !(s->fanouts = malloc((size_t)E * (size_t)o->n_hops * sizeof *s->fanouts)))
+    return FO_FAIL(FO_ENOMEM, "sampler types");
+  for (int32_t et = 0; et < E; et++) {
+    fo_edge_type ty;
+    fo_dataset_edge_type(d, et, &ty);
+    memcpy(s->fanouts + (size_t)et * (size_t)o->n_hops,
+           o->edge_type_fanouts ? o->edge_type_fanouts + (size_t)et * (size_t)o->n_hops : o->fanouts,
+           (size_t)o->n_hops * sizeof *s->fanouts);
+    s->front_t[et] = o->edge_dir == FO_EDGE_DIR_IN ? ty.dst_type : ty.src_type;
+    s->nbr_t[et] = o->edge_dir == FO_EDGE_DIR_IN ? ty.src_type : ty.dst_type;
+    if (!s->typed) {
+      s->topos[et] = s->t;
+    } else if ((rc = fo_dataset_edge_topology(d, et, o->edge_dir, &s->topos[et])) != FO_OK) {
+      return rc;
+    }
+  }
   return FO_OK;
 }
 
@@ -137,6 +190,8 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
     s->t.n_edges = d->n_edges;
     s->t.n_rows = d->n_nodes;
     s->t.edge_id_bound = d->n_edges;
+  } else if (fo_dataset_is_typed(d)) {
+    /* every edge type's topology: setup_types */
   } else if ((rc = fo_dataset_topology(d, o->edge_dir, &s->t)) != FO_OK) {
     free(s);
     return fo__context(rc, "create sampler");
@@ -145,23 +200,29 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
     return FO_FAIL(FO_EINVAL, "create sampler: '%s' is one part of a partitioned dataset: sample "
                    "through the partitioned dataset's directory", d->path);
   }
-  if (!(s->fanouts = malloc((size_t)o->n_hops * sizeof *s->fanouts))) {
-    free(s);
-    return FO_FAIL(FO_ENOMEM, "sampler fanouts");
-  }
-  memcpy(s->fanouts, o->fanouts, (size_t)o->n_hops * sizeof *s->fanouts);
   s->d = d;
   s->n_hops = o->n_hops;
   s->replace = o->replace;
   s->disjoint = o->disjoint;
+  s->dir = o->edge_dir;
   s->seed = o->seed;
+  if ((rc = setup_types(s, o)) != FO_OK) {
+    fo_sampler_destroy(s);
+    return fo__context(rc, "create sampler");
+  }
   *out = s;
   return FO_OK;
 }
 
 void fo_sampler_destroy(fo_sampler_t *s) {
   if (!s) return;
-  if (s->map_ready) fo__idmap_fini(&s->map);
+  for (int32_t t = 0; s->maps_ready && t < s->n_ntypes; t++) fo__idmap_fini(&s->maps[t]);
+  free(s->maps);
+  free(s->topos);
+  free(s->front_t);
+  free(s->nbr_t);
+  free(s->hop_fb);
+  free(s->hop_fe);
   if (s->dist && s->remote.free_ctx) s->remote.free_ctx(s->remote.ctx);
   fo_batch_destroy(s->scratch);
   free(s->by_part);
@@ -198,12 +259,26 @@ void fo_batch_destroy(fo_batch_t *b) {
   free(b->batch);
   free(b->num_sampled_nodes);
   free(b->num_sampled_edges);
+  for (int64_t k = 0; k < b->cap_types; k++) fo_batch_destroy(b->types[k]);
+  free(b->types);
   free(b);
+}
+
+const fo_batch_t *fo_batch_node_type(const fo_batch_t *b, int32_t t) {
+  if (!b || t < 0 || t >= (b->typed ? b->n_node_types : 1)) return NULL;
+  return b->typed ? b->types[t] : b;
+}
+
+const fo_batch_t *fo_batch_edge_type(const fo_batch_t *b, int32_t et) {
+  if (!b || et < 0 || et >= (b->typed ? b->n_edge_types : 1)) return NULL;
+  return b->typed ? b->types[b->n_node_types + et] : b;
 }
 
 static void batch_clear(fo_batch_t *b) {
   b->n_seeds = b->n_nodes = b->n_edges = 0;
   b->n_hops = 0;
+  for (int64_t k = 0; k < b->cap_types; k++)
+    if (b->types[k]) batch_clear(b->types[k]);
 }
 
 static int batch_nodes(fo_batch_t *b, int64_t need, bool disjoint) {
@@ -309,8 +384,8 @@ static inline int64_t edges_for(int64_t deg, int32_t f, bool replace) {
  * in s->rows) and append them to out->edge (as positions, for now) and out->col. Reads nothing
  * but the frontier's row bounds: the random work is pure computation.
  */
-static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe,
-                            const hop_params *hp) {
+static int choose_positions(fo_sampler_t *s, const fo_batch_t *fr, fo_batch_t *out, int64_t fb,
+                            int64_t fe, const hop_params *hp) {
   const int32_t f = hp->fanout;
   const bool replace = hp->replace;
   int64_t E = out->n_edges;
@@ -331,9 +406,9 @@ static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_
       E += deg;
       continue;
     }
-    tag = (uint64_t)hp->hop;
-    if (hp->disjoint) tag |= ((uint64_t)out->batch[i] + 1) << 8;
-    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)out->node[i]);
+    tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
+    if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
+    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
     if (replace) {
       /* Case 2: with replacement, k independent uniform draws. */
       for (int64_t j = 0; j < k; j++) {
@@ -356,10 +431,9 @@ static int choose_positions(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_
  * (a global id, checked) and turn the position into the edge id (through eid when stored),
  * prefetching PF_GATHER edges ahead. IB/EB: byte widths of indices/eid (EB 0: no eid array).
  */
-static inline __attribute__((always_inline)) int gather(fo_sampler_t *s, fo_batch_t *out,
+static inline __attribute__((always_inline)) int gather(const fo_topology *t, fo_batch_t *out,
                                                         int64_t e0, int64_t e1, const int IB,
                                                         const int EB) {
-  const fo_topology *t = &s->t;
   const void *ix = t->indices, *eid = t->eid;
   const uint64_t n = (uint64_t)t->n_nodes, m = (uint64_t)t->n_edges;
   int64_t *row = out->row, *edge = out->edge;
@@ -382,14 +456,14 @@ static inline __attribute__((always_inline)) int gather(fo_sampler_t *s, fo_batc
   return FO_OK;
 }
 
-static int gather_any(fo_sampler_t *s, fo_batch_t *out, int64_t e0, int64_t e1) {
-  const int ib = s->t.indices_bytes, eb = s->t.eid ? s->t.eid_bytes : 0;
-  if (ib == 4 && eb == 0) return gather(s, out, e0, e1, 4, 0);
-  if (ib == 8 && eb == 0) return gather(s, out, e0, e1, 8, 0);
-  if (ib == 4 && eb == 4) return gather(s, out, e0, e1, 4, 4);
-  if (ib == 4 && eb == 8) return gather(s, out, e0, e1, 4, 8);
-  if (ib == 8 && eb == 4) return gather(s, out, e0, e1, 8, 4);
-  return gather(s, out, e0, e1, 8, 8);
+static int gather_any(const fo_topology *t, fo_batch_t *out, int64_t e0, int64_t e1) {
+  const int ib = t->indices_bytes, eb = t->eid ? t->eid_bytes : 0;
+  if (ib == 4 && eb == 0) return gather(t, out, e0, e1, 4, 0);
+  if (ib == 8 && eb == 0) return gather(t, out, e0, e1, 8, 0);
+  if (ib == 4 && eb == 4) return gather(t, out, e0, e1, 4, 4);
+  if (ib == 4 && eb == 8) return gather(t, out, e0, e1, 4, 8);
+  if (ib == 8 && eb == 4) return gather(t, out, e0, e1, 8, 4);
+  return gather(t, out, e0, e1, 8, 8);
 }
 
 /* Pass A0: row bounds of frontier [fb, fe), checked; returns the hop's edge count in *n_out. */
@@ -478,9 +552,8 @@ static int gather_sharded_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int6
   return gather_sharded(s, out, fb, e0, e1, 8, 8);
 }
 
-static int read_rows(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
-                     const hop_params *hp, int64_t *n_out) {
-  const fo_topology *t = &s->t;
+static int read_rows(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *out, int64_t fb,
+                     int64_t fe, const hop_params *hp, int64_t *n_out) {
   const int64_t *indptr = t->indptr, *node = out->node;
   const int32_t f = hp->fanout;
   int64_t total = 0;
@@ -502,10 +575,12 @@ static int read_rows(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t
 }
 
 /* Pass B: map the global ids in row[eb..ee) to local ids, appending new nodes. */
-static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int64_t n_seeds) {
-  fo__idmap *map = &s->map;
-  int64_t *row = out->row, *node = out->node;
-  int64_t N = out->n_nodes;
+/* `nb` receives the new nodes (the neighbors' node type), `fr` is the frontier's (col's) node
+ * type, whose trees the neighbors join in disjoint mode, and `out` holds the edges. */
+static int induce(fo__idmap *map, bool disjoint, fo_batch_t *nb, const fo_batch_t *fr,
+                  fo_batch_t *out, int64_t eb, int64_t ee, int64_t n_seeds) {
+  int64_t *row = out->row, *node = nb->node;
+  int64_t N = nb->n_nodes;
   if (map->dense) {
     /* Dense layout, branch-free: whether a neighbor is new is a coin flip to the branch
      * predictor, and every mispredict would throw away the loads in flight. The entry and
@@ -523,7 +598,7 @@ static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int6
       N += !hit;
       row[e] = local;
     }
-  } else if (!s->disjoint) {
+  } else if (!disjoint) {
     for (int64_t e = eb; e < ee; e++) {
       int64_t u = row[e];
       bool ins;
@@ -534,13 +609,13 @@ static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int6
       row[e] = local;
     }
   } else {
-    const int64_t *col = out->col;
-    int64_t *bat = out->batch;
+    const int64_t *col = out->col, *ftree = fr->batch;
+    int64_t *bat = nb->batch;
     for (int64_t e = eb; e < ee; e++) {
-      int64_t u = row[e], tree = bat[col[e]], key = u * n_seeds + tree;
+      int64_t u = row[e], tree = ftree[col[e]], key = u * n_seeds + tree;
       bool ins;
       uint32_t local;
-      if (e + PF_MAP < ee) fo__idmap_prefetch(map, row[e + PF_MAP] * n_seeds + bat[col[e + PF_MAP]]);
+      if (e + PF_MAP < ee) fo__idmap_prefetch(map, row[e + PF_MAP] * n_seeds + ftree[col[e + PF_MAP]]);
       local = fo__idmap_insert(map, key, (uint32_t)N, node, &ins);
       if (ins) {
         node[N] = u;
@@ -550,7 +625,7 @@ static int induce(fo_sampler_t *s, fo_batch_t *out, int64_t eb, int64_t ee, int6
       row[e] = local;
     }
   }
-  out->n_nodes = N;
+  nb->n_nodes = N;
   return FO_OK;
 }
 
@@ -573,8 +648,8 @@ int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_p
 }
 
 int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo__hop_res *res) {
-  const hop_params hp = {req->hop, req->fanout, req->replace, req->disjoint, req->seed, req->epoch,
-                         req->batch};
+  const hop_params hp = {req->hop, 0, req->fanout, req->replace, req->disjoint, req->seed,
+                         req->epoch, req->batch};
   int64_t total = 0;
   int rc;
   memset(res, 0, sizeof *res);
@@ -598,7 +673,7 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   sb->n_nodes = req->n;
   if ((rc = read_rows_sharded(s, sb, 0, req->n, &hp, &total)) != FO_OK) return rc;
   if ((rc = batch_edges(sb, total)) != FO_OK) return rc;
-  if ((rc = choose_positions(s, sb, 0, req->n, &hp)) != FO_OK ||
+  if ((rc = choose_positions(s, sb, sb, 0, req->n, &hp)) != FO_OK ||
       (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK)
     return rc;
   /* counts per node from col (edges come node by node) */
@@ -727,97 +802,199 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   return FO_OK;
 }
 
-static int sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint64_t epoch,
-                  uint64_t batch_index, fo_batch_t *out) {
-  const int64_t n = s->t.n_nodes;
-  int64_t fb, fe;
+/* The sub-batch of node type t, and of edge type et: the batch itself for a version-1 dataset. */
+static inline fo_batch_t *node_sub(fo_batch_t *out, int32_t t) {
+  return out->typed ? out->types[t] : out;
+}
+static inline fo_batch_t *edge_sub(fo_batch_t *out, int32_t et) {
+  return out->typed ? out->types[out->n_node_types + et] : out;
+}
+
+static int batch_hops(fo_batch_t *b, int32_t n_hops) {
+  int64_t c1 = b->cap_hops, c2 = b->cap_hops;
   int rc;
+  if (b->cap_hops >= n_hops + 1) return FO_OK;
+  if ((rc = fo__grow(&b->num_sampled_nodes, &c1, n_hops + 1, sizeof(int64_t), "batch")) != FO_OK ||
+      (rc = fo__grow(&b->num_sampled_edges, &c2, n_hops + 1, sizeof(int64_t), "batch")) != FO_OK)
+    return rc;
+  b->cap_hops = c1 < c2 ? c1 : c2;
+  return FO_OK;
+}
+
+/* Shape `out` for the sampler's dataset: typed datasets get one sub-batch per node type and per
+ * edge type (kept across batches), version-1 datasets none. */
+static int batch_types(fo_sampler_t *s, fo_batch_t *out) {
+  const int64_t need = s->typed ? (int64_t)s->n_ntypes + s->n_etypes : 0;
+  int rc;
+  if (need > out->cap_types) {
+    fo_batch_t **t = realloc(out->types, (size_t)need * sizeof *t);
+    if (!t) return FO_FAIL(FO_ENOMEM, "batch types");
+    out->types = t;
+    for (int64_t k = out->cap_types; k < need; k++) t[k] = NULL;
+    out->cap_types = need;
+  }
+  for (int64_t k = 0; k < need; k++)
+    if (!out->types[k] && (rc = fo_batch_create(&out->types[k])) != FO_OK) return rc;
+  out->typed = s->typed;
+  out->n_node_types = s->n_ntypes;
+  out->n_edge_types = s->n_etypes;
+  return FO_OK;
+}
+
+/*
+ * The hop driver. Per hop, every edge type whose frontier node type (dst for edge_dir in, src
+ * for out) has frontier nodes runs the one-hop passes over that edge type's topology (row
+ * bounds, choose, gather: or, distributed, dist_hop), and the inducer adds the neighbors to
+ * their node type; edge types go in dataset order, so a hop's new nodes of a type appear in
+ * edge-type order, then frontier order. The frontier of hop h + 1 is, per node type, the nodes
+ * hop h added. A version-1 dataset is the one-type case: every sub-batch is `out` itself.
+ */
+static int sample(fo_sampler_t *s, int32_t seed_type, const fo_nid_t *seeds, int64_t n_seeds,
+                  uint64_t epoch, uint64_t batch_index, fo_batch_t *out) {
+  const int32_t T = s->n_ntypes, E = s->n_etypes;
+  int64_t n;
+  fo_batch_t *sb;
+  int rc;
+  if (seed_type < 0 || seed_type >= T)
+    return FO_FAIL(FO_EINVAL, "seed node type %d is not in [0, %d)", (int)seed_type, (int)T);
+  n = s->typed ? fo_dataset_num_nodes(fo_dataset_node_data(s->d, seed_type)) : s->t.n_nodes;
   if (n_seeds < 0) return FO_FAIL(FO_EINVAL, "number of seeds %lld is negative", (long long)n_seeds);
   if (n_seeds > 0 && !seeds) return FO_FAIL(FO_EINVAL, "seeds is NULL with %lld seeds", (long long)n_seeds);
   for (int64_t i = 0; i < n_seeds; i++)
     if (seeds[i] < 0 || seeds[i] >= n)
-      return FO_FAIL(FO_ERANGE, "seed %lld (index %lld) is not a node id in [0, %lld)",
-                     (long long)seeds[i], (long long)i, (long long)n);
-  if (s->disjoint && n_seeds > 0 && n > INT64_MAX / n_seeds)
-    return FO_FAIL(FO_ERANGE, "disjoint mode: %lld nodes x %lld seeds overflows the id map key",
-                   (long long)n, (long long)n_seeds);
+      return FO_FAIL(FO_ERANGE, "seed %lld (index %lld) is not a %s id in [0, %lld)%s%s%s",
+                     (long long)seeds[i], (long long)i, s->typed ? "node type's" : "node",
+                     (long long)n, s->typed ? " (node type '" : "",
+                     s->typed ? fo_dataset_node_type_name(s->d, seed_type) : "", s->typed ? "')" : "");
+  for (int32_t t = 0; t < T && s->disjoint && n_seeds > 0; t++) {
+    int64_t nt = s->typed ? fo_dataset_num_nodes(fo_dataset_node_data(s->d, t)) : s->t.n_nodes;
+    if (nt > INT64_MAX / n_seeds)
+      return FO_FAIL(FO_ERANGE, "disjoint mode: %lld nodes x %lld seeds overflows the id map key",
+                     (long long)nt, (long long)n_seeds);
+  }
   if (n_seeds >= (int64_t)UINT32_MAX)
     return FO_FAIL(FO_ERANGE, "%lld seeds: a batch holds at most 2^32 - 2 nodes", (long long)n_seeds);
-  if (out->cap_hops < s->n_hops + 1) {
-    int64_t c1 = out->cap_hops, c2 = out->cap_hops;
-    if ((rc = fo__grow(&out->num_sampled_nodes, &c1, s->n_hops + 1, sizeof(int64_t), "batch")) != FO_OK ||
-        (rc = fo__grow(&out->num_sampled_edges, &c2, s->n_hops + 1, sizeof(int64_t), "batch")) != FO_OK)
-      return rc;
-    out->cap_hops = c1 < c2 ? c1 : c2;
-  }
-  if (!s->map_ready) {
+  if ((rc = batch_types(s, out)) != FO_OK || (rc = batch_hops(out, s->n_hops)) != FO_OK) return rc;
+  if (!s->maps_ready) {
     /* disjoint keys range over n * n_seeds: always the hash layout */
-    if ((rc = fo__idmap_init(&s->map, s->disjoint ? -1 : n, DENSE_MAP_LIMIT)) != FO_OK) return rc;
-    s->map_ready = true;
+    for (int32_t t = 0; t < T; t++) {
+      int64_t nt = s->typed ? fo_dataset_num_nodes(fo_dataset_node_data(s->d, t)) : s->t.n_nodes;
+      if ((rc = fo__idmap_init(&s->maps[t], s->disjoint ? -1 : nt, DENSE_MAP_LIMIT)) != FO_OK) {
+        for (int32_t u = 0; u < t; u++) fo__idmap_fini(&s->maps[u]);
+        return rc;
+      }
+    }
+    s->maps_ready = true;
   }
-  fo__idmap_reset(&s->map);
-  if (!s->disjoint && out->batch) {
-    /* the header promises batch == NULL outside disjoint mode */
-    free(out->batch);
-    out->batch = NULL;
-    out->cap_batch = 0;
-  }
-  if ((rc = batch_nodes(out, n_seeds, s->disjoint)) != FO_OK) return rc;
-  if ((rc = fo__idmap_reserve(&s->map, n_seeds)) != FO_OK) return rc;
   out->n_seeds = n_seeds;
   out->n_hops = s->n_hops;
   out->disjoint = s->disjoint;
+  for (int32_t t = 0; t < T; t++) {
+    fo_batch_t *nb = node_sub(out, t);
+    fo__idmap_reset(&s->maps[t]);
+    if ((rc = batch_hops(nb, s->n_hops)) != FO_OK) return rc;
+    if (!s->disjoint && nb->batch) {
+      /* the header promises batch == NULL outside disjoint mode */
+      free(nb->batch);
+      nb->batch = NULL;
+      nb->cap_batch = 0;
+    }
+    nb->n_seeds = t == seed_type ? n_seeds : 0;
+    nb->n_nodes = 0;
+    /* one slot of slack for the dense inducer; in disjoint mode batch is never NULL */
+    if ((rc = batch_nodes(nb, nb->n_seeds + 1, s->disjoint)) != FO_OK) return rc;
+    nb->n_hops = s->n_hops;
+    nb->disjoint = s->disjoint;
+    s->hop_fb[t] = s->hop_fe[t] = 0;
+  }
+  for (int32_t et = 0; et < E; et++) {
+    fo_batch_t *eb = edge_sub(out, et);
+    if ((rc = batch_hops(eb, s->n_hops)) != FO_OK) return rc;
+    eb->n_edges = 0;
+    eb->n_hops = s->n_hops;
+  }
+  sb = node_sub(out, seed_type);
+  if ((rc = fo__idmap_reserve(&s->maps[seed_type], n_seeds)) != FO_OK) return rc;
   for (int64_t i = 0; i < n_seeds; i++) {
     bool ins;
-    out->node[i] = seeds[i];
+    sb->node[i] = seeds[i];
     if (s->disjoint) {
-      out->batch[i] = i;
-      fo__idmap_insert(&s->map, seeds[i] * n_seeds + i, (uint32_t)i, out->node, &ins);
+      sb->batch[i] = i;
+      fo__idmap_insert(&s->maps[seed_type], seeds[i] * n_seeds + i, (uint32_t)i, sb->node, &ins);
     } else {
-      fo__idmap_insert(&s->map, seeds[i], (uint32_t)i, out->node, &ins); /* first copy wins */
+      fo__idmap_insert(&s->maps[seed_type], seeds[i], (uint32_t)i, sb->node, &ins); /* first copy wins */
     }
   }
-  out->n_nodes = n_seeds;
-  out->num_sampled_nodes[0] = n_seeds;
-  fb = 0;
-  fe = n_seeds;
+  sb->n_nodes = n_seeds;
+  s->hop_fe[seed_type] = n_seeds;
+  for (int32_t t = 0; t < T; t++) node_sub(out, t)->num_sampled_nodes[0] = s->hop_fe[t];
   for (int hop = 0; hop < s->n_hops; hop++) {
-    int64_t n_front = fe - fb, n_new = 0, e0 = out->n_edges;
-    const hop_params hp = {hop, s->fanouts[hop], s->replace, s->disjoint, s->seed, epoch, batch_index};
-    if ((rc = fo__grow(&s->rows, &s->cap_rows, n_front, sizeof *s->rows, "sampler scratch")) != FO_OK)
-      return rc;
-    if (s->dist) {
-      /* remote parts through fo_dist: appends the hop's edges like the passes below */
-      if ((rc = dist_hop(s, out, fb, fe, &hp, &n_new)) != FO_OK) return rc;
-    } else {
-      if ((rc = (s->shards ? read_rows_sharded : read_rows)(s, out, fb, fe, &hp, &n_new)) != FO_OK)
-        return rc;
-          if (n_new > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
-      if ((rc = batch_edges(out, e0 + n_new)) != FO_OK) return rc;
-      if ((rc = choose_positions(s, out, fb, fe, &hp)) != FO_OK ||
-          (rc = s->shards ? gather_sharded_any(s, out, fb, e0, out->n_edges)
-                          : gather_any(s, out, e0, out->n_edges)) != FO_OK)
-        return rc;
+    for (int32_t et = 0; et < E; et++) {
+      const int32_t ft = s->front_t[et], ntt = s->nbr_t[et];
+      fo_batch_t *eb = edge_sub(out, et), *fr = node_sub(out, ft), *nb = node_sub(out, ntt);
+      const int64_t fb = s->hop_fb[ft], fe = s->hop_fe[ft], e0 = eb->n_edges;
+      const hop_params hp = {hop, et, s->fanouts[(int64_t)et * s->n_hops + hop], s->replace,
+                             s->disjoint, s->seed, epoch, batch_index};
+      int64_t n_new = 0;
+      if (fe > fb) {
+        if ((rc = fo__grow(&s->rows, &s->cap_rows, fe - fb, sizeof *s->rows, "sampler scratch")) != FO_OK)
+          return rc;
+        if (s->dist) {
+          /* remote parts through fo_dist: appends the hop's edges like the passes below */
+          if ((rc = dist_hop(s, eb, fb, fe, &hp, &n_new)) != FO_OK) return rc;
+        } else {
+          if ((rc = s->shards ? read_rows_sharded(s, fr, fb, fe, &hp, &n_new)
+                              : read_rows(s, &s->topos[et], fr, fb, fe, &hp, &n_new)) != FO_OK)
+            return rc;
+          if (n_new > INT64_MAX / 4 - e0)
+            return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
+          if ((rc = batch_edges(eb, e0 + n_new)) != FO_OK) return rc;
+          if ((rc = choose_positions(s, fr, eb, fb, fe, &hp)) != FO_OK ||
+              (rc = s->shards ? gather_sharded_any(s, eb, fb, e0, eb->n_edges)
+                              : gather_any(&s->topos[et], eb, e0, eb->n_edges)) != FO_OK)
+            return rc;
+        }
+        n_new = eb->n_edges - e0;
+        if (nb->n_nodes + n_new >= (int64_t)UINT32_MAX)
+          return FO_FAIL(FO_ERANGE, "batch exceeds 2^32 - 2 nodes at hop %d", hop);
+        if ((rc = batch_nodes(nb, nb->n_nodes + n_new + 1, s->disjoint)) != FO_OK) return rc;
+        if ((rc = fo__idmap_reserve(&s->maps[ntt], n_new)) != FO_OK) return rc;
+        if ((rc = induce(&s->maps[ntt], s->disjoint, nb, fr, eb, e0, eb->n_edges, n_seeds)) != FO_OK)
+          return rc;
+      }
+      eb->num_sampled_edges[hop] = eb->n_edges - e0;
     }
-    if (out->n_nodes + n_new >= (int64_t)UINT32_MAX)
-      return FO_FAIL(FO_ERANGE, "batch exceeds 2^32 - 2 nodes at hop %d", hop);
-    if ((rc = batch_nodes(out, out->n_nodes + n_new + 1, s->disjoint)) != FO_OK) return rc;
-    if ((rc = fo__idmap_reserve(&s->map, n_new)) != FO_OK) return rc;
-    fb = out->n_nodes;
-    if ((rc = induce(s, out, e0, out->n_edges, n_seeds)) != FO_OK) return rc;
-    fe = out->n_nodes;
-    out->num_sampled_nodes[hop + 1] = fe - fb;
-    out->num_sampled_edges[hop] = out->n_edges - e0;
+    for (int32_t t = 0; t < T; t++) {
+      fo_batch_t *nb = node_sub(out, t);
+      nb->num_sampled_nodes[hop + 1] = nb->n_nodes - s->hop_fe[t];
+      s->hop_fb[t] = s->hop_fe[t];
+      s->hop_fe[t] = nb->n_nodes;
+    }
+  }
+  if (s->typed) {
+    /* the top level counts every type's nodes and edges */
+    out->n_nodes = out->n_edges = 0;
+    for (int32_t t = 0; t < T; t++) out->n_nodes += node_sub(out, t)->n_nodes;
+    for (int32_t et = 0; et < E; et++) out->n_edges += edge_sub(out, et)->n_edges;
   }
   return FO_OK;
 }
 
 int fo_sampler_sample(fo_sampler_t *s, const fo_nid_t *seeds, int64_t n_seeds, uint64_t epoch,
                       uint64_t batch_index, fo_batch_t *out) {
+  if (s && s->typed)
+    return FO_FAIL(FO_EINVAL, "sample: dataset '%s' is typed: give the seeds' node type "
+                   "(fo_sampler_sample_typed)", fo_dataset_path(s->d));
+  return fo_sampler_sample_typed(s, 0, seeds, n_seeds, epoch, batch_index, out);
+}
+
+int fo_sampler_sample_typed(fo_sampler_t *s, int32_t node_type, const fo_nid_t *seeds,
+                            int64_t n_seeds, uint64_t epoch, uint64_t batch_index,
+                            fo_batch_t *out) {
   int rc;
   if (!s || !out) return FO_FAIL(FO_EINVAL, "sampler or batch is NULL");
   batch_clear(out);
-  rc = sample(s, seeds, n_seeds, epoch, batch_index, out);
+  rc = sample(s, node_type, seeds, n_seeds, epoch, batch_index, out);
   if (rc != FO_OK) {
     batch_clear(out);
     return fo__context(rc, "sample batch %llu", (unsigned long long)batch_index);

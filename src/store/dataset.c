@@ -231,7 +231,7 @@ static bool is_int_dtype(const fo__array *a, bool allow32) {
 
 /* Build the view of one direction from manifest entry `t` ({"indptr":..,"indices":..[,"eid":..]}). */
 static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char *label,
-                         fo_load_mode load) {
+                         fo_load_mode load, int64_t n_rows, int64_t n_nbr) {
   fo_topology *v = &d->topo[dir];
   const fo__array *ip, *ix, *ei = NULL;
   json_t *jp = json_object_get(t, "indptr"), *jx = json_object_get(t, "indices");
@@ -244,9 +244,9 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   if (je) ei = fo__dataset_find(d, json_string_value(je));
   if (!ip || !ix || (je && !ei))
     return FO_FAIL(FO_EFORMAT, "topology '%s': names an array that is not listed", label);
-  if (!is_int_dtype(ip, false) || ip->ndim != 1 || ip->shape[0] != d->n_rows + 1)
+  if (!is_int_dtype(ip, false) || ip->ndim != 1 || ip->shape[0] != n_rows + 1)
     return FO_FAIL(FO_EFORMAT, "%s: must be int64 [%lld], is %s [%lld]", ip->file,
-                   (long long)(d->n_rows + 1), ip->dtype, (long long)ip->shape[0]);
+                   (long long)(n_rows + 1), ip->dtype, (long long)ip->shape[0]);
   if (!is_int_dtype(ix, true) || ix->ndim != 1 || ix->shape[0] != d->n_edges)
     return FO_FAIL(FO_EFORMAT, "%s: must be int32 or int64 [%lld], is %s [%lld]", ix->file,
                    (long long)d->n_edges, ix->dtype, (long long)ix->shape[0]);
@@ -260,14 +260,14 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
       return rc;
   }
   p = ip->data;
-  if (p[0] != 0 || p[d->n_rows] != d->n_edges)
+  if (p[0] != 0 || p[n_rows] != d->n_edges)
     return FO_FAIL(FO_EFORMAT, "%s: indptr[0] = %lld and indptr[%lld] = %lld, expected 0 and %lld",
-                   ip->file, (long long)p[0], (long long)d->n_rows, (long long)p[d->n_rows],
+                   ip->file, (long long)p[0], (long long)n_rows, (long long)p[n_rows],
                    (long long)d->n_edges);
   v->dir = dir;
-  v->n_nodes = d->n_nodes;
+  v->n_nodes = n_nbr;
   v->n_edges = d->n_edges;
-  v->n_rows = d->n_rows;
+  v->n_rows = n_rows;
   v->row_nodes = d->row_nodes ? d->row_nodes->data : NULL;
   v->edge_id_bound = d->edge_id_bound;
   v->indptr = p;
@@ -482,9 +482,198 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
   return parse_node_data(d, root, load);
 }
 
+static int parse_edges(fo_dataset_t *d, json_t *root, fo_load_mode load, int64_t csc_rows,
+                       int64_t csc_nbr, int64_t csr_rows, int64_t csr_nbr);
+
+/* ---- types ---------------------------------------------------------------------------------- */
+
+bool fo__type_name_ok(const char *s) {
+  size_t n = strlen(s);
+  if (n < 1 || n > FO_TYPE_NAME_MAX || strstr(s, "__")) return false;
+  for (; *s; s++)
+    if (*s <= ' ' || *s > '~' || strchr(",=:\"\\/", *s)) return false;
+  return true;
+}
+
+/* A version-1 dataset: one node type and one edge type, both the dataset itself. */
+static int one_type(fo_dataset_t *d) {
+  if (!(d->ntypes = calloc(1, sizeof *d->ntypes)) || !(d->etypes = calloc(1, sizeof *d->etypes)) ||
+      !(d->ntypes[0].name = fo__strdup("node")) || !(d->etypes[0].name = fo__strdup("node__to__node")) ||
+      !(d->etypes[0].src = fo__strdup("node")) || !(d->etypes[0].rel = fo__strdup("to")) ||
+      !(d->etypes[0].dst = fo__strdup("node")))
+    return FO_FAIL(FO_ENOMEM, "types");
+  d->n_ntypes = d->n_etypes = 1;
+  d->ntypes[0].view = d->etypes[0].view = d;
+  return FO_OK;
+}
+
+/* A view of `d` sharing its arrays. */
+static fo_dataset_t *new_view(fo_dataset_t *d) {
+  fo_dataset_t *v = calloc(1, sizeof *v);
+  if (!v) return NULL;
+  if (!(v->path = fo__strdup(d->path))) {
+    free(v);
+    return NULL;
+  }
+  v->is_view = true;
+  v->format_version = d->format_version;
+  v->arrays = d->arrays;
+  v->n_arrays = d->n_arrays;
+  return v;
+}
+
+static int type_string(json_t *obj, const char *key, const char *where, int64_t i, char **out) {
+  json_t *v = json_object_get(obj, key);
+  if (!json_is_string(v) || !fo__type_name_ok(json_string_value(v)))
+    return FO_FAIL(FO_EFORMAT, "%s: %s[%lld]: '%s' is missing or not a valid type name "
+                   "(1..%d printable bytes, no whitespace, ',', '=', ':', quote, slashes or '__')",
+                   FO_MANIFEST, where, (long long)i, key, FO_TYPE_NAME_MAX);
+  if (!(*out = fo__strdup(json_string_value(v)))) return FO_FAIL(FO_ENOMEM, "types");
+  return FO_OK;
+}
+
+/* "node_types" and "edge_types" of a version-2 manifest (docs/FORMAT.md). */
+static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
+  json_t *jn = json_object_get(root, "node_types"), *je = json_object_get(root, "edge_types");
+  int64_t sum_n = 0, sum_m = 0;
+  int rc;
+  if (!json_is_array(jn) || json_array_size(jn) < 1 || json_array_size(jn) > 65535 ||
+      !json_is_array(je) || json_array_size(je) < 1 || json_array_size(je) > 32767)
+    return FO_FAIL(FO_EFORMAT, "%s: a typed dataset needs 'node_types' (1..65535) and "
+                   "'edge_types' (1..32767) lists", FO_MANIFEST);
+  if (json_object_get(root, "topology") || json_object_get(root, "features") ||
+      json_object_get(root, "labels") || json_object_get(root, "splits"))
+    return FO_FAIL(FO_EFORMAT, "%s: a typed dataset keeps topology and node data per type, not "
+                   "at the top level", FO_MANIFEST);
+  d->typed = true;
+  if (!(d->ntypes = calloc(json_array_size(jn), sizeof *d->ntypes)) ||
+      !(d->etypes = calloc(json_array_size(je), sizeof *d->etypes)))
+    return FO_FAIL(FO_ENOMEM, "types");
+  for (size_t i = 0; i < json_array_size(jn); i++) {
+    json_t *t = json_array_get(jn, i);
+    struct fo__ntype *nt = &d->ntypes[i];
+    fo_dataset_t *v;
+    if (!json_is_object(t)) return FO_FAIL(FO_EFORMAT, "%s: node_types[%zu] is not an object", FO_MANIFEST, i);
+    if ((rc = type_string(t, "name", "node_types", (int64_t)i, &nt->name)) != FO_OK) return rc;
+    d->n_ntypes++;
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(d->ntypes[j].name, nt->name))
+        return FO_FAIL(FO_EFORMAT, "%s: node type '%s' is listed twice", FO_MANIFEST, nt->name);
+    if (!(nt->view = v = new_view(d))) return FO_FAIL(FO_ENOMEM, "types");
+    if ((rc = json_int(t, "num_nodes", &v->n_nodes)) != FO_OK || v->n_nodes > INT64_MAX / 4 - sum_n)
+      return fo__context(rc ? rc : FO_FAIL(FO_EFORMAT, "too many nodes"), "%s: node type '%s'",
+                         FO_MANIFEST, nt->name);
+    v->n_rows = v->n_nodes;
+    sum_n += v->n_nodes;
+    if ((rc = parse_node_orig(v, t)) != FO_OK || (rc = parse_node_data(v, t, load)) != FO_OK)
+      return fo__context(rc, "node type '%s'", nt->name);
+  }
+  for (size_t i = 0; i < json_array_size(je); i++) {
+    json_t *t = json_array_get(je, i), *jname;
+    struct fo__etype *et = &d->etypes[i];
+    fo_dataset_t *v;
+    int64_t ns, nd;
+    char *full;
+    size_t len;
+    if (!json_is_object(t)) return FO_FAIL(FO_EFORMAT, "%s: edge_types[%zu] is not an object", FO_MANIFEST, i);
+    d->n_etypes++;
+    if ((rc = type_string(t, "src", "edge_types", (int64_t)i, &et->src)) != FO_OK ||
+        (rc = type_string(t, "rel", "edge_types", (int64_t)i, &et->rel)) != FO_OK ||
+        (rc = type_string(t, "dst", "edge_types", (int64_t)i, &et->dst)) != FO_OK)
+      return rc;
+    len = strlen(et->src) + strlen(et->rel) + strlen(et->dst) + 5;
+    if (!(et->name = full = malloc(len))) return FO_FAIL(FO_ENOMEM, "types");
+    snprintf(full, len, "%s__%s__%s", et->src, et->rel, et->dst);
+    jname = json_object_get(t, "name");
+    if (jname && !(json_is_string(jname) && !strcmp(json_string_value(jname), full)))
+      return FO_FAIL(FO_EFORMAT, "%s: edge_types[%zu]: 'name' is not '%s'", FO_MANIFEST, i, full);
+    et->src_t = fo_dataset_node_type_find(d, et->src);
+    et->dst_t = fo_dataset_node_type_find(d, et->dst);
+    if (et->src_t < 0 || et->dst_t < 0)
+      return FO_FAIL(FO_EFORMAT, "%s: edge type '%s': node type '%s' is not listed", FO_MANIFEST,
+                     full, et->src_t < 0 ? et->src : et->dst);
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(d->etypes[j].name, full))
+        return FO_FAIL(FO_EFORMAT, "%s: edge type '%s' is listed twice", FO_MANIFEST, full);
+    if (!(et->view = v = new_view(d))) return FO_FAIL(FO_ENOMEM, "types");
+    if ((rc = json_int(t, "num_edges", &v->n_edges)) != FO_OK || v->n_edges > INT64_MAX / 4 - sum_m)
+      return fo__context(rc ? rc : FO_FAIL(FO_EFORMAT, "too many edges"), "%s: edge type '%s'",
+                         FO_MANIFEST, full);
+    sum_m += v->n_edges;
+    v->edge_id_bound = v->n_edges;
+    ns = d->ntypes[et->src_t].view->n_nodes;
+    nd = d->ntypes[et->dst_t].view->n_nodes;
+    v->n_nodes = v->n_rows = nd; /* unused for edge views but kept in range */
+    if ((rc = parse_edges(v, t, load, nd, ns, ns, nd)) != FO_OK)
+      return fo__context(rc, "edge type '%s'", full);
+  }
+  if (sum_n != d->n_nodes || sum_m != d->n_edges)
+    return FO_FAIL(FO_EFORMAT, "%s: num_nodes %lld and num_edges %lld are not the sums over the "
+                   "types (%lld, %lld)", FO_MANIFEST, (long long)d->n_nodes, (long long)d->n_edges,
+                   (long long)sum_n, (long long)sum_m);
+  return FO_OK;
+}
+
+static void close_view(fo_dataset_t *v) {
+  for (int64_t i = 0; i < v->n_splits; i++) free(v->splits[i].name);
+  free(v->splits);
+  free(v->path);
+  free(v);
+}
+
+/* "topology", "edge_orig" and "edge_ids" of `obj` (the root of a version-1 manifest, or one edge
+ * type of a version-2 one): the CSC has csc_rows rows with neighbor ids below csc_nbr, the CSR
+ * csr_rows rows with neighbor ids below csr_nbr. */
+static int parse_edges(fo_dataset_t *d, json_t *root, fo_load_mode load, int64_t csc_rows,
+                       int64_t csc_nbr, int64_t csr_rows, int64_t csr_nbr) {
+  json_t *topo;
+  int rc = FO_OK;
+  topo = json_object_get(root, "topology");
+  if (!json_is_object(topo)) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: missing 'topology'", FO_MANIFEST);
+    return rc;
+  }
+  if (json_object_get(topo, "csc") &&
+      (rc = load_topology(d, json_object_get(topo, "csc"), FO_EDGE_DIR_IN, "csc", load, csc_rows, csc_nbr)) != FO_OK)
+    return rc;
+  if (json_object_get(topo, "csr") &&
+      (rc = load_topology(d, json_object_get(topo, "csr"), FO_EDGE_DIR_OUT, "csr", load, csr_rows, csr_nbr)) != FO_OK)
+    return rc;
+  if (!d->has_topo[0] && !d->has_topo[1]) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: 'topology' has neither 'csc' nor 'csr'", FO_MANIFEST);
+    return rc;
+  }
+  /* The edge-id direction stores no eid array; the other one must. */
+  for (int dir = 0; dir < 2; dir++)
+    if (d->has_topo[dir] && !d->topo[dir].eid && d->has_topo[!dir] && !d->topo[!dir].eid) {
+      rc = FO_FAIL(FO_EFORMAT, "%s: both csc and csr lack an 'eid' array", FO_MANIFEST);
+      return rc;
+    }
+  {
+    /* "edge_orig" (optional) names an int32/int64 [m] array; "edge_ids" says which direction's
+     * positions are the edge ids */
+    json_t *eo = json_object_get(root, "edge_orig"), *ei = json_object_get(root, "edge_ids");
+    const fo__array *a = NULL;
+    if (eo) a = json_is_string(eo) ? fo__dataset_find(d, json_string_value(eo)) : NULL;
+    if (eo && (!a || a->ndim != 1 || a->shape[0] != d->n_edges || !is_int_dtype(a, true))) {
+      rc = FO_FAIL(FO_EFORMAT, "%s: 'edge_orig' must name an int32 or int64 [%lld] array",
+                   FO_MANIFEST, (long long)d->n_edges);
+      return rc;
+    }
+    d->edge_orig = a;
+    if (ei && !(json_is_string(ei) && (!strcmp(json_string_value(ei), "csc") ||
+                                       !strcmp(json_string_value(ei), "csr") ||
+                                       !strcmp(json_string_value(ei), "global")))) {
+      rc = FO_FAIL(FO_EFORMAT, "%s: 'edge_ids' is not \"csc\", \"csr\" or \"global\"", FO_MANIFEST);
+      return rc;
+    }
+  }
+  return FO_OK;
+}
+
 static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
   json_error_t jerr;
-  json_t *root, *arrays, *topo, *fmt, *ver, *jr;
+  json_t *root, *arrays, *fmt, *ver, *jr;
   bool partitioned = false;
   int rc = FO_OK;
   root = json_loads(d->manifest_text, 0, &jerr);
@@ -503,10 +692,17 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
                  FO_PARTITIONED_NAME);
     goto out;
   }
-  if (!json_is_integer(ver) || json_integer_value(ver) != FO_FORMAT_VERSION) {
-    rc = FO_FAIL(FO_EFORMAT, "%s: unsupported format_version %lld (this fanout reads %d)",
+  if (!json_is_integer(ver) || json_integer_value(ver) < FO_FORMAT_VERSION ||
+      json_integer_value(ver) > (partitioned ? FO_FORMAT_VERSION : FO_FORMAT_VERSION_TYPED)) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: unsupported format_version %lld (this fanout reads %d%s)",
                  FO_MANIFEST, json_is_integer(ver) ? (long long)json_integer_value(ver) : -1LL,
-                 FO_FORMAT_VERSION);
+                 FO_FORMAT_VERSION, partitioned ? "" : " and 2");
+    goto out;
+  }
+  d->format_version = (int)json_integer_value(ver);
+  if ((d->format_version == FO_FORMAT_VERSION_TYPED) != (json_object_get(root, "node_types") != NULL)) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: format_version %d %s 'node_types'", FO_MANIFEST,
+                 d->format_version, d->format_version == FO_FORMAT_VERSION ? "has" : "lacks");
     goto out;
   }
   if ((rc = json_int(root, "num_nodes", &d->n_nodes)) != FO_OK ||
@@ -553,52 +749,20 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
       }
   }
   if (partitioned) {
-    rc = parse_partitioned(d, root, load, only);
+    if ((rc = parse_partitioned(d, root, load, only)) == FO_OK) rc = one_type(d);
+    goto out;
+  }
+  if (d->format_version == FO_FORMAT_VERSION_TYPED) {
+    rc = jr ? FO_FAIL(FO_EFORMAT, "%s: a typed dataset cannot be one part of a partitioned one",
+                      FO_MANIFEST)
+            : parse_typed(d, root, load);
     goto out;
   }
   if (jr && (rc = parse_rows(d, root)) != FO_OK) goto out;
-  topo = json_object_get(root, "topology");
-  if (!json_is_object(topo)) {
-    rc = FO_FAIL(FO_EFORMAT, "%s: missing 'topology'", FO_MANIFEST);
-    goto out;
-  }
-  if (json_object_get(topo, "csc") &&
-      (rc = load_topology(d, json_object_get(topo, "csc"), FO_EDGE_DIR_IN, "csc", load)) != FO_OK)
-    goto out;
-  if (json_object_get(topo, "csr") &&
-      (rc = load_topology(d, json_object_get(topo, "csr"), FO_EDGE_DIR_OUT, "csr", load)) != FO_OK)
-    goto out;
-  if (!d->has_topo[0] && !d->has_topo[1]) {
-    rc = FO_FAIL(FO_EFORMAT, "%s: 'topology' has neither 'csc' nor 'csr'", FO_MANIFEST);
-    goto out;
-  }
-  /* The edge-id direction stores no eid array; the other one must. */
-  for (int dir = 0; dir < 2; dir++)
-    if (d->has_topo[dir] && !d->topo[dir].eid && d->has_topo[!dir] && !d->topo[!dir].eid) {
-      rc = FO_FAIL(FO_EFORMAT, "%s: both csc and csr lack an 'eid' array", FO_MANIFEST);
-      goto out;
-    }
+  if ((rc = parse_edges(d, root, load, d->n_rows, d->n_nodes, d->n_rows, d->n_nodes)) != FO_OK) goto out;
   if ((rc = parse_node_orig(d, root)) != FO_OK) goto out;
-  {
-    /* "edge_orig" (optional) names an int32/int64 [m] array; "edge_ids" says which direction's
-     * positions are the edge ids */
-    json_t *eo = json_object_get(root, "edge_orig"), *ei = json_object_get(root, "edge_ids");
-    const fo__array *a = NULL;
-    if (eo) a = json_is_string(eo) ? fo__dataset_find(d, json_string_value(eo)) : NULL;
-    if (eo && (!a || a->ndim != 1 || a->shape[0] != d->n_edges || !is_int_dtype(a, true))) {
-      rc = FO_FAIL(FO_EFORMAT, "%s: 'edge_orig' must name an int32 or int64 [%lld] array",
-                   FO_MANIFEST, (long long)d->n_edges);
-      goto out;
-    }
-    d->edge_orig = a;
-    if (ei && !(json_is_string(ei) && (!strcmp(json_string_value(ei), "csc") ||
-                                       !strcmp(json_string_value(ei), "csr") ||
-                                       !strcmp(json_string_value(ei), "global")))) {
-      rc = FO_FAIL(FO_EFORMAT, "%s: 'edge_ids' is not \"csc\", \"csr\" or \"global\"", FO_MANIFEST);
-      goto out;
-    }
-  }
-  rc = parse_node_data(d, root, load);
+  if ((rc = parse_node_data(d, root, load)) != FO_OK) goto out;
+  rc = one_type(d);
 out:
   json_decref(root);
   return rc;
@@ -632,7 +796,20 @@ fail:
 }
 
 void fo_dataset_close(fo_dataset_t *d) {
-  if (!d) return;
+  if (!d || d->is_view) return;
+  for (int32_t t = 0; d->ntypes && t < d->n_ntypes; t++) {
+    if (d->ntypes[t].view && d->ntypes[t].view != d) close_view(d->ntypes[t].view);
+    free(d->ntypes[t].name);
+  }
+  for (int32_t t = 0; d->etypes && t < d->n_etypes; t++) {
+    if (d->etypes[t].view && d->etypes[t].view != d) close_view(d->etypes[t].view);
+    free(d->etypes[t].name);
+    free(d->etypes[t].src);
+    free(d->etypes[t].rel);
+    free(d->etypes[t].dst);
+  }
+  free(d->ntypes);
+  free(d->etypes);
   for (int64_t i = 0; d->arrays && i < d->n_arrays; i++) {
     fo__unmap(&d->arrays[i].map);
     free(d->arrays[i].name);
@@ -656,7 +833,11 @@ const char *fo_dataset_path(const fo_dataset_t *d) { return d->path; }
 const char *fo_dataset_manifest(const fo_dataset_t *d) { return d->manifest_text; }
 
 bool fo_dataset_has_topology(const fo_dataset_t *d, fo_edge_dir dir) {
-  return (dir == FO_EDGE_DIR_IN || dir == FO_EDGE_DIR_OUT) && d->has_topo[dir];
+  if (dir != FO_EDGE_DIR_IN && dir != FO_EDGE_DIR_OUT) return false;
+  if (!d->typed) return d->has_topo[dir];
+  for (int32_t t = 0; t < d->n_etypes; t++)
+    if (!d->etypes[t].view->has_topo[dir]) return false;
+  return true;
 }
 
 int fo_dataset_num_parts(const fo_dataset_t *d) { return d->n_parts; }
@@ -687,6 +868,9 @@ int fo_dataset_topology(const fo_dataset_t *d, fo_edge_dir dir, fo_topology *out
   if (d->n_parts)
     return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned (%d parts): its topology is in its "
                    "parts (fo_dataset_part)", d->path, d->n_parts);
+  if (d->typed)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is typed (%d edge types): its topology is per edge "
+                   "type (fo_dataset_edge_topology)", d->path, (int)d->n_etypes);
   if (!d->has_topo[dir])
     return FO_FAIL(FO_EINVAL, "dataset '%s' has no %s (in-neighbors need a CSC: import with "
                    "--csc; out-neighbors need a CSR: import with --csr)",
@@ -781,6 +965,8 @@ int fo_dataset_features(const fo_dataset_t *d, fo_features *out) {
   memset(out, 0, sizeof *out);
   if (d->n_parts)
     return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned: its features are in its parts", d->path);
+  if (d->typed)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is typed: its node features are per node type (fo_dataset_node_data)", d->path);
   if (!d->x)
     return FO_FAIL(FO_EINVAL, "dataset '%s' has no node features (import with --features, or "
                    "planetoid content)", d->path);
@@ -801,6 +987,8 @@ bool fo_dataset_has_labels(const fo_dataset_t *d) {
 int fo_dataset_labels(const fo_dataset_t *d, const int64_t **y, int64_t *n, int64_t *num_classes) {
   if (d->n_parts)
     return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned: its labels are in its parts", d->path);
+  if (d->typed)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is typed: its node labels are per node type (fo_dataset_node_data)", d->path);
   if (!d->y)
     return FO_FAIL(FO_EINVAL, "dataset '%s' has no node labels (import with --labels, or "
                    "planetoid content)", d->path);
@@ -830,4 +1018,66 @@ int fo_dataset_split(const fo_dataset_t *d, const char *name, const int64_t **id
     len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", i ? ", " : "", d->splits[i].name);
   return FO_FAIL(FO_EINVAL, "dataset '%s' has no split '%s' (%s%s)", d->path, name ? name : "(null)",
                  d->n_splits ? "it has: " : "it has none", have);
+}
+
+bool fo_dataset_is_typed(const fo_dataset_t *d) { return d->typed; }
+int32_t fo_dataset_num_node_types(const fo_dataset_t *d) { return d->n_ntypes; }
+int32_t fo_dataset_num_edge_types(const fo_dataset_t *d) { return d->n_etypes; }
+
+const char *fo_dataset_node_type_name(const fo_dataset_t *d, int32_t t) {
+  return t >= 0 && t < d->n_ntypes ? d->ntypes[t].name : NULL;
+}
+
+int32_t fo_dataset_node_type_find(const fo_dataset_t *d, const char *name) {
+  for (int32_t t = 0; name && t < d->n_ntypes; t++)
+    if (d->ntypes[t].name && !strcmp(d->ntypes[t].name, name)) return t;
+  return -1;
+}
+
+int fo_dataset_edge_type(const fo_dataset_t *d, int32_t et, fo_edge_type *out) {
+  const struct fo__etype *e;
+  if (et < 0 || et >= d->n_etypes)
+    return FO_FAIL(FO_ERANGE, "edge type %d not in [0, %d)", (int)et, (int)d->n_etypes);
+  e = &d->etypes[et];
+  out->name = e->name;
+  out->src = e->src;
+  out->rel = e->rel;
+  out->dst = e->dst;
+  out->src_type = e->src_t;
+  out->dst_type = e->dst_t;
+  out->n_edges = e->view->n_edges;
+  return FO_OK;
+}
+
+int32_t fo_dataset_edge_type_find(const fo_dataset_t *d, const char *name) {
+  int32_t found = -1;
+  if (!name) return -1;
+  for (int32_t t = 0; t < d->n_etypes; t++)
+    if (d->etypes[t].name && !strcmp(d->etypes[t].name, name)) return t;
+  for (int32_t t = 0; t < d->n_etypes; t++)
+    if (d->etypes[t].rel && !strcmp(d->etypes[t].rel, name)) {
+      if (found >= 0) return -2;
+      found = t;
+    }
+  return found;
+}
+
+int fo_dataset_edge_topology(const fo_dataset_t *d, int32_t et, fo_edge_dir dir, fo_topology *out) {
+  const fo_dataset_t *v;
+  if (et < 0 || et >= d->n_etypes)
+    return FO_FAIL(FO_ERANGE, "edge type %d not in [0, %d)", (int)et, (int)d->n_etypes);
+  v = d->etypes[et].view;
+  if (v == d) return fo_dataset_topology(d, dir, out);
+  if (dir != FO_EDGE_DIR_IN && dir != FO_EDGE_DIR_OUT)
+    return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)dir);
+  if (!v->has_topo[dir])
+    return FO_FAIL(FO_EINVAL, "dataset '%s': edge type '%s' has no %s (in-neighbors need a CSC: "
+                   "import with --csc; out-neighbors need a CSR: import with --csr)", d->path,
+                   d->etypes[et].name, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+  *out = v->topo[dir];
+  return FO_OK;
+}
+
+const fo_dataset_t *fo_dataset_node_data(const fo_dataset_t *d, int32_t t) {
+  return t >= 0 && t < d->n_ntypes ? d->ntypes[t].view : NULL;
 }

@@ -10,7 +10,8 @@
 #include <jansson.h>
 
 #define FO_FORMAT_NAME "fanout-dataset"
-#define FO_FORMAT_VERSION 1
+#define FO_FORMAT_VERSION 1        /* one-type datasets */
+#define FO_FORMAT_VERSION_TYPED 2  /* typed datasets */
 #define FO_MANIFEST "fanout.json"
 
 /* ---- .npy (npy.c) -------------------------------------------------------------------------- */
@@ -102,7 +103,28 @@ struct fo_dataset {
     const fo__array *ids;
   } *splits;
   int64_t n_splits;
+  /* Types (format_version 2; a version-1 dataset has one of each, whose view is the dataset
+   * itself). A node type's view holds its node data (n_nodes = n_rows = n_t); an edge type's
+   * view holds its topology (n_edges, topo[], edge_orig). Views share the arrays of the dataset
+   * that owns them (is_view: close frees only what the view allocated). */
+  int format_version;
+  bool typed, is_view;
+  int32_t n_ntypes, n_etypes;
+  struct fo__ntype {
+    char *name;
+    fo_dataset_t *view;
+  } *ntypes;
+  struct fo__etype {
+    char *name, *src, *rel, *dst;
+    int32_t src_t, dst_t;
+    fo_dataset_t *view;
+  } *etypes;
 };
+
+#define FO_TYPE_NAME_MAX 64
+
+/* Whether `s` is a valid node type or relation name (docs/FORMAT.md, version 2). */
+bool fo__type_name_ok(const char *s);
 
 /* The array called `name`, or NULL. */
 const fo__array *fo__dataset_find(const fo_dataset_t *d, const char *name);

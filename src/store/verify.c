@@ -50,7 +50,7 @@ static int check_same_edges(const fo_topology *csc, const fo_topology *csr) {
   if (csc->row_nodes || csr->row_nodes) return FO_OK; /* parts store one direction */
   const fo_topology *ids = csc->eid ? csr : csc;   /* direction whose positions are edge ids */
   const fo_topology *other = csc->eid ? csc : csr;  /* direction with the eid array */
-  for (int64_t v = 0; v < other->n_nodes; v++) {
+  for (int64_t v = 0; v < other->n_rows; v++) {
     for (int64_t p = other->indptr[v]; p < other->indptr[v + 1]; p++) {
       int64_t e = load_int(other->eid, other->eid_bytes, p);
       int64_t w = load_int(other->indices, other->indices_bytes, p);
@@ -138,6 +138,17 @@ static int check_partitioned(const fo_dataset_t *d) {
   return FO_OK;
 }
 
+/* Topology and node data of one dataset or type view. */
+static int verify_one(const fo_dataset_t *d) {
+  int rc;
+  for (int dir = 0; dir < 2; dir++)
+    if (d->has_topo[dir] && (rc = check_topology(d, &d->topo[dir])) != FO_OK) return rc;
+  if (d->has_topo[0] && d->has_topo[1] &&
+      (rc = check_same_edges(&d->topo[FO_EDGE_DIR_IN], &d->topo[FO_EDGE_DIR_OUT])) != FO_OK)
+    return rc;
+  return check_node_data(d);
+}
+
 int fo_dataset_verify(const fo_dataset_t *d) {
   int rc;
   for (int64_t i = 0; i < d->n_arrays; i++) {
@@ -148,13 +159,16 @@ int fo_dataset_verify(const fo_dataset_t *d) {
                                  (unsigned long long)h, (unsigned long long)a->xxh64),
                          "verify '%s'", d->path);
   }
-  for (int dir = 0; dir < 2; dir++)
-    if (d->has_topo[dir] && (rc = check_topology(d, &d->topo[dir])) != FO_OK)
-      return fo__context(rc, "verify '%s'", d->path);
-  if (d->has_topo[0] && d->has_topo[1] &&
-      (rc = check_same_edges(&d->topo[FO_EDGE_DIR_IN], &d->topo[FO_EDGE_DIR_OUT])) != FO_OK)
+  if (d->typed) {
+    for (int32_t t = 0; t < d->n_etypes; t++)
+      if ((rc = verify_one(d->etypes[t].view)) != FO_OK)
+        return fo__context(rc, "verify '%s': edge type '%s'", d->path, d->etypes[t].name);
+    for (int32_t t = 0; t < d->n_ntypes; t++)
+      if ((rc = verify_one(d->ntypes[t].view)) != FO_OK)
+        return fo__context(rc, "verify '%s': node type '%s'", d->path, d->ntypes[t].name);
+  } else if ((rc = verify_one(d)) != FO_OK) {
     return fo__context(rc, "verify '%s'", d->path);
-  if ((rc = check_node_data(d)) != FO_OK) return fo__context(rc, "verify '%s'", d->path);
+  }
   if (d->n_parts && (rc = check_partitioned(d)) != FO_OK) return fo__context(rc, "verify '%s'", d->path);
   return FO_OK;
 }
