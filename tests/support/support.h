@@ -152,4 +152,40 @@ void fot_assert_same_batch(const fo_batch_t *b, const fot_ref_batch *r);
 const char *fot_check_batch(const fo_dataset_t *d, const fo_sampler_opts *o, const int64_t *seeds,
                             int64_t n_seeds, const fo_batch_t *b);
 
+/* ---- typed datasets and the typed reference (typed.c) ------------------------------------- */
+
+#define FOT_MAX_TYPES 64
+
+/* One edge type of a typed test dataset: its canonical triple and its edges (ids local to the
+ * src and dst types), in input order. */
+typedef struct fot_typed_et {
+  const char *src, *rel, *dst;
+  const fot_edges *e;
+} fot_typed_et;
+
+/* Write a format-version-2 dataset dir/name (returned, free it) with node types nt_names[n_nt]
+ * of nt_counts nodes and the given edge types: per type a CSC (stable by dst, edge ids = CSC
+ * positions, edge_orig) and/or a CSR (stable by src, csr_eid when the CSC is there). */
+char *fot_typed_dataset(const char *dir, const char *name, int n_nt, const char *const *nt_names,
+                        const int64_t *nt_counts, int n_et, const fot_typed_et *ets, bool csc,
+                        bool csr);
+
+/* The reference of fo_sampler_sample_typed: one fot_ref_batch per node type (node, batch, nsn)
+ * and per edge type (row, col, edge, nse). */
+typedef struct fot_ref_typed {
+  int32_t n_nt, n_et;
+  fot_ref_batch nt[FOT_MAX_TYPES], et[FOT_MAX_TYPES];
+} fot_ref_typed;
+
+int fot_ref_sample_typed(const fo_dataset_t *d, const fo_sampler_opts *o, int32_t seed_type,
+                         const int64_t *seeds, int64_t n_seeds, uint64_t epoch,
+                         uint64_t batch_index, fot_ref_typed *out);
+void fot_ref_typed_free(fot_ref_typed *r);
+/* fail_msg unless the typed batch `b` equals `r` exactly. */
+void fot_assert_same_typed(const fo_batch_t *b, const fot_ref_typed *r);
+/* Invariants of a typed batch (seeds first, ids in range per type, local ids a bijection per
+ * type, every edge exists in its edge type with its id, counts sum up); NULL when all hold. */
+const char *fot_check_typed(const fo_dataset_t *d, const fo_sampler_opts *o, int32_t seed_type,
+                            const int64_t *seeds, int64_t n_seeds, const fo_batch_t *b);
+
 #endif
