@@ -57,7 +57,19 @@ typedef struct fo_loader_opts {
   uint64_t epoch;              /**< the first epoch; default 0 */
   bool features;               /**< gather x when the dataset has features; default true */
   bool labels;                 /**< gather y when the dataset has labels; default true */
+  const char *input_type;      /**< typed datasets: the node type of the input nodes (PyG's
+                                    `input_nodes=(type, ids)`); input_nodes, split and labels
+                                    are that type's. NULL (default): the only node type, and an
+                                    error if the dataset has several. Borrowed for create. */
 } fo_loader_opts;
+
+/** The gathered features of one node type in a typed batch. */
+typedef struct fo_loader_features {
+  const void *x;               /**< [n_nodes of the type, dim] rows of that type's `node`, as
+                                    stored; NULL when the type has no features (or D = 0) */
+  int64_t dim, itemsize;
+  const char *dtype;
+} fo_loader_features;
 
 /** One training-ready batch. Owned by the loader; valid until fo_loader_release() on it (or
  *  fo_loader_destroy()). Callers read, never write, it. */
@@ -74,6 +86,10 @@ typedef struct fo_loader_batch {
   const char *x_dtype;         /**< "float32", "float16", "bfloat16" or "uint8" */
   const int64_t *y;            /**< [batch_size] labels of the seeds (-1: none); NULL when
                                     not gathered */
+  int32_t n_node_types;        /**< 1 for a version-1 dataset */
+  const fo_loader_features *x_types; /**< typed datasets: [n_node_types] features per node type
+                                    (PyG's x_dict; `x` above is then NULL); version 1: NULL */
+  int32_t input_type;          /**< node type of the seeds (0 for version 1) */
 } fo_loader_batch_t;
 
 /** Write the defaults into `o` (the sampler part as fo_sampler_opts_init; num_workers from
@@ -158,7 +174,9 @@ FO_API void fo_loader_get_stats(fo_loader_t *L, fo_loader_stats *out);
 
 /**
  * XXH64 digest of a batch: one XXH64 (seed 0) stream over the bytes of node, row, col, edge,
- * x and y, in this order (absent arrays contribute nothing). Cost: O(batch bytes).
+ * x and y, in this order (absent arrays contribute nothing); for a typed batch: every node
+ * type's node, then every edge type's row, col, edge, then every node type's x, then y.
+ * Cost: O(batch bytes).
  */
 FO_API uint64_t fo_loader_batch_digest(const fo_loader_batch_t *b);
 

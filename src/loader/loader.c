@@ -41,6 +41,11 @@ typedef struct slot {
   int64_t cap_seeds;
   unsigned char *x;
   int64_t cap_x_bytes;
+  /* typed datasets: x per node type */
+  unsigned char **xt;
+  int64_t *cap_xt;
+  fo_loader_features *pub_x;
+  int32_t n_types;
 } slot;
 
 typedef struct worker {
@@ -58,6 +63,12 @@ struct fo_loader {
   int64_t n_inputs;
   int64_t *order;       /* [n_inputs] positions into inputs, this epoch's order */
   fo__gather g;         /* feature/label sources (NULL parts when not gathered) */
+  /* typed datasets: the seeds' node type, and one gather per node type (labels only for the
+   * seeds' type) */
+  bool typed;
+  int32_t seed_type, n_types;
+  fo__gather *gt;
+  int32_t *etype_fanouts;
 
   pthread_mutex_t mu;
   pthread_cond_t work_cv, ready_cv;
@@ -109,6 +120,48 @@ static int grow_slot(slot *sl, int64_t n_seeds, int64_t x_bytes) {
   return FO_OK;
 }
 
+/* The gather of a typed batch: each node type's feature rows, the seeds' labels. */
+static int produce_typed(fo_loader_t *L, slot *sl, uint64_t epoch, int64_t index, int64_t k,
+                         uint64_t t1, fo_loader_stats *st) {
+  int64_t bytes_all = 0;
+  int rc;
+  for (int32_t t = 0; t < L->n_types; t++) {
+    const fo__gather *g = &L->gt[t];
+    const fo_batch_t *nb = fo_batch_node_type(sl->b, t);
+    fo_loader_features *f = &sl->pub_x[t];
+    memset(f, 0, sizeof *f);
+    if (!g->x) continue;
+    if (nb->n_nodes > INT64_MAX / g->row_bytes)
+      return FO_FAIL(FO_ERANGE, "batch %lld: feature rows overflow", (long long)index);
+    if ((rc = fo__grow(&sl->xt[t], &sl->cap_xt[t], nb->n_nodes * g->row_bytes + 1, 1,
+                       "batch features")) != FO_OK)
+      return rc;
+    fo__gather_rows(g, nb->node, nb->n_nodes, sl->xt[t]);
+    f->x = sl->xt[t];
+    f->dim = g->dim;
+    f->itemsize = g->itemsize;
+    f->dtype = g->dtype;
+    bytes_all += nb->n_nodes * g->row_bytes;
+  }
+  if (L->gt[L->seed_type].y)
+    fo__gather_labels(&L->gt[L->seed_type], fo_batch_node_type(sl->b, L->seed_type)->node, k, sl->y);
+  st->gather_ns += (int64_t)(fo__now_ns() - t1);
+  st->gather_bytes += bytes_all + (L->gt[L->seed_type].y ? k * 8 : 0);
+  sl->pub.epoch = epoch;
+  sl->pub.index = index;
+  sl->pub.sample = sl->b;
+  sl->pub.batch_size = k;
+  sl->pub.input_id = sl->input_id;
+  sl->pub.x = NULL;
+  sl->pub.x_dim = sl->pub.x_itemsize = 0;
+  sl->pub.x_dtype = NULL;
+  sl->pub.y = L->gt[L->seed_type].y ? sl->y : NULL;
+  sl->pub.n_node_types = L->n_types;
+  sl->pub.x_types = sl->pub_x;
+  sl->pub.input_type = L->seed_type;
+  return FO_OK;
+}
+
 /* Fill `sl` with batch `index` of epoch `epoch` using sampler `s`; add its timings to *st. */
 static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, int64_t local_index,
                    fo_loader_stats *st) {
@@ -129,11 +182,12 @@ static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, in
     seeds[i] = L->inputs[sl->input_id[i]];
   }
   t0 = fo__now_ns();
-  rc = fo_sampler_sample(s, seeds, k, epoch, (uint64_t)index, sl->b);
+  rc = fo_sampler_sample_typed(s, L->seed_type, seeds, k, epoch, (uint64_t)index, sl->b);
   t1 = fo__now_ns();
   st->batches++;
   st->sample_ns += (int64_t)(t1 - t0);
   if (rc != FO_OK) return rc;
+  if (L->typed) return produce_typed(L, sl, epoch, index, k, t1, st);
   if (L->g.x) {
     int64_t bytes;
     if (sl->b->n_nodes > INT64_MAX / L->g.row_bytes)
@@ -162,6 +216,9 @@ static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, in
   sl->pub.x_itemsize = L->g.x ? L->g.itemsize : 0;
   sl->pub.x_dtype = L->g.x ? L->g.dtype : NULL;
   sl->pub.y = L->g.y ? sl->y : NULL;
+  sl->pub.n_node_types = 1;
+  sl->pub.x_types = NULL;
+  sl->pub.input_type = 0;
   return FO_OK;
 }
 
@@ -174,9 +231,18 @@ static void record(slot *sl, int rc) {
 
 /* ---- slots and workers ------------------------------------------------------------------- */
 
-static slot *slot_new(void) {
+static slot *slot_new(int32_t n_types) {
   slot *sl = calloc(1, sizeof *sl);
   if (!sl) return NULL;
+  if (n_types > 0 && (!(sl->xt = calloc((size_t)n_types, sizeof *sl->xt)) ||
+                      !(sl->cap_xt = calloc((size_t)n_types, sizeof *sl->cap_xt)) ||
+                      !(sl->pub_x = calloc((size_t)n_types, sizeof *sl->pub_x)))) {
+    free(sl->xt);
+    free(sl->cap_xt);
+    free(sl);
+    return NULL;
+  }
+  sl->n_types = n_types;
   if (fo_batch_create(&sl->b) != FO_OK) {
     free(sl);
     return NULL;
@@ -187,6 +253,10 @@ static slot *slot_new(void) {
 static void slot_free(slot *sl) {
   if (!sl) return;
   fo_batch_destroy(sl->b);
+  for (int32_t t = 0; sl->xt && t < sl->n_types; t++) free(sl->xt[t]);
+  free(sl->xt);
+  free(sl->cap_xt);
+  free(sl->pub_x);
   free(sl->input_id);
   free(sl->y);
   free(sl->x);
@@ -199,7 +269,8 @@ static int add_slot(fo_loader_t *L) {
   slot **ns = realloc(L->slots, (size_t)(L->n_slots + 1) * sizeof *ns);
   if (!ns) return FO_FAIL(FO_ENOMEM, "loader slot table");
   L->slots = ns;
-  if (!(L->slots[L->n_slots] = slot_new())) return FO_FAIL(FO_ENOMEM, "loader batch slot");
+  if (!(L->slots[L->n_slots] = slot_new(L->typed ? L->n_types : 0)))
+    return FO_FAIL(FO_ENOMEM, "loader batch slot");
   L->n_slots++;
   return FO_OK;
 }
@@ -304,7 +375,8 @@ static int check_opts(const fo_loader_opts *o) {
 }
 
 static int load_inputs(fo_loader_t *L) {
-  const int64_t n = fo_dataset_num_nodes(L->d);
+  const fo_dataset_t *nd = fo_dataset_node_data(L->d, L->seed_type);
+  const int64_t n = fo_dataset_num_nodes(nd);
   const int64_t *src = NULL;
   int64_t cnt;
   int rc;
@@ -312,7 +384,9 @@ static int load_inputs(fo_loader_t *L) {
     src = L->o.input_nodes;
     cnt = L->o.n_input_nodes;
   } else if (L->o.split) {
-    if ((rc = fo_dataset_split(L->d, L->o.split, &src, &cnt)) != FO_OK) return rc;
+    if ((rc = fo_dataset_split(nd, L->o.split, &src, &cnt)) != FO_OK)
+      return L->typed ? fo__context(rc, "node type '%s'", fo_dataset_node_type_name(L->d, L->seed_type))
+                      : rc;
   } else {
     cnt = n;
   }
@@ -323,9 +397,11 @@ static int load_inputs(fo_loader_t *L) {
   for (int64_t i = 0; i < cnt; i++) {
     int64_t v = src ? src[i] : i;
     if (v < 0 || v >= n)
-      return FO_FAIL(FO_ERANGE, "input node %lld (position %lld%s%s) is not a node id in [0, %lld)",
+      return FO_FAIL(FO_ERANGE, "input node %lld (position %lld%s%s) is not a node id in [0, %lld)%s%s%s",
                      (long long)v, (long long)i, L->o.split ? " of split " : "",
-                     L->o.split ? L->o.split : "", (long long)n);
+                     L->o.split ? L->o.split : "", (long long)n, L->typed ? " of node type '" : "",
+                     L->typed ? fo_dataset_node_type_name(L->d, L->seed_type) : "",
+                     L->typed ? "'" : "");
     L->inputs[i] = v;
   }
   return FO_OK;
@@ -352,6 +428,9 @@ void fo_loader_destroy(fo_loader_t *L) {
   pthread_cond_destroy(&L->ready_cv);
   pthread_mutex_destroy(&L->mu);
   fo__gather_fini(&L->g);
+  for (int32_t t = 0; L->gt && t < L->n_types; t++) fo__gather_fini(&L->gt[t]);
+  free(L->gt);
+  free(L->etype_fanouts);
   if (L->hooks.free_ctx) L->hooks.free_ctx(L->hooks.ctx);
   free(L->fanouts);
   free(L->inputs);
@@ -361,6 +440,42 @@ void fo_loader_destroy(fo_loader_t *L) {
 
 int fo_loader_create(const fo_dataset_t *d, const fo_loader_opts *o, fo_loader_t **out) {
   return fo__loader_create(d, o, NULL, out);
+}
+
+/* The seeds' node type, a copy of the per-edge-type fanouts, the per-type gathers. */
+static int setup_types(fo_loader_t *L, const fo_loader_opts *o) {
+  const fo_dataset_t *d = L->d;
+  L->typed = fo_dataset_is_typed(d);
+  L->n_types = fo_dataset_num_node_types(d);
+  L->seed_type = 0;
+  L->o.input_type = NULL; /* borrowed string: not kept */
+  if (o->input_type) {
+    if ((L->seed_type = fo_dataset_node_type_find(d, o->input_type)) < 0) {
+      char have[256];
+      size_t len = 0;
+      have[0] = '\0';
+      for (int32_t t = 0; t < L->n_types && len < sizeof have; t++)
+        len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", t ? ", " : "",
+                                fo_dataset_node_type_name(d, t));
+      return FO_FAIL(FO_EINVAL, "input_type '%s' is not a node type of '%s' (it has: %s)",
+                     o->input_type, fo_dataset_path(d), have);
+    }
+  } else if (L->n_types > 1) {
+    return FO_FAIL(FO_EINVAL, "dataset '%s' has %d node types: set input_type (the node type of "
+                   "the input nodes)", fo_dataset_path(d), (int)L->n_types);
+  }
+  if (o->sampler.edge_type_fanouts && o->sampler.n_hops > 0 && o->sampler.n_hops <= 64) {
+    size_t n = (size_t)fo_dataset_num_edge_types(d) * (size_t)o->sampler.n_hops;
+    if (!(L->etype_fanouts = malloc(n * sizeof *L->etype_fanouts)))
+      return FO_FAIL(FO_ENOMEM, "fanouts");
+    memcpy(L->etype_fanouts, o->sampler.edge_type_fanouts, n * sizeof *L->etype_fanouts);
+    L->o.sampler.edge_type_fanouts = L->etype_fanouts;
+  }
+  if (L->typed && !(L->gt = calloc((size_t)L->n_types, sizeof *L->gt)))
+    return FO_FAIL(FO_ENOMEM, "gather");
+  if (L->typed && L->hooks.make_sampler)
+    return FO_FAIL(FO_ENOSYS, "distributed sampling of typed datasets is not implemented yet");
+  return FO_OK;
 }
 
 static int make_sampler(fo_loader_t *L, fo_sampler_t **out) {
@@ -395,12 +510,17 @@ int fo__loader_create(const fo_dataset_t *d, const fo_loader_opts *o, const fo__
     memcpy(L->fanouts, o->sampler.fanouts, (size_t)o->sampler.n_hops * sizeof *L->fanouts);
     L->o.sampler.fanouts = L->fanouts;
   }
+  if ((rc = setup_types(L, o)) != FO_OK) goto fail;
   L->o.input_nodes = o->input_nodes;
   rc = load_inputs(L);
   L->o.input_nodes = NULL;
   L->o.split = NULL; /* borrowed string: not kept */
   if (rc != FO_OK) goto fail;
-  if ((rc = fo__gather_init(&L->g, d, o->features, o->labels)) != FO_OK) goto fail;
+  if (!L->typed && (rc = fo__gather_init(&L->g, d, o->features, o->labels)) != FO_OK) goto fail;
+  for (int32_t t = 0; L->typed && t < L->n_types; t++)
+    if ((rc = fo__gather_init(&L->gt[t], fo_dataset_node_data(d, t), o->features,
+                              o->labels && t == L->seed_type)) != FO_OK)
+      goto fail;
   L->epoch = o->epoch;
   L->n_batches = count_batches(L);
   if ((rc = set_order(L, L->epoch)) != FO_OK) goto fail;
@@ -574,6 +694,24 @@ uint64_t fo_loader_batch_digest(const fo_loader_batch_t *b) {
   XXH64_state_t st;
   const fo_batch_t *s = b->sample;
   XXH64_reset(&st, 0);
+  if (s->typed) {
+    for (int32_t t = 0; t < s->n_node_types; t++) {
+      const fo_batch_t *nb = fo_batch_node_type(s, t);
+      XXH64_update(&st, nb->node, (size_t)nb->n_nodes * sizeof *nb->node);
+    }
+    for (int32_t t = 0; t < s->n_edge_types; t++) {
+      const fo_batch_t *eb = fo_batch_edge_type(s, t);
+      XXH64_update(&st, eb->row, (size_t)eb->n_edges * sizeof *eb->row);
+      XXH64_update(&st, eb->col, (size_t)eb->n_edges * sizeof *eb->col);
+      XXH64_update(&st, eb->edge, (size_t)eb->n_edges * sizeof *eb->edge);
+    }
+    for (int32_t t = 0; b->x_types && t < b->n_node_types; t++)
+      if (b->x_types[t].x)
+        XXH64_update(&st, b->x_types[t].x, (size_t)(fo_batch_node_type(s, t)->n_nodes *
+                                                    b->x_types[t].dim * b->x_types[t].itemsize));
+    if (b->y) XXH64_update(&st, b->y, (size_t)b->batch_size * sizeof *b->y);
+    return XXH64_digest(&st);
+  }
   XXH64_update(&st, s->node, (size_t)s->n_nodes * sizeof *s->node);
   XXH64_update(&st, s->row, (size_t)s->n_edges * sizeof *s->row);
   XXH64_update(&st, s->col, (size_t)s->n_edges * sizeof *s->col);

@@ -165,7 +165,9 @@ typedef struct fot_typed_et {
 
 /* Write a format-version-2 dataset dir/name (returned, free it) with node types nt_names[n_nt]
  * of nt_counts nodes and the given edge types: per type a CSC (stable by dst, edge ids = CSC
- * positions, edge_orig) and/or a CSR (stable by src, csr_eid when the CSC is there). */
+ * positions, edge_orig) and/or a CSR (stable by src, csr_eid when the CSC is there). Node data:
+ * every type has float32 features x[v] = (t, v); type 0 has labels v % 3 and a split "train"
+ * of all its nodes. */
 char *fot_typed_dataset(const char *dir, const char *name, int n_nt, const char *const *nt_names,
                         const int64_t *nt_counts, int n_et, const fot_typed_et *ets, bool csc,
                         bool csr);

@@ -54,6 +54,39 @@ char *fot_typed_dataset(const char *dir, const char *name, int n_nt, const char 
     json_object_set_new(o, "name", json_string(nt_names[t]));
     json_object_set_new(o, "num_nodes", json_integer(nt_counts[t]));
     json_object_set_new(o, "prefix", json_string(prefix));
+    {
+      /* node data: x[v] = (t, v) float32 for every type; type 0 also y[v] = v % 3, train = all */
+      int64_t n = nt_counts[t], shape[2] = {n, 2};
+      float *x = calloc((size_t)n * 2 + 1, sizeof *x);
+      int64_t *y = calloc((size_t)n + 1, sizeof *y);
+      char nm[64];
+      json_t *f = json_object();
+      for (int64_t v = 0; v < n; v++) {
+        x[2 * v] = (float)t;
+        x[2 * v + 1] = (float)v;
+        y[v] = v % 3;
+      }
+      snprintf(nm, sizeof nm, "n%d.x", t);
+      assert_fo_ok(fo__writer_add(w, nm, "<f4", 2, shape, x));
+      json_object_set_new(f, "array", json_string(nm));
+      json_object_set_new(f, "dtype", json_string("float32"));
+      json_object_set_new(o, "features", f);
+      if (t == 0) {
+        json_t *l = json_object(), *sp = json_object();
+        snprintf(nm, sizeof nm, "n%d.y", t);
+        assert_fo_ok(fo__writer_add_i64(w, nm, 8, y, n));
+        json_object_set_new(l, "array", json_string(nm));
+        json_object_set_new(l, "num_classes", json_integer(n < 3 ? n : 3));
+        json_object_set_new(o, "labels", l);
+        for (int64_t v = 0; v < n; v++) y[v] = v;
+        snprintf(nm, sizeof nm, "n%d.split.train", t);
+        assert_fo_ok(fo__writer_add_i64(w, nm, 8, y, n));
+        json_object_set_new(sp, "train", json_string(nm));
+        json_object_set_new(o, "splits", sp);
+      }
+      free(x);
+      free(y);
+    }
     json_array_append_new(jn, o);
     sum_n += nt_counts[t];
   }

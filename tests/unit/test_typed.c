@@ -88,7 +88,21 @@ static void types_and_views(void **state) {
   assert_int_equal(fo_dataset_num_nodes(fo_dataset_node_data(g.d, 0)), 3);
   assert_int_equal(fo_dataset_num_nodes(fo_dataset_node_data(g.d, 1)), 4);
   assert_null(fo_dataset_node_data(g.d, 2));
-  assert_false(fo_dataset_has_features(fo_dataset_node_data(g.d, 0)));
+  assert_true(fo_dataset_has_features(fo_dataset_node_data(g.d, 1)));
+  assert_true(fo_dataset_has_labels(fo_dataset_node_data(g.d, 0)));
+  assert_false(fo_dataset_has_labels(fo_dataset_node_data(g.d, 1)));
+  assert_false(fo_dataset_has_features(g.d));
+  {
+    fo_features f;
+    const int64_t *ids;
+    int64_t n;
+    assert_fo_error(fo_dataset_features(g.d, &f), FO_EINVAL, "per node type");
+    assert_fo_ok(fo_dataset_features(fo_dataset_node_data(g.d, 1), &f));
+    assert_int_equal(f.n_rows, 4);
+    assert_int_equal(f.dim, 2);
+    assert_fo_ok(fo_dataset_split(fo_dataset_node_data(g.d, 0), "train", &ids, &n));
+    assert_int_equal(n, 3);
+  }
   assert_fo_ok(fo_dataset_verify(g.d));
   tiny_close(&g);
   {
@@ -156,9 +170,9 @@ static void e_dup_etype(json_t *r) {
   json_object_del(etype(r, 1), "name");
 }
 static void e_rows(json_t *r) {
-  /* writes' CSC must have n_paper + 1 = 5 indptr entries: make it the author count */
-  json_object_set_new(ntype(r, 1), "num_nodes", json_integer(3));
-  json_object_set_new(r, "num_nodes", json_integer(6));
+  /* writes' CSC needs n_paper + 1 = 5 indptr entries: give it the CSR's 4 */
+  json_t *csc = json_object_get(json_object_get(etype(r, 0), "topology"), "csc");
+  json_object_set_new(csc, "indptr", json_string("e0.csr_indptr"));
 }
 static void e_no_types(json_t *r) { json_object_del(r, "node_types"); }
 static void e_top_topology(json_t *r) { json_object_set_new(r, "topology", json_object()); }
@@ -175,7 +189,7 @@ static void manifest_errors(void **state) {
   manifest_fails(g.dir, e_sum, "not the sums over the types");
   manifest_fails(g.dir, e_name_mismatch, "'name' is not 'paper__cites__paper'");
   manifest_fails(g.dir, e_dup_etype, "edge type 'author__writes__paper' is listed twice");
-  manifest_fails(g.dir, e_rows, "edge type 'author__writes__paper'");
+  manifest_fails(g.dir, e_rows, "edge type 'author__writes__paper': e0.csr_indptr.npy: must be int64 [5]");
   manifest_fails(g.dir, e_no_types, "format_version 2 lacks 'node_types'");
   manifest_fails(g.dir, e_top_topology, "per type");
   assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
@@ -428,12 +442,108 @@ static void uniform_per_edge_type(void **state) {
   fot_edges_free(&c);
 }
 
+
+/* The loader over a typed dataset: batches equal the sampler's, x per node type, y of the
+ * seeds' type, digests equal for 0, 1, 2 and 8 threads; input_type errors. */
+static void typed_loader(void **state) {
+  tiny g;
+  fo_loader_opts o;
+  fo_loader_t *L;
+  uint64_t digest[4];
+  (void)state;
+  tiny_open(&g, true, true);
+  fo_loader_opts_init(&o);
+  o.sampler.fanouts = (const int32_t[]){2, 2};
+  o.sampler.n_hops = 2;
+  o.sampler.seed = 3;
+  o.batch_size = 2;
+  o.shuffle = true;
+  assert_fo_error(fo_loader_create(g.d, &o, &L), FO_EINVAL, "set input_type");
+  o.input_type = "venue";
+  assert_fo_error(fo_loader_create(g.d, &o, &L), FO_EINVAL, "it has: author, paper");
+  o.input_type = "paper";
+  o.split = "train";
+  assert_fo_error(fo_loader_create(g.d, &o, &L), FO_EINVAL, "node type 'paper'");
+  o.split = NULL;
+  o.input_nodes = (const int64_t[]){0, 5};
+  o.n_input_nodes = 2;
+  assert_fo_error(fo_loader_create(g.d, &o, &L), FO_ERANGE, "of node type 'paper'");
+  o.input_nodes = NULL;
+  o.n_input_nodes = 0;
+  for (int w = 0; w < 4; w++) {
+    fo_loader_batch_t *b;
+    uint64_t ds[8];
+    int64_t n = 0;
+    fo_sampler_t *s;
+    fo_batch_t *ref;
+    o.num_workers = (int32_t[]){0, 1, 2, 8}[w];
+    assert_fo_ok(fo_loader_create(g.d, &o, &L));
+    assert_int_equal(fo_loader_num_batches(L), 2);
+    assert_fo_ok(fo_sampler_create(g.d, &o.sampler, &s));
+    assert_fo_ok(fo_batch_create(&ref));
+    while (fo_loader_next(L, &b) == FO_OK && b) {
+      const fo_batch_t *p = fo_batch_node_type(b->sample, 1), *rp;
+      int64_t seeds[2];
+      assert_int_equal(b->input_type, 1);
+      assert_int_equal(b->n_node_types, 2);
+      assert_null(b->x);
+      assert_null(b->y); /* papers have no labels */
+      for (int64_t i = 0; i < b->batch_size; i++) seeds[i] = p->node[i];
+      assert_fo_ok(fo_sampler_sample_typed(s, 1, seeds, b->batch_size, 0, (uint64_t)b->index, ref));
+      rp = fo_batch_node_type(ref, 1);
+      assert_int_equal(rp->n_nodes, p->n_nodes);
+      same("paper node", p->node, rp->node, p->n_nodes);
+      for (int32_t t = 0; t < 2; t++) {
+        const fo_batch_t *nb = fo_batch_node_type(b->sample, t);
+        const float *x = b->x_types[t].x;
+        assert_non_null(x);
+        assert_int_equal(b->x_types[t].dim, 2);
+        assert_string_equal(b->x_types[t].dtype, "float32");
+        for (int64_t i = 0; i < nb->n_nodes; i++) {
+          assert_true(x[2 * i] == (float)t);
+          assert_true(x[2 * i + 1] == (float)nb->node[i]);
+        }
+      }
+      ds[n++] = fo_loader_batch_digest(b);
+      fo_loader_release(L, b);
+    }
+    assert_int_equal(n, 2);
+    digest[w] = fo_digest_sequence(ds, n);
+    fo_batch_destroy(ref);
+    fo_sampler_destroy(s);
+    fo_loader_destroy(L);
+  }
+  for (int w = 1; w < 4; w++) assert_true(digest[w] == digest[0]);
+  /* authors: labels of the seeds, per-edge-type fanouts copied */
+  o.input_type = "author";
+  o.split = "train";
+  o.num_workers = 2;
+  o.sampler.edge_type_fanouts = (const int32_t[]){-1, -1, 0, 0};
+  o.sampler.edge_dir = FO_EDGE_DIR_OUT;
+  assert_fo_ok(fo_loader_create(g.d, &o, &L));
+  {
+    fo_loader_batch_t *b;
+    int64_t seen = 0;
+    while (fo_loader_next(L, &b) == FO_OK && b) {
+      const fo_batch_t *a = fo_batch_node_type(b->sample, 0);
+      assert_non_null(b->y);
+      for (int64_t i = 0; i < b->batch_size; i++) assert_int_equal(b->y[i], a->node[i] % 3);
+      assert_int_equal(fo_batch_edge_type(b->sample, 1)->n_edges, 0);
+      seen += b->batch_size;
+      fo_loader_release(L, b);
+    }
+    assert_int_equal(seen, 3);
+  }
+  fo_loader_destroy(L);
+  tiny_close(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(types_and_views),   cmocka_unit_test(version1_is_one_type),
       cmocka_unit_test(manifest_errors),   cmocka_unit_test(exact_tiny),
       cmocka_unit_test(one_type_same_draws), cmocka_unit_test(random_typed),
-      cmocka_unit_test(uniform_per_edge_type),
+      cmocka_unit_test(uniform_per_edge_type), cmocka_unit_test(typed_loader),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
