@@ -50,4 +50,32 @@ double cli_now_s(void);
 void cli_json_string(FILE *f, const char *s, size_t len);
 void cli_json_i64_array(FILE *f, const int64_t *a, int64_t n);
 
+/* ---- typed option forms (typed.c) ------------------------------------------------------------ */
+
+/* --fanout LIST (all edge types) and --fanout EDGE_TYPE=LIST, collected until the dataset is open. */
+typedef struct cli_fanouts {
+  int32_t *all;
+  int32_t n_all;
+  struct {
+    char *key;
+    int32_t *f;
+    int32_t n;
+  } *typed;
+  int n_typed;
+  int32_t *per_type; /* [n_edge_types * n_hops], filled by resolve */
+} cli_fanouts;
+
+/* Parse one --fanout value (usage errors exit 2). */
+int cli_fanout_arg(const char *cmd, const char *arg, cli_fanouts *f);
+bool cli_fanouts_given(const cli_fanouts *f);
+/* Set so->fanouts, n_hops and edge_type_fanouts for dataset `d` (names resolved; a typed form on
+ * a version-1 dataset, an unknown or ambiguous edge type, lists of different lengths, or an edge
+ * type left without a fanout fail with FO_EINVAL: exit 1). Pointers stay owned by `f`. */
+int cli_fanouts_resolve(const char *cmd, const fo_dataset_t *d, cli_fanouts *f, fo_sampler_opts *so);
+void cli_fanouts_free(cli_fanouts *f);
+/* "TYPE:REST" -> *type = "TYPE" (malloc'ed), *rest = REST; no ':' -> *type NULL, *rest = arg. */
+int cli_typed_arg(const char *cmd, const char *opt, const char *arg, char **type, const char **rest);
+/* The node type called `type` (NULL: the only one; an error when there are several). */
+int cli_node_type(const fo_dataset_t *d, const char *opt, const char *type, int32_t *out);
+
 #endif

@@ -35,7 +35,10 @@ static void help(void) {
          "  --epochs E           epochs to run, starting at --epoch (default 1)\n"
          "  --threads T          loader worker threads; 0 samples on the calling thread (default %d)\n"
          "  --prefetch P         batches sampled ahead (default 2 x threads)\n"
+         "  --fanout ET=LIST     typed datasets: the fanouts of edge type ET; repeatable\n"
          "  --split NAME         seeds from a split of the dataset (default: all nodes)\n"
+         "  --split TYPE:NAME    typed datasets: a split of node type TYPE\n"
+         "  --input-type TYPE    typed datasets: seeds are (all) nodes of node type TYPE\n"
          "  --features           gather x (features) and y (labels) into each batch (default off)\n"
          "  --digest             print the digest of the run: xxh64 over the per-batch digests of\n"
          "                       every epoch run, each the xxh64 of node, row, col, edge, x, y\n"
@@ -83,7 +86,7 @@ static double huge_pages_mb(void) {
 enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, OPT_DIR,
        OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
        OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
-       OPT_PPM, OPT_DEADLINE, OPT_TAIL };
+       OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -140,6 +143,10 @@ static int run_loader_epoch(fo_loader_t *L, int64_t max_batches, bool digest, to
     t->nodes += b->sample->n_nodes;
     t->edges += b->sample->n_edges;
     if (b->x) t->x_bytes += b->sample->n_nodes * b->x_dim * b->x_itemsize;
+    for (int32_t k = 0; b->x_types && k < b->n_node_types; k++)
+      if (b->x_types[k].x)
+        t->x_bytes += fo_batch_node_type(b->sample, k)->n_nodes * b->x_types[k].dim *
+                      b->x_types[k].itemsize;
     if (digest && add_digest(t, fo_loader_batch_digest(b)) != 0) {
       fo_loader_release(L, b);
       return fo_set_error(FO_ENOMEM, "bench: digest list");
@@ -150,10 +157,10 @@ static int run_loader_epoch(fo_loader_t *L, int64_t max_batches, bool digest, to
 }
 
 /* One epoch without the loader: the bare sampler loop (seeds shuffled the same way). */
-static int run_bare_epoch(const fo_dataset_t *d, fo_sampler_t *s, fo_batch_t *b, int64_t *perm,
-                          const fo_loader_opts *lo, uint64_t epoch, int64_t max_batches,
-                          totals *t) {
-  int64_t n = fo_dataset_num_nodes(d), bs = lo->batch_size;
+static int run_bare_epoch(const fo_dataset_t *d, int32_t type, fo_sampler_t *s, fo_batch_t *b,
+                          int64_t *perm, const fo_loader_opts *lo, uint64_t epoch,
+                          int64_t max_batches, totals *t) {
+  int64_t n = fo_dataset_num_nodes(fo_dataset_node_data(d, type)), bs = lo->batch_size;
   int64_t nb = n / bs + (!lo->drop_last && n % bs != 0);
   int rc;
   if (lo->shuffle) {
@@ -164,7 +171,8 @@ static int run_bare_epoch(const fo_dataset_t *d, fo_sampler_t *s, fo_batch_t *b,
   if (max_batches >= 0 && max_batches < nb) nb = max_batches;
   for (int64_t i = 0; i < nb; i++) {
     int64_t off = i * bs, k = n - off < bs ? n - off : bs;
-    if ((rc = fo_sampler_sample(s, perm + off, k, epoch, (uint64_t)i, b)) != FO_OK) return rc;
+    if ((rc = fo_sampler_sample_typed(s, type, perm + off, k, epoch, (uint64_t)i, b)) != FO_OK)
+      return rc;
     t->batches++;
     t->nodes += b->n_nodes;
     t->edges += b->n_edges;
@@ -463,10 +471,13 @@ int cmd_bench(int argc, char **argv) {
       {"drop-last", no_argument, NULL, OPT_DROPLAST}, {"memcpy", no_argument, NULL, OPT_MEMCPY},
       {"dist", no_argument, NULL, OPT_DIST}, {"procs-per-machine", required_argument, NULL, OPT_PPM},
       {"deadline", required_argument, NULL, OPT_DEADLINE}, {"tail", required_argument, NULL, OPT_TAIL},
+      {"input-type", required_argument, NULL, OPT_INTYPE},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
-  int32_t *fanouts = NULL;
+  cli_fanouts fanouts = {0};
+  char *in_type = NULL;
+  int32_t seed_type = 0;
   int64_t max_batches = -1, epochs = 1, v, *perm = NULL;
   uint64_t epoch0 = 0;
   bool json = false, digest = false, bare = false, want_memcpy = false, loader_opt = false;
@@ -492,9 +503,16 @@ int cmd_bench(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
     switch (c) {
     case OPT_FANOUT:
-      free(fanouts);
-      if ((ret = cli_i32_list("bench", "--fanout", optarg, &fanouts, &lo.sampler.n_hops))) goto out;
-      lo.sampler.fanouts = fanouts;
+      if ((ret = cli_fanout_arg("bench", optarg, &fanouts))) goto out;
+      lo.sampler.fanouts = fanouts.all; /* resolved once the dataset is open */
+      lo.sampler.n_hops = fanouts.n_all;
+      break;
+    case OPT_INTYPE:
+      free(in_type);
+      if (!(in_type = strdup(optarg))) {
+        ret = cli_fail(fo_set_error(FO_ENOMEM, "--input-type"));
+        goto out;
+      }
       break;
     case OPT_BS:
       if ((ret = cli_i64("bench", "--batch-size", optarg, &lo.batch_size))) goto out;
@@ -535,7 +553,15 @@ int cmd_bench(int argc, char **argv) {
       lo.prefetch = (int32_t)v;
       loader_opt = true;
       break;
-    case OPT_SPLIT: lo.split = optarg; break;
+    case OPT_SPLIT: {
+      char *ty = NULL;
+      if ((ret = cli_typed_arg("bench", "--split", optarg, &ty, &lo.split))) goto out;
+      if (ty) {
+        free(in_type);
+        in_type = ty;
+      }
+      break;
+    }
     case OPT_FEATURES: lo.features = lo.labels = true; break;
     case OPT_DIGEST: digest = true; break;
     case OPT_BARE: bare = true; break;
@@ -587,7 +613,7 @@ int cmd_bench(int argc, char **argv) {
     ret = cli_usage_error("bench", "expected one dataset directory");
     goto out;
   }
-  if (!fanouts) {
+  if (!cli_fanouts_given(&fanouts)) {
     ret = cli_usage_error("bench", "missing --fanout");
     goto out;
   }
@@ -606,6 +632,11 @@ int cmd_bench(int argc, char **argv) {
       ret = cli_usage_error("bench", "--dist runs the distributed loader: no --bare or --memcpy");
       goto out;
     }
+    if (fanouts.n_typed || in_type) {
+      ret = cli_usage_error("bench", "--dist samples version-1 (one-type) datasets: no typed "
+                            "--fanout, --split TYPE:NAME or --input-type");
+      goto out;
+    }
     ret = bench_dist(argv[optind], &lo, &dopts, &dc, max_batches, epochs, json, digest);
     goto out;
   }
@@ -614,8 +645,12 @@ int cmd_bench(int argc, char **argv) {
   t0 = cli_now_s();
   if ((rc = fo_dataset_open(argv[optind], &dopts, &d)) != FO_OK) goto fail;
   t_open = cli_now_s() - t0;
+  if ((ret = cli_fanouts_resolve("bench", d, &fanouts, &lo.sampler)) ||
+      (ret = cli_node_type(d, in_type && lo.split ? "--split" : "--input-type", in_type, &seed_type)))
+    goto out;
+  lo.input_type = in_type;
   if (bare) {
-    int64_t n = fo_dataset_num_nodes(d);
+    int64_t n = fo_dataset_num_nodes(fo_dataset_node_data(d, seed_type));
     if (!(perm = malloc((size_t)(n ? n : 1) * sizeof *perm))) {
       rc = fo_set_error(FO_ENOMEM, "bench: seed permutation");
       goto fail;
@@ -629,7 +664,7 @@ int cmd_bench(int argc, char **argv) {
   for (int64_t e = 0; e < epochs; e++) {
     uint64_t epoch = epoch0 + (uint64_t)e;
     if (bare) {
-      rc = run_bare_epoch(d, s, b, perm, &lo, epoch, max_batches, &t);
+      rc = run_bare_epoch(d, seed_type, s, b, perm, &lo, epoch, max_batches, &t);
     } else {
       if (e > 0 && (rc = fo_loader_start_epoch(L, epoch)) != FO_OK) goto fail;
       rc = run_loader_epoch(L, max_batches, digest, &t);
@@ -705,7 +740,8 @@ out:
   fo_sampler_destroy(s);
   fo_dataset_close(d);
   free(perm);
-  free(fanouts);
+  cli_fanouts_free(&fanouts);
+  free(in_type);
   free(t.digests);
   return ret;
 }

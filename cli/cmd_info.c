@@ -18,6 +18,121 @@ static const char *kind_name(fo_orig_kind k) {
   return k == FO_ORIG_INT64 ? "int64" : k == FO_ORIG_STRING ? "string" : "identity";
 }
 
+static void print_arrays(const fo_dataset_t *d, bool json);
+
+/* A typed dataset: counts per node type and edge type, degrees per edge type and direction,
+ * node data per node type, then the arrays. */
+static int info_typed(const fo_dataset_t *d, const char *path, bool json) {
+  const int32_t T = fo_dataset_num_node_types(d), E = fo_dataset_num_edge_types(d);
+  int rc;
+  if (json) {
+    printf("{\"path\": ");
+    cli_json_string(stdout, path, strlen(path));
+    printf(", \"num_nodes\": %lld, \"num_edges\": %lld, \"node_types\": {",
+           (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d));
+  } else {
+    printf("dataset    %s\n", path);
+    printf("nodes      %lld in %d node types\n", (long long)fo_dataset_num_nodes(d), (int)T);
+    printf("edges      %lld in %d edge types\n", (long long)fo_dataset_num_edges(d), (int)E);
+  }
+  for (int32_t t = 0; t < T; t++) {
+    const char *nm = fo_dataset_node_type_name(d, t);
+    int64_t n = fo_dataset_num_nodes(fo_dataset_node_data(d, t));
+    if (json) {
+      printf("%s", t ? ", " : "");
+      cli_json_string(stdout, nm, strlen(nm));
+      printf(": %lld", (long long)n);
+    } else {
+      printf("  node type %-24s %lld nodes\n", nm, (long long)n);
+    }
+  }
+  if (json) printf("}, \"edge_types\": {");
+  for (int32_t et = 0; et < E; et++) {
+    fo_edge_type ty;
+    fo_dataset_edge_type(d, et, &ty);
+    if (json) {
+      printf("%s", et ? ", " : "");
+      cli_json_string(stdout, ty.name, strlen(ty.name));
+      printf(": %lld", (long long)ty.n_edges);
+    } else {
+      printf("  edge type %-40s %lld edges\n", ty.name, (long long)ty.n_edges);
+    }
+  }
+  if (json) printf("}, \"degree\": {");
+  for (int32_t et = 0; et < E; et++) {
+    fo_edge_type ty;
+    bool first = true;
+    fo_dataset_edge_type(d, et, &ty);
+    if (json) {
+      printf("%s", et ? ", " : "");
+      cli_json_string(stdout, ty.name, strlen(ty.name));
+      printf(": {");
+    }
+    for (int dir = 0; dir < 2; dir++) {
+      fo_degree_stats st;
+      fo_topology t;
+      if (fo_dataset_edge_topology(d, et, (fo_edge_dir)dir, &t) != FO_OK) {
+        fo_clear_error();
+        continue;
+      }
+      if ((rc = fo_dataset_edge_degree_stats(d, et, (fo_edge_dir)dir, &st)) != FO_OK) {
+        if (json) printf("}}}\n");
+        return cli_fail(rc);
+      }
+      if (json)
+        printf("%s\"%s\": {\"min\": %lld, \"mean\": %.4f, \"max\": %lld, \"argmax\": %lld, "
+               "\"zero\": %lld}", first ? "" : ", ", dir == FO_EDGE_DIR_IN ? "in" : "out",
+               (long long)st.min, st.mean, (long long)st.max, (long long)st.argmax,
+               (long long)st.n_zero);
+      else
+        printf("  %-40s %-3s degree min %lld, mean %.2f, max %lld (%s %lld); zero: %lld\n",
+               ty.name, dir == FO_EDGE_DIR_IN ? "in" : "out", (long long)st.min, st.mean,
+               (long long)st.max, dir == FO_EDGE_DIR_IN ? ty.dst : ty.src, (long long)st.argmax,
+               (long long)st.n_zero);
+      first = false;
+    }
+    if (json) printf("}");
+  }
+  if (json) printf("}, \"node_data\": {");
+  for (int32_t t = 0; t < T; t++) {
+    const fo_dataset_t *v = fo_dataset_node_data(d, t);
+    const char *nm = fo_dataset_node_type_name(d, t);
+    fo_features f;
+    const int64_t *y;
+    int64_t ny, nc;
+    bool hf = fo_dataset_features(v, &f) == FO_OK, hl = fo_dataset_labels(v, &y, &ny, &nc) == FO_OK;
+    fo_clear_error();
+    if (json) {
+      printf("%s", t ? ", " : "");
+      cli_json_string(stdout, nm, strlen(nm));
+      printf(": {\"node_ids\": \"%s\", \"features\": ", kind_name(fo_dataset_node_orig_kind(v)));
+      if (hf) printf("{\"dim\": %lld, \"dtype\": \"%s\"}", (long long)f.dim, f.dtype);
+      else printf("null");
+      printf(", \"num_classes\": ");
+      if (hl) printf("%lld", (long long)nc);
+      else printf("null");
+      printf(", \"splits\": {");
+    } else if (hf || hl || fo_dataset_num_splits(v)) {
+      printf("  %s:", nm);
+      if (hf) printf(" features %lld x %lld %s;", (long long)fo_dataset_num_nodes(v), (long long)f.dim, f.dtype);
+      if (hl) printf(" labels %lld classes;", (long long)nc);
+    }
+    for (int64_t i = 0; i < fo_dataset_num_splits(v); i++) {
+      const int64_t *ids;
+      int64_t k = 0;
+      const char *sn = fo_dataset_split_name(v, i);
+      fo_dataset_split(v, sn, &ids, &k);
+      if (json) printf("%s\"%s\": %lld", i ? ", " : "", sn, (long long)k);
+      else printf(" %s %lld", sn, (long long)k);
+    }
+    if (json) printf("}}");
+    else if (hf || hl || fo_dataset_num_splits(v)) printf("\n");
+  }
+  if (json) printf("}");
+  print_arrays(d, json);
+  return CLI_OK;
+}
+
 int cmd_info(int argc, char **argv) {
   static const struct option lopts[] = {{"json", no_argument, NULL, 256},
                                         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -39,6 +154,11 @@ int cmd_info(int argc, char **argv) {
   if (optind + 1 != argc) return cli_usage_error("info", "expected one dataset directory");
   path = argv[optind];
   if ((rc = fo_dataset_open(path, NULL, &d)) != FO_OK) return cli_fail(rc);
+  if (fo_dataset_is_typed(d)) {
+    rc = info_typed(d, path, json);
+    fo_dataset_close(d);
+    return rc;
+  }
   if (json) {
     printf("{\"path\": ");
     cli_json_string(stdout, path, strlen(path));
@@ -125,6 +245,13 @@ int cmd_info(int argc, char **argv) {
     if (json) printf("}");
     else if (fo_dataset_num_splits(d)) printf("\n");
   }
+  print_arrays(d, json);
+  fo_dataset_close(d);
+  return CLI_OK;
+}
+
+/* The array list, closing the JSON object. */
+static void print_arrays(const fo_dataset_t *d, bool json) {
   if (json) printf(", \"arrays\": [");
   else printf("arrays\n");
   for (int64_t i = 0; i < fo_dataset_num_arrays(d); i++) {
@@ -143,6 +270,4 @@ int cmd_info(int argc, char **argv) {
     }
   }
   if (json) printf("]}\n");
-  fo_dataset_close(d);
-  return CLI_OK;
 }

@@ -1,7 +1,10 @@
 /*
  * cli/cmd_sample.c: `fanout sample DIR --fanout 15,10 --seeds 0,5,7 [...] --json`: sample one
  * batch and print it as one JSON object (keys node, row, col, edge, num_sampled_nodes,
- * num_sampled_edges, and batch in disjoint mode).
+ * num_sampled_edges, and batch in disjoint mode). For a typed dataset `--seeds TYPE:0,5,7`,
+ * `--fanout s__r__d=5,3` per edge type, and every key holds an object keyed by node type
+ * (node, num_sampled_nodes, batch) or by edge type "src__rel__dst" (row, col, edge,
+ * num_sampled_edges).
  */
 #include "cli.h"
 
@@ -18,7 +21,10 @@ static void help(void) {
          "num_sampled_nodes, num_sampled_edges; batch in disjoint mode).\n"
          "\n"
          "  --fanout LIST        neighbors per hop, -1 = all (required)\n"
+         "  --fanout ET=LIST     typed datasets: the fanouts of edge type ET (src__rel__dst,\n"
+         "                       or a relation name naming one edge type); repeatable\n"
          "  --seeds LIST         seed node ids (dataset ids, 0-based) (required)\n"
+         "  --seeds TYPE:LIST    typed datasets: seeds of node type TYPE\n"
          "  --seed N             random seed (default %llu)\n"
          "  --epoch N            epoch, part of the random key (default 0)\n"
          "  --batch-index N      batch index, part of the random key (default 0)\n"
@@ -29,6 +35,63 @@ static void help(void) {
          "  --json               print JSON (the only output format for now)\n",
          (unsigned long long)o.seed, o.replace ? "on" : "off",
          o.edge_dir == FO_EDGE_DIR_IN ? "in" : "out", o.disjoint ? "on" : "off");
+}
+
+static int print_nodes(const fo_dataset_t *d, const fo_batch_t *b, bool orig);
+
+/* A typed batch: every key an object keyed by node type or edge type. */
+static int print_typed(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
+  const int32_t T = b->n_node_types, E = b->n_edge_types;
+  static const char *const ekeys[] = {"row", "col", "edge"};
+  int rc;
+  printf("{\"node\": {");
+  for (int32_t t = 0; t < T; t++) {
+    const char *nm = fo_dataset_node_type_name(d, t);
+    printf("%s", t ? ", " : "");
+    cli_json_string(stdout, nm, strlen(nm));
+    printf(": ");
+    if ((rc = print_nodes(fo_dataset_node_data(d, t), fo_batch_node_type(b, t), orig)) != FO_OK)
+      return rc;
+  }
+  printf("}");
+  for (int k = 0; k < 3; k++) {
+    printf(", \"%s\": {", ekeys[k]);
+    for (int32_t et = 0; et < E; et++) {
+      const fo_batch_t *eb = fo_batch_edge_type(b, et);
+      fo_edge_type ty;
+      fo_dataset_edge_type(d, et, &ty);
+      printf("%s", et ? ", " : "");
+      cli_json_string(stdout, ty.name, strlen(ty.name));
+      printf(": ");
+      cli_json_i64_array(stdout, k == 0 ? eb->row : k == 1 ? eb->col : eb->edge, eb->n_edges);
+    }
+    printf("}");
+  }
+  for (int k = 0; k < (b->disjoint ? 2 : 1); k++) {
+    printf(", \"%s\": {", k ? "batch" : "num_sampled_nodes");
+    for (int32_t t = 0; t < T; t++) {
+      const fo_batch_t *nb = fo_batch_node_type(b, t);
+      const char *nm = fo_dataset_node_type_name(d, t);
+      printf("%s", t ? ", " : "");
+      cli_json_string(stdout, nm, strlen(nm));
+      printf(": ");
+      if (k) cli_json_i64_array(stdout, nb->batch, nb->n_nodes);
+      else cli_json_i64_array(stdout, nb->num_sampled_nodes, nb->n_hops + 1);
+    }
+    printf("}");
+  }
+  printf(", \"num_sampled_edges\": {");
+  for (int32_t et = 0; et < E; et++) {
+    const fo_batch_t *eb = fo_batch_edge_type(b, et);
+    fo_edge_type ty;
+    fo_dataset_edge_type(d, et, &ty);
+    printf("%s", et ? ", " : "");
+    cli_json_string(stdout, ty.name, strlen(ty.name));
+    printf(": ");
+    cli_json_i64_array(stdout, eb->num_sampled_edges, eb->n_hops);
+  }
+  printf("}}\n");
+  return FO_OK;
 }
 
 static int print_nodes(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
@@ -68,7 +131,9 @@ int cmd_sample(int argc, char **argv) {
       {"orig-ids", no_argument, NULL, OPT_ORIG}, {"json", no_argument, NULL, OPT_JSON},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_sampler_opts so;
-  int32_t *fanouts = NULL;
+  cli_fanouts fanouts = {0};
+  char *seed_type_name = NULL;
+  int32_t seed_type = 0;
   int64_t *seeds = NULL, n_seeds = 0;
   uint64_t epoch = 0, batch_index = 0;
   bool orig = false, have_seeds = false;
@@ -83,15 +148,18 @@ int cmd_sample(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
     switch (c) {
     case OPT_FANOUT:
-      free(fanouts);
-      if ((ret = cli_i32_list("sample", "--fanout", optarg, &fanouts, &so.n_hops))) goto out;
-      so.fanouts = fanouts;
+      if ((ret = cli_fanout_arg("sample", optarg, &fanouts))) goto out;
       break;
-    case OPT_SEEDS:
+    case OPT_SEEDS: {
+      const char *list;
       free(seeds);
-      if ((ret = cli_i64_list("sample", "--seeds", optarg, &seeds, &n_seeds))) goto out;
+      seeds = NULL;
+      if ((ret = cli_typed_arg("sample", "--seeds", optarg, &seed_type_name, &list)) ||
+          (ret = cli_i64_list("sample", "--seeds", list, &seeds, &n_seeds)))
+        goto out;
       have_seeds = true;
       break;
+    }
     case OPT_SEED: if ((ret = cli_u64("sample", "--seed", optarg, &so.seed))) goto out; break;
     case OPT_EPOCH: if ((ret = cli_u64("sample", "--epoch", optarg, &epoch))) goto out; break;
     case OPT_BATCH: if ((ret = cli_u64("sample", "--batch-index", optarg, &batch_index))) goto out; break;
@@ -108,7 +176,7 @@ int cmd_sample(int argc, char **argv) {
     ret = cli_usage_error("sample", "expected one dataset directory");
     goto out;
   }
-  if (!fanouts) {
+  if (!cli_fanouts_given(&fanouts)) {
     ret = cli_usage_error("sample", "missing --fanout");
     goto out;
   }
@@ -116,10 +184,23 @@ int cmd_sample(int argc, char **argv) {
     ret = cli_usage_error("sample", "missing --seeds");
     goto out;
   }
-  if ((rc = fo_dataset_open(argv[optind], NULL, &d)) != FO_OK ||
-      (rc = fo_sampler_create(d, &so, &s)) != FO_OK || (rc = fo_batch_create(&b)) != FO_OK ||
-      (rc = fo_sampler_sample(s, seeds, n_seeds, epoch, batch_index, b)) != FO_OK) {
+  if ((rc = fo_dataset_open(argv[optind], NULL, &d)) != FO_OK) {
     ret = cli_fail(rc);
+    goto out;
+  }
+  if ((ret = cli_fanouts_resolve("sample", d, &fanouts, &so)) ||
+      (ret = cli_node_type(d, "--seeds", seed_type_name, &seed_type)))
+    goto out;
+  if ((rc = fo_sampler_create(d, &so, &s)) != FO_OK || (rc = fo_batch_create(&b)) != FO_OK ||
+      (rc = fo_sampler_sample_typed(s, seed_type, seeds, n_seeds, epoch, batch_index, b)) != FO_OK) {
+    ret = cli_fail(rc);
+    goto out;
+  }
+  if (b->typed) {
+    if ((rc = print_typed(d, b, orig)) != FO_OK) {
+      putchar('\n');
+      ret = cli_fail(rc);
+    }
     goto out;
   }
   printf("{\"node\": ");
@@ -147,7 +228,8 @@ out:
   fo_batch_destroy(b);
   fo_sampler_destroy(s);
   fo_dataset_close(d);
-  free(fanouts);
+  cli_fanouts_free(&fanouts);
+  free(seed_type_name);
   free(seeds);
   return ret;
 }

@@ -316,6 +316,14 @@ FO_API int fo_dataset_edge_topology(const fo_dataset_t *d, int32_t et, fo_edge_d
                                     fo_topology *out);
 
 /**
+ * Degree statistics of direction `dir` of edge type `et` (per row of its CSC or CSR: the dst
+ * type's in-degrees, or the src type's out-degrees).
+ * @return as fo_dataset_edge_topology; FO_EFORMAT if indptr decreases. Cost: O(rows).
+ */
+FO_API int fo_dataset_edge_degree_stats(const fo_dataset_t *d, int32_t et, fo_edge_dir dir,
+                                        fo_degree_stats *out);
+
+/**
  * The node data of node type t, as a dataset view: fo_dataset_num_nodes() gives n_t and
  * fo_dataset_features(), _labels(), _split*(), _node_orig_*() answer for that type (ids local
  * to the type). For a version-1 dataset, t = 0 gives `d` itself. The view is owned by `d`,

@@ -935,11 +935,27 @@ int fo_dataset_node_orig_str(const fo_dataset_t *d, fo_nid_t v, const char **s, 
   return FO_OK;
 }
 
+static int degree_stats(const fo_topology *tp, fo_degree_stats *out);
+
 int fo_dataset_degree_stats(const fo_dataset_t *d, fo_edge_dir dir, fo_degree_stats *out) {
   fo_topology t;
   int rc = fo_dataset_topology(d, dir, &t);
   memset(out, 0, sizeof *out);
   if (rc != FO_OK) return rc;
+  return degree_stats(&t, out);
+}
+
+int fo_dataset_edge_degree_stats(const fo_dataset_t *d, int32_t et, fo_edge_dir dir,
+                                 fo_degree_stats *out) {
+  fo_topology t;
+  int rc = fo_dataset_edge_topology(d, et, dir, &t);
+  memset(out, 0, sizeof *out);
+  if (rc != FO_OK) return rc;
+  return degree_stats(&t, out);
+}
+
+static int degree_stats(const fo_topology *tp, fo_degree_stats *out) {
+  const fo_topology t = *tp;
   out->min = t.n_rows ? INT64_MAX : 0;
   for (int64_t v = 0; v < t.n_rows; v++) {
     int64_t deg = t.indptr[v + 1] - t.indptr[v];
