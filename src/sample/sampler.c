@@ -574,6 +574,41 @@ static int read_rows(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *ou
   return FO_OK;
 }
 
+/*
+ * Row sources: where the rows of one edge type live. `rows` is pass A0 (bounds of the
+ * frontier's rows, checked, and the hop's edge count), `gather` pass A2 (neighbor ids and edge
+ * ids at the positions the kernel chose). A local CSC/CSR and the parts of a partitioned
+ * dataset opened in this process are the two here; another machine is the dist layer's
+ * fo__remote, used by dist_hop for the parts this process does not hold.
+ */
+typedef struct row_source {
+  int (*rows)(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr, int64_t fb, int64_t fe,
+              const hop_params *hp, int64_t *n_out);
+  int (*gather)(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, int64_t fb, int64_t e0,
+                int64_t e1);
+} row_source;
+
+static int local_gather(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, int64_t fb,
+                        int64_t e0, int64_t e1) {
+  (void)s, (void)fb;
+  return gather_any(t, eb, e0, e1);
+}
+
+static int parts_rows(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr, int64_t fb,
+                      int64_t fe, const hop_params *hp, int64_t *n_out) {
+  (void)t; /* every part's topology is in s->shards */
+  return read_rows_sharded(s, fr, fb, fe, hp, n_out);
+}
+
+static int parts_gather(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, int64_t fb,
+                        int64_t e0, int64_t e1) {
+  (void)t;
+  return gather_sharded_any(s, eb, fb, e0, e1);
+}
+
+static const row_source LOCAL_ROWS = {read_rows, local_gather};
+static const row_source PART_ROWS = {parts_rows, parts_gather};
+
 /* Pass B: map the global ids in row[eb..ee) to local ids, appending new nodes. */
 /* `nb` receives the new nodes (the neighbors' node type), `fr` is the frontier's (col's) node
  * type, whose trees the neighbors join in disjoint mode, and `out` holds the edges. */
@@ -943,15 +978,14 @@ static int sample(fo_sampler_t *s, int32_t seed_type, const fo_nid_t *seeds, int
           /* remote parts through fo_dist: appends the hop's edges like the passes below */
           if ((rc = dist_hop(s, eb, fb, fe, &hp, &n_new)) != FO_OK) return rc;
         } else {
-          if ((rc = s->shards ? read_rows_sharded(s, fr, fb, fe, &hp, &n_new)
-                              : read_rows(s, &s->topos[et], fr, fb, fe, &hp, &n_new)) != FO_OK)
-            return rc;
+          const row_source *src = s->shards ? &PART_ROWS : &LOCAL_ROWS;
+          if ((rc = src->rows(s, &s->topos[et], fr, fb, fe, &hp, &n_new)) != FO_OK) return rc;
           if (n_new > INT64_MAX / 4 - e0)
             return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
           if ((rc = batch_edges(eb, e0 + n_new)) != FO_OK) return rc;
+          /* the one-hop kernel (uniform: all, with or without replacement) */
           if ((rc = choose_positions(s, fr, eb, fb, fe, &hp)) != FO_OK ||
-              (rc = s->shards ? gather_sharded_any(s, eb, fb, e0, eb->n_edges)
-                              : gather_any(&s->topos[et], eb, e0, eb->n_edges)) != FO_OK)
+              (rc = src->gather(s, &s->topos[et], eb, fb, e0, eb->n_edges)) != FO_OK)
             return rc;
         }
         n_new = eb->n_edges - e0;
