@@ -378,6 +378,10 @@ static int check(const fo_dataset_t *d, const fo_partition_opts *o) {
   int64_t n = fo_dataset_num_nodes(d);
   if (fo_dataset_num_parts(d))
     return FO_FAIL(FO_EINVAL, "'%s' is already partitioned", fo_dataset_path(d));
+  if (fo_dataset_is_typed(d))
+    return FO_FAIL(FO_ENOSYS, "'%s' is a typed dataset (%d node types, %d edge types): "
+                   "partitioning typed datasets is not implemented yet", fo_dataset_path(d),
+                   (int)fo_dataset_num_node_types(d), (int)fo_dataset_num_edge_types(d));
   if (!fo_dataset_has_topology(d, FO_EDGE_DIR_IN))
     return FO_FAIL(FO_EINVAL, "'%s' has no CSC (import with --csc): parts store in-neighbor lists",
                    fo_dataset_path(d));
