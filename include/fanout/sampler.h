@@ -158,6 +158,23 @@ FO_API int fo_sampler_sample_typed(fo_sampler_t *s, int32_t node_type, const fo_
                                    fo_batch_t *out);
 
 /**
+ * Sample from seeds of several node types at once (PyG's input dict; link prediction seeds
+ * both endpoint types): `seeds[t]` [n_seeds[t]] are seeds of node type t, for every node type
+ * t of the dataset (n_seeds[t] = 0 and seeds[t] NULL for types without seeds). Each type's seeds
+ * come first in its node list, in the order given; in disjoint mode seed k of the
+ * concatenation in type order is tree k. With seeds of one type this is
+ * fo_sampler_sample_typed.
+ * @param seeds    [n_node_types] arrays, borrowed for the call.
+ * @param n_seeds  [n_node_types] counts, each >= 0.
+ * @return as fo_sampler_sample_typed; FO_EINVAL if seeds or n_seeds is NULL, a count is
+ *         negative, or a non-empty type's seeds are NULL.
+ * Thread-safety and cost: as fo_sampler_sample.
+ */
+FO_API int fo_sampler_sample_hetero(fo_sampler_t *s, const fo_nid_t *const *seeds,
+                                    const int64_t *n_seeds, uint64_t epoch, uint64_t batch_index,
+                                    fo_batch_t *out);
+
+/**
  * The part of batch `b` that belongs to node type t (typed: a sub-batch whose n_seeds,
  * n_nodes, node, batch and num_sampled_nodes are that type's; version 1: `b` itself, t = 0).
  * Owned by `b`, valid until its next use or destroy. NULL when t is out of range. Cost: O(1).

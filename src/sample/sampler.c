@@ -76,6 +76,8 @@ struct fo_sampler {
   int32_t *nbr_t;        /* [n_etypes] node type of the neighbors */
   fo__idmap *maps;       /* [n_ntypes] */
   int64_t *hop_fb, *hop_fe; /* [n_ntypes] frontier of the current hop, per node type */
+  const fo_nid_t **seed_ptr; /* [n_ntypes] fo_sampler_sample_typed's seeds by type */
+  int64_t *seed_n;
   bool maps_ready;
   /* scratch, grown as needed and kept across batches */
   rowspan *rows;   /* [frontier] row start and length */
@@ -134,6 +136,8 @@ static int setup_types(fo_sampler_t *s, const fo_sampler_opts *o) {
       !(s->maps = calloc((size_t)T, sizeof *s->maps)) ||
       !(s->hop_fb = calloc((size_t)T, sizeof *s->hop_fb)) ||
       !(s->hop_fe = calloc((size_t)T, sizeof *s->hop_fe)) ||
+      !(s->seed_ptr = calloc((size_t)T, sizeof *s->seed_ptr)) ||
+      !(s->seed_n = calloc((size_t)T, sizeof *s->seed_n)) ||
       !(s->fanouts = malloc((size_t)E * (size_t)o->n_hops * sizeof *s->fanouts)))
     return FO_FAIL(FO_ENOMEM, "sampler types");
   for (int32_t et = 0; et < E; et++) {
@@ -223,6 +227,8 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->nbr_t);
   free(s->hop_fb);
   free(s->hop_fe);
+  free(s->seed_ptr);
+  free(s->seed_n);
   if (s->dist && s->remote.free_ctx) s->remote.free_ctx(s->remote.ctx);
   fo_batch_destroy(s->scratch);
   free(s->by_part);
@@ -884,31 +890,33 @@ static int batch_types(fo_sampler_t *s, fo_batch_t *out) {
  * edge-type order, then frontier order. The frontier of hop h + 1 is, per node type, the nodes
  * hop h added. A version-1 dataset is the one-type case: every sub-batch is `out` itself.
  */
-static int sample(fo_sampler_t *s, int32_t seed_type, const fo_nid_t *seeds, int64_t n_seeds,
+static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t *n_t,
                   uint64_t epoch, uint64_t batch_index, fo_batch_t *out) {
   const int32_t T = s->n_ntypes, E = s->n_etypes;
-  int64_t n;
-  fo_batch_t *sb;
+  int64_t n_seeds = 0, base = 0;
   int rc;
-  if (seed_type < 0 || seed_type >= T)
-    return FO_FAIL(FO_EINVAL, "seed node type %d is not in [0, %d)", (int)seed_type, (int)T);
-  n = s->typed ? fo_dataset_num_nodes(fo_dataset_node_data(s->d, seed_type)) : s->t.n_nodes;
-  if (n_seeds < 0) return FO_FAIL(FO_EINVAL, "number of seeds %lld is negative", (long long)n_seeds);
-  if (n_seeds > 0 && !seeds) return FO_FAIL(FO_EINVAL, "seeds is NULL with %lld seeds", (long long)n_seeds);
-  for (int64_t i = 0; i < n_seeds; i++)
-    if (seeds[i] < 0 || seeds[i] >= n)
-      return FO_FAIL(FO_ERANGE, "seed %lld (index %lld) is not a %s id in [0, %lld)%s%s%s",
-                     (long long)seeds[i], (long long)i, s->typed ? "node type's" : "node",
-                     (long long)n, s->typed ? " (node type '" : "",
-                     s->typed ? fo_dataset_node_type_name(s->d, seed_type) : "", s->typed ? "')" : "");
+  for (int32_t t = 0; t < T; t++) {
+    const int64_t n = s->typed ? fo_dataset_num_nodes(fo_dataset_node_data(s->d, t)) : s->t.n_nodes;
+    const char *tn = s->typed ? fo_dataset_node_type_name(s->d, t) : "";
+    if (n_t[t] < 0) return FO_FAIL(FO_EINVAL, "number of seeds %lld is negative", (long long)n_t[t]);
+    if (n_t[t] > 0 && !seeds_t[t])
+      return FO_FAIL(FO_EINVAL, "seeds is NULL with %lld seeds", (long long)n_t[t]);
+    for (int64_t i = 0; i < n_t[t]; i++)
+      if (seeds_t[t][i] < 0 || seeds_t[t][i] >= n)
+        return FO_FAIL(FO_ERANGE, "seed %lld (index %lld) is not a %s id in [0, %lld)%s%s%s",
+                       (long long)seeds_t[t][i], (long long)i, s->typed ? "node type's" : "node",
+                       (long long)n, s->typed ? " (node type '" : "", tn, s->typed ? "')" : "");
+    if (n_t[t] >= (int64_t)UINT32_MAX - n_seeds)
+      return FO_FAIL(FO_ERANGE, "%lld seeds: a batch holds at most 2^32 - 2 nodes",
+                     (long long)(n_seeds + n_t[t]));
+    n_seeds += n_t[t];
+  }
   for (int32_t t = 0; t < T && s->disjoint && n_seeds > 0; t++) {
     int64_t nt = s->typed ? fo_dataset_num_nodes(fo_dataset_node_data(s->d, t)) : s->t.n_nodes;
     if (nt > INT64_MAX / n_seeds)
       return FO_FAIL(FO_ERANGE, "disjoint mode: %lld nodes x %lld seeds overflows the id map key",
                      (long long)nt, (long long)n_seeds);
   }
-  if (n_seeds >= (int64_t)UINT32_MAX)
-    return FO_FAIL(FO_ERANGE, "%lld seeds: a batch holds at most 2^32 - 2 nodes", (long long)n_seeds);
   if ((rc = batch_types(s, out)) != FO_OK || (rc = batch_hops(out, s->n_hops)) != FO_OK) return rc;
   if (!s->maps_ready) {
     /* disjoint keys range over n * n_seeds: always the hash layout */
@@ -934,7 +942,7 @@ static int sample(fo_sampler_t *s, int32_t seed_type, const fo_nid_t *seeds, int
       nb->batch = NULL;
       nb->cap_batch = 0;
     }
-    nb->n_seeds = t == seed_type ? n_seeds : 0;
+    nb->n_seeds = n_t[t];
     nb->n_nodes = 0;
     /* one slot of slack for the dense inducer; in disjoint mode batch is never NULL */
     if ((rc = batch_nodes(nb, nb->n_seeds + 1, s->disjoint)) != FO_OK) return rc;
@@ -948,20 +956,26 @@ static int sample(fo_sampler_t *s, int32_t seed_type, const fo_nid_t *seeds, int
     eb->n_edges = 0;
     eb->n_hops = s->n_hops;
   }
-  sb = node_sub(out, seed_type);
-  if ((rc = fo__idmap_reserve(&s->maps[seed_type], n_seeds)) != FO_OK) return rc;
-  for (int64_t i = 0; i < n_seeds; i++) {
-    bool ins;
-    sb->node[i] = seeds[i];
-    if (s->disjoint) {
-      sb->batch[i] = i;
-      fo__idmap_insert(&s->maps[seed_type], seeds[i] * n_seeds + i, (uint32_t)i, sb->node, &ins);
-    } else {
-      fo__idmap_insert(&s->maps[seed_type], seeds[i], (uint32_t)i, sb->node, &ins); /* first copy wins */
+  /* the seeds, type by type; in disjoint mode tree k is the k-th seed in type order */
+  for (int32_t t = 0; t < T; t++) {
+    fo_batch_t *sb = node_sub(out, t);
+    const fo_nid_t *seeds = seeds_t[t];
+    if (!n_t[t]) continue;
+    if ((rc = fo__idmap_reserve(&s->maps[t], n_t[t])) != FO_OK) return rc;
+    for (int64_t i = 0; i < n_t[t]; i++) {
+      bool ins;
+      sb->node[i] = seeds[i];
+      if (s->disjoint) {
+        sb->batch[i] = base + i;
+        fo__idmap_insert(&s->maps[t], seeds[i] * n_seeds + base + i, (uint32_t)i, sb->node, &ins);
+      } else {
+        fo__idmap_insert(&s->maps[t], seeds[i], (uint32_t)i, sb->node, &ins); /* first copy wins */
+      }
     }
+    sb->n_nodes = n_t[t];
+    s->hop_fe[t] = n_t[t];
+    base += n_t[t];
   }
-  sb->n_nodes = n_seeds;
-  s->hop_fe[seed_type] = n_seeds;
   for (int32_t t = 0; t < T; t++) node_sub(out, t)->num_sampled_nodes[0] = s->hop_fe[t];
   for (int hop = 0; hop < s->n_hops; hop++) {
     for (int32_t et = 0; et < E; et++) {
@@ -1027,8 +1041,26 @@ int fo_sampler_sample_typed(fo_sampler_t *s, int32_t node_type, const fo_nid_t *
                             fo_batch_t *out) {
   int rc;
   if (!s || !out) return FO_FAIL(FO_EINVAL, "sampler or batch is NULL");
+  if (node_type < 0 || node_type >= s->n_ntypes) {
+    batch_clear(out);
+    return FO_FAIL(FO_EINVAL, "sample batch %llu: seed node type %d is not in [0, %d)",
+                   (unsigned long long)batch_index, (int)node_type, (int)s->n_ntypes);
+  }
+  memset(s->seed_n, 0, (size_t)s->n_ntypes * sizeof *s->seed_n);
+  s->seed_ptr[node_type] = seeds;
+  s->seed_n[node_type] = n_seeds;
+  rc = fo_sampler_sample_hetero(s, s->seed_ptr, s->seed_n, epoch, batch_index, out);
+  s->seed_ptr[node_type] = NULL;
+  return rc;
+}
+
+int fo_sampler_sample_hetero(fo_sampler_t *s, const fo_nid_t *const *seeds, const int64_t *n_seeds,
+                             uint64_t epoch, uint64_t batch_index, fo_batch_t *out) {
+  int rc;
+  if (!s || !out) return FO_FAIL(FO_EINVAL, "sampler or batch is NULL");
   batch_clear(out);
-  rc = sample(s, node_type, seeds, n_seeds, epoch, batch_index, out);
+  if (!seeds || !n_seeds) return FO_FAIL(FO_EINVAL, "sample: seeds or n_seeds is NULL");
+  rc = sample(s, seeds, n_seeds, epoch, batch_index, out);
   if (rc != FO_OK) {
     batch_clear(out);
     return fo__context(rc, "sample batch %llu", (unsigned long long)batch_index);

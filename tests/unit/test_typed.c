@@ -538,12 +538,62 @@ static void typed_loader(void **state) {
   tiny_close(&g);
 }
 
+/* Seeds of several node types (link prediction's two endpoint types): each type's seeds come
+ * first in its node list; disjoint trees number the seeds in type order; partitioning refuses
+ * typed datasets. */
+static void hetero_seeds(void **state) {
+  tiny g;
+  fo_sampler_opts o;
+  fo_sampler_t *s;
+  fo_batch_t *b;
+  const fo_batch_t *a, *p;
+  const fo_nid_t *seeds[2] = {(const int64_t[]){2}, (const int64_t[]){3, 0}};
+  const int64_t n[2] = {1, 2};
+  (void)state;
+  tiny_open(&g, true, true);
+  fo_sampler_opts_init(&o);
+  o.fanouts = (const int32_t[]){-1};
+  o.n_hops = 1;
+  o.disjoint = true;
+  assert_fo_ok(fo_sampler_create(g.d, &o, &s));
+  assert_fo_ok(fo_batch_create(&b));
+  assert_fo_ok(fo_sampler_sample_hetero(s, seeds, n, 0, 0, b));
+  a = fo_batch_node_type(b, 0);
+  p = fo_batch_node_type(b, 1);
+  assert_int_equal(b->n_seeds, 3);
+  assert_int_equal(a->n_seeds, 1);
+  assert_int_equal(p->n_seeds, 2);
+  assert_int_equal(a->node[0], 2);
+  assert_int_equal(p->node[0], 3);
+  assert_int_equal(p->node[1], 0);
+  same("paper batch", p->batch, (const int64_t[]){1, 2}, 2);
+  assert_int_equal(a->batch[0], 0);
+  /* in-neighbors: p3 <- a2 (tree 1, a new copy of a2), a1; p0 <- a0 (tree 2) */
+  same("author node", a->node, (const int64_t[]){2, 2, 1, 0}, 4);
+  same("author batch", a->batch, (const int64_t[]){0, 1, 1, 2}, 4);
+  assert_fo_error(fo_sampler_sample_hetero(s, seeds, (const int64_t[]){1, -1}, 0, 0, b), FO_EINVAL,
+                  "negative");
+  assert_int_equal(b->n_nodes, 0);
+  fo_batch_destroy(b);
+  fo_sampler_destroy(s);
+  {
+    char *out = fot_path(g.tmp, "parts");
+    fo_partition_opts po;
+    fo_partition_opts_init(&po);
+    po.n_parts = 2;
+    assert_fo_error(fo_partition(g.dir, out, &po, NULL), FO_ENOSYS, "typed dataset");
+    free(out);
+  }
+  tiny_close(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(types_and_views),   cmocka_unit_test(version1_is_one_type),
       cmocka_unit_test(manifest_errors),   cmocka_unit_test(exact_tiny),
       cmocka_unit_test(one_type_same_draws), cmocka_unit_test(random_typed),
       cmocka_unit_test(uniform_per_edge_type), cmocka_unit_test(typed_loader),
+      cmocka_unit_test(hetero_seeds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
