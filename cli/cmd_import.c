@@ -16,10 +16,11 @@ static void help(void) {
          "\n"
          "Build a dataset directory DIR from INPUT (atomically: nothing is left on failure).\n"
          "\n"
-         "  --format F           edgelist | planetoid | npy | mtx (default edgelist)\n"
+         "  --format F           edgelist | planetoid | npy | mtx | ogb (default edgelist)\n"
          "                       edgelist: 'src dst' lines (tab, space or comma; # and %% comments; .gz)\n"
          "                       planetoid: NAME.content and NAME.cites (LINQS); npy: edge_index [2, E]\n"
-         "                       mtx: Matrix Market coordinate\n"
+         "                       mtx: Matrix Market coordinate; ogb: an OGB dataset directory\n"
+         "                       (raw/edge.csv.gz, node-feat, node-label, node_year, split/...)\n"
          "  -o, --output DIR     dataset directory to create (required)\n"
          "  --undirected         add the reverse of every edge, then drop duplicates (default %s)\n"
          "  --remove-self-loops  drop edges v -> v (default %s)\n"
@@ -81,7 +82,7 @@ int cmd_import(int argc, char **argv) {
     switch (c) {
     case OPT_FORMAT:
       if (fo_format_parse(optarg, &o.format) != FO_OK)
-        return cli_usage_error("import", "--format: '%s' is not edgelist, planetoid, npy or mtx", optarg);
+        return cli_usage_error("import", "--format: '%s' is not edgelist, planetoid, npy, mtx or ogb", optarg);
       break;
     case 'o': out = optarg; break;
     case OPT_UNDIRECTED: o.undirected = true; break;

@@ -94,6 +94,13 @@ typedef struct fo__node_data {
     int64_t *ids;
     int64_t n;
   } splits[FO_MAX_SPLITS];
+  int n_arrays;            /* further per-node int64 arrays (OGB node_year, node_species) */
+  struct {
+    char name[32];         /* the array's name in the dataset and in manifest "node_data" */
+    const char *source;    /* the input file, for messages (borrowed, may be NULL) */
+    int64_t *v;            /* [n] */
+    int64_t n;
+  } arrays[FO_MAX_SPLITS];
 } fo__node_data;
 
 void fo__node_data_free(fo__node_data *nd);
@@ -137,6 +144,9 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
 int fo__parse_planetoid(const char *const *inputs, int n_inputs, const fo_import_opts *o,
                         fo__graph_input *in);
 int fo__parse_mtx(const char *const *inputs, int n_inputs, const fo_import_opts *o,
+                  fo__graph_input *in);
+/* OGB: inputs[0] is the dataset directory (ogb.c). */
+int fo__parse_ogb(const char *const *inputs, int n_inputs, const fo_import_opts *o,
                   fo__graph_input *in);
 int fo__parse_npy_edges(const char *const *inputs, int n_inputs, const fo_import_opts *o,
                         fo__graph_input *in);

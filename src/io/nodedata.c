@@ -17,6 +17,7 @@ void fo__node_data_free(fo__node_data *nd) {
   free(nd->x);
   free(nd->y);
   for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
+  for (int i = 0; i < nd->n_arrays; i++) free(nd->arrays[i].v);
   memset(nd, 0, sizeof *nd);
 }
 
@@ -412,6 +413,18 @@ int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o, f
       snprintf(arr, sizeof arr, "%s_idx", nd->splits[i].name);
       if ((rc = fo__writer_add(w, arr, "<i8", 1, &nd->splits[i].n, nd->splits[i].ids)) != FO_OK) return rc;
       json_object_set_new(js, nd->splits[i].name, json_string(arr));
+    }
+  }
+  if (nd->n_arrays) {
+    json_t *ja = json_object();
+    json_object_set_new(man, "node_data", ja);
+    for (int i = 0; i < nd->n_arrays; i++) {
+      if (nd->arrays[i].n != n)
+        return FO_FAIL(FO_EINVAL, "%s '%s' has %lld entries, the graph has %lld nodes",
+                       nd->arrays[i].name, nd->arrays[i].source ? nd->arrays[i].source : "(input)",
+                       (long long)nd->arrays[i].n, (long long)n);
+      if ((rc = fo__writer_add(w, nd->arrays[i].name, "<i8", 1, &n, nd->arrays[i].v)) != FO_OK) return rc;
+      json_object_set_new(ja, nd->arrays[i].name, json_string(nd->arrays[i].name));
     }
   }
   return FO_OK;
