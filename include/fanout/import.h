@@ -106,6 +106,12 @@ typedef struct fo_import_opts {
   const char *labels;      /**< .npy [n_nodes] int64 or int32: node labels, -1 = none */
   const char *splits;      /**< "train=a.npy,val=b.npy,test=c.npy": int64/int32 node-id arrays
                                 (names: letters, digits, '_'; up to 8 splits) */
+  const char *node_arrays; /**< "NAME=F.npy,...": int64/int32 [n_nodes] arrays stored as int64
+                                under the manifest's "node_data" (e.g. node_year); default NULL */
+  const char *arrays;      /**< "NAME=F.npy,...": int64/int32 arrays [k] or [k, c] stored as
+                                int64 under the manifest's "extra" (e.g. OGB link prediction
+                                splits); default NULL. Names: letters, digits, '_' (up to 31),
+                                not one fanout uses (x, y, csc_*, *_idx, ...); 16 arrays at most */
   fo_feature_dtype feature_dtype; /**< default FO_FEATURES_AUTO */
   uint64_t split_seed;     /**< planetoid: seed of the standard split (20 train nodes per
                                 class, 500 val, 1000 test); default 0 */

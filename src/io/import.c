@@ -46,6 +46,8 @@ json_t *fo__provenance(const char *format, const char *const *inputs, int n_inpu
   if (o->features) json_object_set_new(opts, "features", json_string(o->features));
   if (o->labels) json_object_set_new(opts, "labels", json_string(o->labels));
   if (o->splits) json_object_set_new(opts, "splits", json_string(o->splits));
+  if (o->node_arrays) json_object_set_new(opts, "node_arrays", json_string(o->node_arrays));
+  if (o->arrays) json_object_set_new(opts, "arrays", json_string(o->arrays));
   if (o->feature_dtype != FO_FEATURES_AUTO) {
     static const char *const names[] = {"auto", "float32", "float16", "bfloat16", "uint8"};
     json_object_set_new(opts, "feature_dtype", json_string(names[o->feature_dtype]));

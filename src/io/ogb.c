@@ -389,7 +389,7 @@ static int read_splits(ogb_ctx *c, const char *dir, int64_t n, fo__node_data *nd
     snprintf(path, sizeof path, "%s/%s.pt", sdir, stems[i][0]);
     if (exists(path)) torch_files = true;
   }
-  if (torch_files && nd->n_splits == 0)
+  if (torch_files && nd->n_splits == 0 && !c->o->arrays) /* Python passes what it read */
     FO_LOG(FO_LOG_WARN, "%s: link prediction splits (train/valid/test.pt) are torch pickles: not "
            "imported here; fanout.import_dataset(..., format=\"ogb\") in Python reads them", sdir);
   else if (nd->n_splits == 0)
@@ -401,14 +401,14 @@ static int read_splits(ogb_ctx *c, const char *dir, int64_t n, fo__node_data *nd
 static int read_node_arrays(ogb_ctx *c, const char *raw, int64_t n, fo__node_data *nd) {
   DIR *d;
   struct dirent *ent;
-  char names[FO_MAX_SPLITS][32];
+  char names[FO_MAX_ARRAYS][32];
   int k = 0, rc = FO_OK;
   if (!(d = opendir(raw))) return FO_FAIL_ERRNO("open '%s'", raw);
   while ((ent = readdir(d))) {
     size_t len = strlen(ent->d_name);
     if (strncmp(ent->d_name, "node_", 5) || len < 12 || strcmp(ent->d_name + len - 7, ".csv.gz"))
       continue;
-    if (len - 7 >= sizeof names[0] || k == FO_MAX_SPLITS) {
+    if (len - 7 >= sizeof names[0] || k == FO_MAX_ARRAYS / 2) {
       rc = FO_FAIL(FO_EINVAL, "%s/%s: too many node files or too long a name", raw, ent->d_name);
       break;
     }
@@ -430,6 +430,7 @@ static int read_node_arrays(ogb_ctx *c, const char *raw, int64_t n, fo__node_dat
     if ((rc = read_column(c, path, n, false, &nd->arrays[nd->n_arrays].v)) != FO_OK) break;
     snprintf(nd->arrays[nd->n_arrays].name, sizeof nd->arrays[0].name, "%s", names[i]);
     nd->arrays[nd->n_arrays].n = n;
+    nd->arrays[nd->n_arrays].per_node = true;
     nd->n_arrays++;
   }
   return rc;
