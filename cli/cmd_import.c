@@ -148,7 +148,7 @@ int cmd_import(int argc, char **argv) {
     o.csc = want_csc;
     o.csr = want_csr;
   }
-  o.progress = !quiet;
+  o.progress = !quiet && !json;
   o.cancel = cli_cancel_on_signals();
 
   rc = fo_import((const char *const *)(argv + optind), argc - optind, out, &o, &r);
