@@ -403,11 +403,86 @@ static void options_and_variants(void **state) {
   fot_rmtree(tmp);
 }
 
+/* --node-array and --array (fo_import_opts node_arrays / arrays): stored as int64, listed in
+ * the manifest, checked; fo_dataset_verify_with: cancel and defaults. */
+static void node_arrays_and_extra(void **state) {
+  char *tmp = fot_tmpdir(), *out = fot_path(tmp, "out"), *a = fot_path(tmp, "year.npy"),
+       *b = fot_path(tmp, "pairs.npy"), *c = fot_path(tmp, "short.npy"), *spec;
+  const char *man;
+  const int32_t year[4] = {2001, 2002, 2003, 2004};
+  const int64_t pairs[6] = {0, 1, 1, 2, 2, 3}, shp1 = 4, shp2[2] = {3, 2}, shp3 = 3;
+  const int64_t src[3] = {0, 1, 2}, dst[3] = {1, 2, 3};
+  fo_import_opts o;
+  fo_dataset_t *d;
+  fo_array_info ai;
+  fo_verify_opts vo;
+  volatile int cancel = 1;
+  (void)state;
+  fot_write_npy(a, "<i4", 1, &shp1, year, sizeof year);
+  fot_write_npy(b, "<i8", 2, shp2, pairs, sizeof pairs);
+  fot_write_npy(c, "<i8", 1, &shp3, pairs, 3 * sizeof *pairs);
+  fo_import_opts_init(&o);
+  spec = malloc(strlen(a) + 16);
+  sprintf(spec, "node_year=%s", a);
+  o.node_arrays = spec;
+  o.arrays = NULL;
+  {
+    char *ex = malloc(strlen(b) + 16);
+    sprintf(ex, "train_edge=%s", b);
+    o.arrays = ex;
+    assert_fo_ok(fo_import_edges(src, dst, 3, out, &o, NULL));
+    free(ex);
+  }
+  assert_fo_ok(fo_dataset_open(out, NULL, &d));
+  assert_fo_ok(fo_dataset_array(d, "node_year", &ai));
+  assert_string_equal(ai.dtype, "<i8");
+  assert_int_equal(((const int64_t *)ai.data)[3], 2004);
+  assert_fo_ok(fo_dataset_array(d, "train_edge", &ai));
+  assert_int_equal(ai.ndim, 2);
+  assert_int_equal(ai.shape[0], 3);
+  assert_int_equal(ai.shape[1], 2);
+  assert_memory_equal(ai.data, pairs, sizeof pairs);
+  man = strstr(fo_dataset_manifest(d), "\"node_data\"");
+  assert_non_null(man);
+  assert_non_null(strstr(man, "\"node_year\""));
+  man = strstr(fo_dataset_manifest(d), "\"extra\"");
+  assert_non_null(man);
+  assert_non_null(strstr(man, "\"train_edge\""));
+  fo_verify_opts_init(&vo);
+  assert_false(vo.progress);
+  assert_fo_ok(fo_dataset_verify_with(d, &vo));
+  assert_fo_ok(fo_dataset_verify_with(d, NULL));
+  vo.cancel = &cancel;
+  assert_fo_error(fo_dataset_verify_with(d, &vo), FO_ECANCELED, "interrupted");
+  fo_dataset_close(d);
+  /* errors: wrong length, a taken name, a float array, a bad spec */
+  o.force = true;
+  o.arrays = NULL;
+  sprintf(spec, "node_year=%s", c);
+  assert_fo_error(fo_import_edges(src, dst, 3, out, &o, NULL), FO_EINVAL,
+                  "node array 'node_year' (--node-array) has 3 entries, the graph has 4 nodes");
+  sprintf(spec, "y=%s", a);
+  assert_fo_error(fo_import_edges(src, dst, 3, out, &o, NULL), FO_EINVAL, "--node-array: array name 'y' is taken");
+  sprintf(spec, "val_idx=%s", a);
+  assert_fo_error(fo_import_edges(src, dst, 3, out, &o, NULL), FO_EINVAL, "array name 'val_idx' is taken");
+  sprintf(spec, "node_year=%s", b);
+  assert_fo_error(fo_import_edges(src, dst, 3, out, &o, NULL), FO_EFORMAT, "must be a 1-D int64 or int32 array");
+  o.node_arrays = "nofile";
+  assert_fo_error(fo_import_edges(src, dst, 3, out, &o, NULL), FO_EINVAL, "--node-array: 'nofile' is not NAME=FILE.npy");
+  free(spec);
+  free(a);
+  free(b);
+  free(c);
+  free(out);
+  fot_rmtree(tmp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cora_same_arrays),     cmocka_unit_test(cora_undirected),
       cmocka_unit_test(malformed_graph),      cmocka_unit_test(corrupt_gzip),
       cmocka_unit_test(other_layouts),        cmocka_unit_test(options_and_variants),
+      cmocka_unit_test(node_arrays_and_extra),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
