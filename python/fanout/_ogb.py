@@ -20,6 +20,7 @@ torch.load runs the pickle's code, as OGB's own loader does: import only dataset
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import os
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
@@ -64,9 +65,7 @@ def _link_splits(scheme: str, tmp: str) -> Tuple[Dict[str, str], Dict[str, str]]
     whole = os.path.join(scheme, "split_dict.pt")
     if not files and not os.path.isfile(whole):
         return arrays, splits
-    try:
-        import torch  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("torch") is None:
         warnings.warn(f"{scheme}: the splits are torch pickles (.pt) and torch is not installed: "
                       "imported without them", RuntimeWarning, stacklevel=3)
         return arrays, splits
@@ -159,6 +158,11 @@ def prepare(root: str, tmp: str) -> Tuple[str, List[str], Dict[str, Any]]:
     scheme = _scheme_dir(root)
     if os.path.isfile(os.path.join(root, "raw", "data.npz")) and not os.path.exists(
             os.path.join(root, "raw", "edge.csv.gz")):
+        sdir = os.path.join(root, "split")
+        if scheme is None and os.path.isdir(sdir) and len(os.listdir(sdir)) > 1:
+            raise ValueError(f"'{sdir}' holds more than one split scheme "
+                             f"({', '.join(sorted(os.listdir(sdir)))}): keep the one to import, "
+                             "or give the splits with split=")
         fmt, (inputs, opts) = "npy", _binary(root, tmp, scheme)
     else:
         fmt, inputs, opts = "ogb", [root], {}

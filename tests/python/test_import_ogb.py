@@ -124,3 +124,21 @@ def test_link_splits(cora, tmp_path):
     assert np.array_equal(np.asarray(ds.array("valid_edge_neg")), e[:500].flip(1).numpy())
     assert np.asarray(ds.array("test_edge")).shape == (929, 2)
     assert "valid_weight" not in ds.arrays
+
+
+def test_link_splits_without_torch(cora, tmp_path, monkeypatch):
+    """Without torch the .pt splits are left out with a warning, and the graph still imports."""
+    import fanout._ogb as ogb
+    root = tmp_path / "ogbl_tiny"
+    _csv(root / "raw/num-node-list.csv.gz", [3])
+    _csv(root / "raw/num-edge-list.csv.gz", [2])
+    _csv(root / "raw/edge.csv.gz", [(0, 1), (1, 2)])
+    os.makedirs(root / "split/s")
+    (root / "split/s/train.pt").write_bytes(b"not a pickle")
+    real = ogb.importlib.util.find_spec
+    monkeypatch.setattr(ogb.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "torch" else real(name, *a))
+    with pytest.warns(RuntimeWarning, match="torch is not installed"):
+        rep = fanout.import_dataset(root, tmp_path / "g", format="ogb")
+    assert rep["num_edges"] == 2
+    assert fanout.Dataset(tmp_path / "g").splits == []
