@@ -48,6 +48,19 @@ double cli_now_s(void);
 
 /* JSON output */
 void cli_json_string(FILE *f, const char *s, size_t len);
+
+/* The progress line of `fanout bench` (progress.c): stderr, terminals only, erased at the end. */
+typedef struct cli_progress {
+  bool active;
+  const char *label;
+  double start_s, last_s;
+} cli_progress;
+void cli_progress_start(cli_progress *p, bool enabled, const char *label);
+/* epoch is 0-based of epochs; batch of n_batches (0: unknown) in this epoch; edges sampled so
+ * far over the run (for the running edges/s). */
+void cli_progress_batches(cli_progress *p, int64_t epoch, int64_t epochs, int64_t batch,
+                          int64_t n_batches, int64_t edges);
+void cli_progress_end(cli_progress *p);
 void cli_json_i64_array(FILE *f, const int64_t *a, int64_t n);
 
 /* ---- typed option forms (typed.c) ------------------------------------------------------------ */

@@ -54,6 +54,8 @@ static void help(void) {
          "  --disjoint           one tree per seed (default %s)\n"
          "  --load mmap|hugepage how the topology is brought into memory (default mmap)\n"
          "  --json               print one JSON object\n"
+         "  -q, --quiet          no progress line (drawn on stderr only when it is a terminal,\n"
+         "                       never with --json)\n"
          "\n"
          "Distributed (under mpirun; DIR is a partitioned dataset with one part per machine):\n"
          "  --dist               every rank samples its share of each epoch (global batches b\n"
@@ -132,8 +134,17 @@ static int add_digest(totals *t, uint64_t h) {
   return 0;
 }
 
+/* Progress of epoch e of `epochs` (cli/progress.c). */
+typedef struct bench_pg {
+  cli_progress *p;
+  int64_t epoch, epochs;
+} bench_pg;
+
 /* One epoch through the loader. */
-static int run_loader_epoch(fo_loader_t *L, int64_t max_batches, bool digest, totals *t) {
+static int run_loader_epoch(fo_loader_t *L, int64_t max_batches, bool digest, totals *t,
+                            const bench_pg *pg) {
+  int64_t nb = fo_loader_num_batches(L);
+  if (max_batches >= 0 && max_batches < nb) nb = max_batches;
   for (int64_t i = 0; max_batches < 0 || i < max_batches; i++) {
     fo_loader_batch_t *b;
     int rc = fo_loader_next(L, &b);
@@ -147,6 +158,7 @@ static int run_loader_epoch(fo_loader_t *L, int64_t max_batches, bool digest, to
       if (b->x_types[k].x)
         t->x_bytes += fo_batch_node_type(b->sample, k)->n_nodes * b->x_types[k].dim *
                       b->x_types[k].itemsize;
+    cli_progress_batches(pg->p, pg->epoch, pg->epochs, i + 1, nb, t->edges);
     if (digest && add_digest(t, fo_loader_batch_digest(b)) != 0) {
       fo_loader_release(L, b);
       return fo_set_error(FO_ENOMEM, "bench: digest list");
@@ -159,7 +171,7 @@ static int run_loader_epoch(fo_loader_t *L, int64_t max_batches, bool digest, to
 /* One epoch without the loader: the bare sampler loop (seeds shuffled the same way). */
 static int run_bare_epoch(const fo_dataset_t *d, int32_t type, fo_sampler_t *s, fo_batch_t *b,
                           int64_t *perm, const fo_loader_opts *lo, uint64_t epoch,
-                          int64_t max_batches, totals *t) {
+                          int64_t max_batches, totals *t, const bench_pg *pg) {
   int64_t n = fo_dataset_num_nodes(fo_dataset_node_data(d, type)), bs = lo->batch_size;
   int64_t nb = n / bs + (!lo->drop_last && n % bs != 0);
   int rc;
@@ -176,6 +188,7 @@ static int run_bare_epoch(const fo_dataset_t *d, int32_t type, fo_sampler_t *s, 
     t->batches++;
     t->nodes += b->n_nodes;
     t->edges += b->n_edges;
+    cli_progress_batches(pg->p, pg->epoch, pg->epochs, i + 1, nb, t->edges);
   }
   return FO_OK;
 }
@@ -187,6 +200,7 @@ typedef struct dist_cfg {
   int32_t procs_per_machine;
   double deadline_s;
   fo_dist_tail tail;
+  bool quiet; /* no progress line (rank 0 draws it) */
 } dist_cfg;
 
 #ifndef FO_WITH_MPI
@@ -248,6 +262,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   int32_t machines = 0, local_size = 0;
   bool told = false;
   const char *msg;
+  cli_progress pg = {0};
 
   if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
     return cli_fail(fo_set_error(FO_EMPI, "bench --dist: MPI_Init_thread failed"));
@@ -270,6 +285,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   if ((rc = fo_dist_loader_create(dd, d, lo, dc->tail, &L)) != FO_OK) goto fail;
   memset(sums, 0, sizeof sums);
   t0 = cli_now_s();
+  cli_progress_start(&pg, rank == 0 && !dc->quiet && !json, "bench rank 0");
   for (int64_t e = 0; e < epochs; e++) {
     uint64_t epoch = lo->epoch + (uint64_t)e;
     if (e > 0 && (rc = fo_loader_start_epoch(L, epoch)) != FO_OK) goto fail;
@@ -289,6 +305,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
       sums[SUM_NODES] += b->sample->n_nodes;
       sums[SUM_EDGES] += b->sample->n_edges;
       if (b->x) sums[SUM_XBYTES] += b->sample->n_nodes * b->x_dim * b->x_itemsize;
+      cli_progress_batches(&pg, e, epochs, b->index + 1, fo_loader_num_batches(L), sums[SUM_EDGES]);
       if (digest) {
         if (n_recs + 3 > cap_recs) {
           int64_t cap = cap_recs ? 2 * cap_recs : 3 * 256, *nr = realloc(recs, (size_t)cap * sizeof *nr);
@@ -307,6 +324,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
       fo_loader_release(L, b);
     }
   }
+  cli_progress_end(&pg);
   secs = cli_now_s() - t0;
   fo_loader_destroy(L);
   L = NULL;
@@ -446,6 +464,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   MPI_Finalize();
   return CLI_OK;
 fail:
+  cli_progress_end(&pg);
   if (dd) { /* tell the other ranks (unless the context did already): they print it too */
     char text[1100];
     snprintf(text, sizeof text, "%s", fo_last_error());
@@ -472,7 +491,7 @@ int cmd_bench(int argc, char **argv) {
       {"dist", no_argument, NULL, OPT_DIST}, {"procs-per-machine", required_argument, NULL, OPT_PPM},
       {"deadline", required_argument, NULL, OPT_DEADLINE}, {"tail", required_argument, NULL, OPT_TAIL},
       {"input-type", required_argument, NULL, OPT_INTYPE},
-      {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+      {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
   cli_fanouts fanouts = {0};
@@ -481,7 +500,9 @@ int cmd_bench(int argc, char **argv) {
   int64_t max_batches = -1, epochs = 1, v, *perm = NULL;
   uint64_t epoch0 = 0;
   bool json = false, digest = false, bare = false, want_memcpy = false, loader_opt = false;
-  dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP};
+  bool quiet = false;
+  cli_progress pg = {0};
+  dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP, false};
   double memcpy_bps = 0;
   fo_loader_stats ls;
   fo_dataset_t *d = NULL;
@@ -500,7 +521,7 @@ int cmd_bench(int argc, char **argv) {
   lo.features = lo.labels = false;
   optind = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":qh", lopts, NULL)) != -1) {
     switch (c) {
     case OPT_FANOUT:
       if ((ret = cli_fanout_arg("bench", optarg, &fanouts))) goto out;
@@ -605,6 +626,7 @@ int cmd_bench(int argc, char **argv) {
       }
       dc.dist_opt = true;
       break;
+    case 'q': quiet = dc.quiet = true; break;
     case 'h': help(); goto out;
     default: ret = cli_bad_option("bench", c, argv, lopts); goto out;
     }
@@ -661,16 +683,19 @@ int cmd_bench(int argc, char **argv) {
     goto fail;
   }
   t_start = cli_now_s();
+  cli_progress_start(&pg, !quiet && !json, "bench");
   for (int64_t e = 0; e < epochs; e++) {
     uint64_t epoch = epoch0 + (uint64_t)e;
+    bench_pg bp = {&pg, e, epochs};
     if (bare) {
-      rc = run_bare_epoch(d, seed_type, s, b, perm, &lo, epoch, max_batches, &t);
+      rc = run_bare_epoch(d, seed_type, s, b, perm, &lo, epoch, max_batches, &t, &bp);
     } else {
       if (e > 0 && (rc = fo_loader_start_epoch(L, epoch)) != FO_OK) goto fail;
-      rc = run_loader_epoch(L, max_batches, digest, &t);
+      rc = run_loader_epoch(L, max_batches, digest, &t, &bp);
     }
     if (rc != FO_OK) goto fail;
   }
+  cli_progress_end(&pg);
   secs = cli_now_s() - t_start;
   if (L) fo_loader_get_stats(L, &ls);
   if (json) {
@@ -733,6 +758,7 @@ int cmd_bench(int argc, char **argv) {
   }
   goto out;
 fail:
+  cli_progress_end(&pg);
   ret = cli_fail(rc);
 out:
   fo_loader_destroy(L);

@@ -16,10 +16,11 @@ static void help(void) {
          "\n"
          "Build a dataset directory DIR from INPUT (atomically: nothing is left on failure).\n"
          "\n"
-         "  --format F           edgelist | planetoid | npy | mtx (default edgelist)\n"
+         "  --format F           edgelist | planetoid | npy | mtx | ogb (default edgelist)\n"
          "                       edgelist: 'src dst' lines (tab, space or comma; # and %% comments; .gz)\n"
          "                       planetoid: NAME.content and NAME.cites (LINQS); npy: edge_index [2, E]\n"
-         "                       mtx: Matrix Market coordinate\n"
+         "                       mtx: Matrix Market coordinate; ogb: an OGB dataset directory\n"
+         "                       (raw/edge.csv.gz, node-feat, node-label, node_year, split/...)\n"
          "  -o, --output DIR     dataset directory to create (required)\n"
          "  --undirected         add the reverse of every edge, then drop duplicates (default %s)\n"
          "  --remove-self-loops  drop edges v -> v (default %s)\n"
@@ -38,6 +39,8 @@ static void help(void) {
          "  --features X.npy     node features [n, D] (float32, float16, float64 or uint8)\n"
          "  --labels Y.npy       node labels [n] (int64 or int32; -1 = none)\n"
          "  --split NAME=F.npy,...  node-id splits, e.g. train=a.npy,val=b.npy,test=c.npy\n"
+         "  --node-array NAME=F.npy,...  int [n] arrays kept as node data (e.g. node_year)\n"
+         "  --array NAME=F.npy,...  int [k] or [k, c] arrays kept as they are (\"extra\")\n"
          "  --feature-dtype T    stored features: auto | float32 | float16 | bfloat16 | uint8\n"
          "                       (uint8: per-column min/max quantization; default auto = as input,\n"
          "                       planetoid float32)\n"
@@ -52,7 +55,7 @@ static void help(void) {
 
 enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELABEL, OPT_NUM,
        OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON, OPT_FEATURES, OPT_LABELS, OPT_SPLIT,
-       OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS };
+       OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS, OPT_NODE_ARRAY, OPT_ARRAY };
 
 int cmd_import(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -67,6 +70,7 @@ int cmd_import(int argc, char **argv) {
       {"split", required_argument, NULL, OPT_SPLIT}, {"feature-dtype", required_argument, NULL, OPT_FDTYPE},
       {"split-seed", required_argument, NULL, OPT_SPLIT_SEED},
       {"string-ids", no_argument, NULL, OPT_STRING_IDS}, {"columns", required_argument, NULL, OPT_COLUMNS},
+      {"node-array", required_argument, NULL, OPT_NODE_ARRAY}, {"array", required_argument, NULL, OPT_ARRAY},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_import_opts o;
   fo_import_report r;
@@ -81,7 +85,7 @@ int cmd_import(int argc, char **argv) {
     switch (c) {
     case OPT_FORMAT:
       if (fo_format_parse(optarg, &o.format) != FO_OK)
-        return cli_usage_error("import", "--format: '%s' is not edgelist, planetoid, npy or mtx", optarg);
+        return cli_usage_error("import", "--format: '%s' is not edgelist, planetoid, npy, mtx or ogb", optarg);
       break;
     case 'o': out = optarg; break;
     case OPT_UNDIRECTED: o.undirected = true; break;
@@ -118,6 +122,8 @@ int cmd_import(int argc, char **argv) {
     case OPT_FEATURES: o.features = optarg; break;
     case OPT_LABELS: o.labels = optarg; break;
     case OPT_SPLIT: o.splits = optarg; break;
+    case OPT_NODE_ARRAY: o.node_arrays = optarg; break;
+    case OPT_ARRAY: o.arrays = optarg; break;
     case OPT_SPLIT_SEED:
       if ((rc = cli_u64("import", "--split-seed", optarg, &o.split_seed))) return rc;
       break;
@@ -142,7 +148,7 @@ int cmd_import(int argc, char **argv) {
     o.csc = want_csc;
     o.csr = want_csr;
   }
-  o.progress = !quiet;
+  o.progress = !quiet && !json;
   o.cancel = cli_cancel_on_signals();
 
   rc = fo_import((const char *const *)(argv + optind), argc - optind, out, &o, &r);

@@ -30,7 +30,8 @@ static void help(void) {
          "  -o, --output OUT     the partitioned dataset to create (required)\n"
          "  --force              replace OUT if it is an existing dataset\n"
          "  --json               print the report as JSON\n"
-         "  -q, --quiet          no progress bar\n",
+         "  -q, --quiet          no progress (drawn on stderr only when it is a terminal, never\n"
+         "                       with --json): a line per phase, a bar over the parts written\n",
          o.method == FO_PARTITION_HASH ? "hash" : "range",
          o.balance == FO_BALANCE_NODES ? "nodes" : "train", o.train_split,
          (unsigned long long)o.seed);
@@ -116,7 +117,7 @@ int cmd_partition(int argc, char **argv) {
   if (optind + 1 != argc) return cli_usage_error("partition", "expected one dataset directory");
   if (!have_n) return cli_usage_error("partition", "missing -n P");
   if (!out) return cli_usage_error("partition", "missing -o OUT");
-  o.progress = !quiet;
+  o.progress = !quiet && !json;
   o.cancel = cli_cancel_on_signals();
   if ((rc = fo_partition(argv[optind], out, &o, &r)) != FO_OK) return cli_fail(rc);
   print_report(&r, out, json);

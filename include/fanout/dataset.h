@@ -343,6 +343,24 @@ FO_API const fo_dataset_t *fo_dataset_node_data(const fo_dataset_t *d, int32_t t
  */
 FO_API int fo_dataset_verify(const fo_dataset_t *d);
 
+/** Options of fo_dataset_verify_with(). */
+typedef struct fo_verify_opts {
+  bool progress;              /**< a progress bar (bytes checksummed) on stderr when it is a
+                                   terminal; default false */
+  const volatile int *cancel; /**< stop with FO_ECANCELED (between arrays) when it becomes
+                                   non-zero, e.g. from a signal handler; default NULL */
+} fo_verify_opts;
+
+/** Write the defaults into `o`. Cost: O(1). */
+FO_API void fo_verify_opts_init(fo_verify_opts *o);
+
+/**
+ * fo_dataset_verify() with options (NULL = defaults, which is fo_dataset_verify()). Same checks,
+ * errors and cost; FO_ECANCELED if `cancel` was raised. Thread-safety: as fo_dataset_verify();
+ * with `progress`, only one verify at a time should draw.
+ */
+FO_API int fo_dataset_verify_with(const fo_dataset_t *d, const fo_verify_opts *o);
+
 #ifdef __cplusplus
 }
 #endif

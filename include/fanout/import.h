@@ -18,6 +18,16 @@
  *  - FO_FORMAT_MTX: Matrix Market `coordinate` (pattern, integer or real; general or
  *    symmetric); entry (i, j) (1-based) is the edge i -> j; values are ignored; `symmetric`
  *    adds (j, i) for every off-diagonal entry; n = max(rows, cols).
+ *  - FO_FORMAT_OGB: one input, an Open Graph Benchmark dataset directory as OGB's download
+ *    unpacks it (dataset/ogbn_arxiv): raw/edge.csv.gz ("src,dst", edges as stored: OGB keeps one
+ *    direction of undirected graphs, so pass `undirected` for ogbn-products), num-node-list and
+ *    num-edge-list (one graph), optional node-feat.csv.gz -> "x" (float32), node-label.csv.gz ->
+ *    "y" ("nan" or empty = -1), raw/node_<name>.csv.gz (node_year) -> int64 node-data array
+ *    "node_<name>" (manifest "node_data"), split/<scheme>/{train,valid,test}.csv.gz -> splits
+ *    "train", "val", "test" (one scheme). FO_ENOSYS for the heterogeneous layout (ogbn-mag:
+ *    typed datasets are not supported yet) and the binary one (raw/data.npz: the Python
+ *    importer converts it); link prediction splits (.pt, torch pickles) are skipped with a
+ *    warning (the Python importer reads them). No `relabel` or `num_nodes`. See docs/IMPORT.md.
  *
  * Node data (any format): `features`, `labels` and `splits` name .npy files whose shapes and
  * dtypes are checked against the graph. Planetoid brings its own: the word vectors (float32, or
@@ -52,7 +62,8 @@ typedef enum fo_format {
   FO_FORMAT_EDGELIST = 0,
   FO_FORMAT_PLANETOID = 1,
   FO_FORMAT_NPY = 2,
-  FO_FORMAT_MTX = 3
+  FO_FORMAT_MTX = 3,
+  FO_FORMAT_OGB = 4
 } fo_format;
 
 /** On-disk dtype of node features. */
@@ -95,6 +106,12 @@ typedef struct fo_import_opts {
   const char *labels;      /**< .npy [n_nodes] int64 or int32: node labels, -1 = none */
   const char *splits;      /**< "train=a.npy,val=b.npy,test=c.npy": int64/int32 node-id arrays
                                 (names: letters, digits, '_'; up to 8 splits) */
+  const char *node_arrays; /**< "NAME=F.npy,...": int64/int32 [n_nodes] arrays stored as int64
+                                under the manifest's "node_data" (e.g. node_year); default NULL */
+  const char *arrays;      /**< "NAME=F.npy,...": int64/int32 arrays [k] or [k, c] stored as
+                                int64 under the manifest's "extra" (e.g. OGB link prediction
+                                splits); default NULL. Names: letters, digits, '_' (up to 31),
+                                not one fanout uses (x, y, csc_*, *_idx, ...); 16 arrays at most */
   fo_feature_dtype feature_dtype; /**< default FO_FEATURES_AUTO */
   uint64_t split_seed;     /**< planetoid: seed of the standard split (20 train nodes per
                                 class, 500 val, 1000 test); default 0 */
@@ -120,14 +137,15 @@ typedef struct fo_import_report {
 /** Write the defaults into `o`. Cost: O(1). */
 FO_API void fo_import_opts_init(fo_import_opts *o);
 
-/** Parse a format name ("edgelist", "planetoid", "npy", "mtx"). FO_EINVAL names a bad one. */
+/** Parse a format name ("edgelist", "planetoid", "npy", "mtx", "ogb"). FO_EINVAL names a bad one. */
 FO_API int fo_format_parse(const char *name, fo_format *out);
 
 /**
  * Import `inputs` into a new dataset directory `out_dir`.
  *
  * @param inputs    [n_inputs] file paths; edgelist: one or more files (concatenated);
- *                  planetoid: the .content and the .cites file; npy, mtx: one file.
+ *                  planetoid: the .content and the .cites file; npy, mtx: one file;
+ *                  ogb: the dataset directory.
  * @param out_dir   the dataset directory to create; its parent must exist.
  * @param o         options, or NULL for the defaults.
  * @param rep       if not NULL, filled on success (zeroed on failure).

@@ -145,10 +145,18 @@ def _import_opts(
     progress: bool,
     string_ids: bool = False,
     columns: Optional[Sequence[int]] = None,
+    node_arrays: Union[None, str, Dict[str, PathLike]] = None,
+    arrays: Union[None, str, Dict[str, PathLike]] = None,
 ) -> Dict[str, Any]:
-    if isinstance(split, dict):
-        split = ",".join(f"{k}={_fspath(v)}" for k, v in split.items())
+    def named(spec):
+        if isinstance(spec, dict):
+            return ",".join(f"{k}={_fspath(v)}" for k, v in spec.items())
+        return spec
+
+    split = named(split)
     return dict(
+        node_arrays=named(node_arrays),
+        arrays=named(arrays),
         format=format,
         undirected=bool(undirected),
         remove_self_loops=bool(remove_self_loops),
@@ -204,6 +212,8 @@ def import_dataset(
     progress: bool = False,
     string_ids: bool = False,
     columns: Optional[Sequence[int]] = None,
+    node_arrays: Union[None, str, Dict[str, PathLike]] = None,
+    arrays: Union[None, str, Dict[str, PathLike]] = None,
 ) -> Dict[str, Any]:
     """Import a graph into a new dataset directory ``output`` (``fanout import``).
 
@@ -215,7 +225,16 @@ def import_dataset(
     drops the CSC); ``split`` also takes a dict ``{"train": "a.npy", ...}``; ``progress``
     draws the progress bar (off by default); ``string_ids=True`` (edge lists) numbers any
     tokens as node ids in order of first appearance; ``columns=(s, d)`` (edge lists) takes
-    the ids from 0-based columns s and d.
+    the ids from 0-based columns s and d. ``node_arrays`` and ``arrays`` (``{"name": "f.npy"}``
+    or "name=f.npy,...") store integer arrays as node data (``--node-array``) or as they are
+    (``--array``).
+
+    ``format="ogb"``: ``inputs`` is an OGB dataset directory (docs/IMPORT.md). Besides what
+    ``fanout import --format ogb`` reads, Python converts the binary layout (``raw/data.npz``,
+    ogbn-papers100M) with numpy, and reads link prediction splits (``split/<scheme>/*.pt``) with
+    torch when it is installed, storing each integer tensor as the array ``<split>_<key>``
+    (e.g. ``valid_edge_neg``) under the manifest's "extra" (a warning when torch is missing).
+    The .npy files this makes live in a hidden temporary directory beside ``output``.
 
     The import is atomic and runs with the GIL released; Ctrl-C cancels it (nothing is left
     behind) and raises KeyboardInterrupt. Returns the report as a dict with the keys of
@@ -227,9 +246,34 @@ def import_dataset(
     if isinstance(inputs, (str, bytes, os.PathLike)):
         inputs = [inputs]
     paths = [os.fspath(p) for p in inputs]
-    opts = _import_opts(format, undirected, remove_self_loops, dedup, drop_unknown, relabel,
-                        csc, csr, index_dtype, num_nodes, features, labels, split,
-                        feature_dtype, split_seed, force, progress, string_ids, columns)
+    kw = dict(undirected=undirected, remove_self_loops=remove_self_loops, dedup=dedup,
+              drop_unknown=drop_unknown, relabel=relabel, csc=csc, csr=csr,
+              index_dtype=index_dtype, num_nodes=num_nodes, features=features, labels=labels,
+              split=split, feature_dtype=feature_dtype, split_seed=split_seed, force=force,
+              progress=progress, string_ids=string_ids, columns=columns,
+              node_arrays=node_arrays, arrays=arrays)
+    if format == "ogb" and len(paths) == 1 and os.path.isdir(paths[0]):
+        import tempfile
+        from . import _ogb
+
+        parent = os.path.dirname(os.path.abspath(os.fsdecode(output)))
+        with tempfile.TemporaryDirectory(prefix=".fanout-ogb-", dir=parent) as tmp:
+            fmt, paths, extra = _ogb.prepare(os.fsdecode(paths[0]), tmp)
+            for key, val in extra.items():
+                if kw.get(key) is None:  # the caller's options win
+                    kw[key] = val
+            return _import_files(paths, output, fmt, kw)
+    return _import_files(paths, output, format, kw)
+
+
+def _import_files(paths: List[str], output: PathLike, format: str,
+                  kw: Dict[str, Any]) -> Dict[str, Any]:
+    opts = _import_opts(format, kw["undirected"], kw["remove_self_loops"], kw["dedup"],
+                        kw["drop_unknown"], kw["relabel"], kw["csc"], kw["csr"],
+                        kw["index_dtype"], kw["num_nodes"], kw["features"], kw["labels"],
+                        kw["split"], kw["feature_dtype"], kw["split_seed"], kw["force"],
+                        kw["progress"], kw["string_ids"], kw["columns"], kw["node_arrays"],
+                        kw["arrays"])
     rep = _fanout.import_dataset(paths, os.fspath(output), **opts)
     rep["output"] = _fspath(output)
     return rep

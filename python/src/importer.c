@@ -118,8 +118,9 @@ static PyObject *run_job(job *j) {
 #define OPT_KWLIST                                                                           \
   "format", "undirected", "remove_self_loops", "dedup", "drop_unknown", "relabel", "csc",   \
       "csr", "index_dtype", "num_nodes", "features", "labels", "splits", "feature_dtype",    \
-      "split_seed", "force", "progress", "string_ids", "src_column", "dst_column", NULL
-#define OPT_FORMAT "|$spppppppsLzzzsKpppii"
+      "split_seed", "force", "progress", "string_ids", "src_column", "dst_column", "node_arrays", \
+      "arrays", NULL
+#define OPT_FORMAT "|$spppppppsLzzzsKpppiizz"
 
 typedef struct raw_opts {
   const char *format, *index_dtype, *feature_dtype;
@@ -127,14 +128,14 @@ typedef struct raw_opts {
   int string_ids, src_column, dst_column;
   long long num_nodes;
   unsigned long long split_seed;
-  const char *features, *labels, *splits;
+  const char *features, *labels, *splits, *node_arrays, *arrays;
 } raw_opts;
 
 #define OPT_ARGS(r)                                                                          \
   &(r).format, &(r).undirected, &(r).remove_self_loops, &(r).dedup, &(r).drop_unknown,      \
       &(r).relabel, &(r).csc, &(r).csr, &(r).index_dtype, &(r).num_nodes, &(r).features,    \
       &(r).labels, &(r).splits, &(r).feature_dtype, &(r).split_seed, &(r).force, &(r).progress, \
-      &(r).string_ids, &(r).src_column, &(r).dst_column
+      &(r).string_ids, &(r).src_column, &(r).dst_column, &(r).node_arrays, &(r).arrays
 
 static void raw_defaults(raw_opts *r) {
   fo_import_opts o;
@@ -185,6 +186,8 @@ static int to_opts(const raw_opts *r, fo_import_opts *o) {
   o->features = r->features;
   o->labels = r->labels;
   o->splits = r->splits;
+  o->node_arrays = r->node_arrays;
+  o->arrays = r->arrays;
   if (!strcmp(r->feature_dtype, "auto")) o->feature_dtype = FO_FEATURES_AUTO;
   else if (!strcmp(r->feature_dtype, "float32")) o->feature_dtype = FO_FEATURES_FLOAT32;
   else if (!strcmp(r->feature_dtype, "float16")) o->feature_dtype = FO_FEATURES_FLOAT16;

@@ -64,14 +64,24 @@ uint64_t fo__xxh64(const void *data, size_t len);
 typedef struct fo__progress {
   bool active;
   const char *label;
+  const char *unit;   /* NULL: `done`/`total` are bytes (MiB, MiB/s); else items ("parts") */
   uint64_t total, start_ns, last_ns;
+  struct fo__spinner *spin; /* set while fo__progress_spin runs */
 } fo__progress;
 
-/* Start a bar on stderr if `enabled` and stderr is a terminal; `total` in bytes (0 = unknown). */
+/* Start a bar on stderr if `enabled` and stderr is a terminal; `total` in bytes (0 = unknown).
+ * Starting again replaces the bar (end a spinner first: fo__progress_end). */
 void fo__progress_start(fo__progress *p, bool enabled, const char *label, uint64_t total);
+/* The same with `total` counted in `unit`s ("parts", "edges"). */
+void fo__progress_start_items(fo__progress *p, bool enabled, const char *label, uint64_t total,
+                              const char *unit);
 /* Redraw at most 10 times a second. */
 void fo__progress_update(fo__progress *p, uint64_t done);
-/* Erase the bar. */
+/* A phase that reports nothing while it runs (METIS): a thread redraws "label  <spinner>
+ * <seconds>" 10 times a second until fo__progress_end. Does nothing when not drawing (or if
+ * the thread cannot start). */
+void fo__progress_spin(fo__progress *p, bool enabled, const char *label);
+/* Stop the spinner, erase the bar. */
 void fo__progress_end(fo__progress *p);
 
 #endif

@@ -15,15 +15,15 @@ void fo_import_opts_init(fo_import_opts *o) {
   o->dst_column = 1;
 }
 
-static const char *const format_names[] = {"edgelist", "planetoid", "npy", "mtx"};
+static const char *const format_names[] = {"edgelist", "planetoid", "npy", "mtx", "ogb"};
 
 int fo_format_parse(const char *name, fo_format *out) {
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (name && !strcmp(name, format_names[i])) {
       *out = (fo_format)i;
       return FO_OK;
     }
-  return FO_FAIL(FO_EINVAL, "unknown format '%s' (expected edgelist, planetoid, npy or mtx)",
+  return FO_FAIL(FO_EINVAL, "unknown format '%s' (expected edgelist, planetoid, npy, mtx or ogb)",
                  name ? name : "(null)");
 }
 
@@ -46,6 +46,8 @@ json_t *fo__provenance(const char *format, const char *const *inputs, int n_inpu
   if (o->features) json_object_set_new(opts, "features", json_string(o->features));
   if (o->labels) json_object_set_new(opts, "labels", json_string(o->labels));
   if (o->splits) json_object_set_new(opts, "splits", json_string(o->splits));
+  if (o->node_arrays) json_object_set_new(opts, "node_arrays", json_string(o->node_arrays));
+  if (o->arrays) json_object_set_new(opts, "arrays", json_string(o->arrays));
   if (o->feature_dtype != FO_FEATURES_AUTO) {
     static const char *const names[] = {"auto", "float32", "float16", "bfloat16", "uint8"};
     json_object_set_new(opts, "feature_dtype", json_string(names[o->feature_dtype]));
@@ -57,7 +59,7 @@ json_t *fo__provenance(const char *format, const char *const *inputs, int n_inpu
 }
 
 static int check_opts(const fo_import_opts *o) {
-  if ((unsigned)o->format > FO_FORMAT_MTX)
+  if ((unsigned)o->format > FO_FORMAT_OGB)
     return FO_FAIL(FO_EINVAL, "unknown format %d", (int)o->format);
   if (!o->csc && !o->csr) return FO_FAIL(FO_EINVAL, "neither csc nor csr: nothing to store");
   if (o->num_nodes < -1) return FO_FAIL(FO_EINVAL, "num_nodes %lld < -1", (long long)o->num_nodes);
@@ -111,6 +113,7 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
   case FO_FORMAT_PLANETOID: rc = fo__parse_planetoid(inputs, n_inputs, o, &in); break;
   case FO_FORMAT_NPY: rc = fo__parse_npy_edges(inputs, n_inputs, o, &in); break;
   case FO_FORMAT_MTX: rc = fo__parse_mtx(inputs, n_inputs, o, &in); break;
+  case FO_FORMAT_OGB: rc = fo__parse_ogb(inputs, n_inputs, o, &in); break;
   }
   if (rc == FO_OK) rc = fo__node_data_load(&in.node, o);
   if (rc == FO_OK && o->format == FO_FORMAT_PLANETOID && !o->splits && in.node.y)

@@ -80,6 +80,7 @@ bool fo__parse_i64(const char *s, size_t len, int64_t *out);
 /* ---- node data (nodedata.c) ----------------------------------------------------------------- */
 
 #define FO_MAX_SPLITS 8
+#define FO_MAX_ARRAYS 16
 
 /* Features, labels and splits on their way into a dataset. Features are staged as float32. */
 typedef struct fo__node_data {
@@ -94,6 +95,16 @@ typedef struct fo__node_data {
     int64_t *ids;
     int64_t n;
   } splits[FO_MAX_SPLITS];
+  int n_arrays;            /* further int64 arrays: per node (OGB node_year), manifest
+                              "node_data", or any (OGB link splits), manifest "extra" */
+  struct {
+    char name[32];         /* the array's name in the dataset and in the manifest */
+    const char *source;    /* the input file, for messages (borrowed, may be NULL) */
+    int64_t *v;            /* [n] or [shape[0], shape[1]] */
+    int64_t n;             /* number of rows (shape[0]) */
+    int64_t cols;          /* 0: 1-D; else the second dimension */
+    bool per_node;         /* n must be the node count */
+  } arrays[FO_MAX_ARRAYS];
 } fo__node_data;
 
 void fo__node_data_free(fo__node_data *nd);
@@ -137,6 +148,9 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
 int fo__parse_planetoid(const char *const *inputs, int n_inputs, const fo_import_opts *o,
                         fo__graph_input *in);
 int fo__parse_mtx(const char *const *inputs, int n_inputs, const fo_import_opts *o,
+                  fo__graph_input *in);
+/* OGB: inputs[0] is the dataset directory (ogb.c). */
+int fo__parse_ogb(const char *const *inputs, int n_inputs, const fo_import_opts *o,
                   fo__graph_input *in);
 int fo__parse_npy_edges(const char *const *inputs, int n_inputs, const fo_import_opts *o,
                         fo__graph_input *in);

@@ -17,6 +17,7 @@ void fo__node_data_free(fo__node_data *nd) {
   free(nd->x);
   free(nd->y);
   for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
+  for (int i = 0; i < nd->n_arrays; i++) free(nd->arrays[i].v);
   memset(nd, 0, sizeof *nd);
 }
 
@@ -95,24 +96,25 @@ static int open_npy(const char *path, const char *what, fo__map *m, fo__npy_head
   return FO_OK;
 }
 
-/* An int64 or int32 vector [k] as int64. */
-static int read_ids(const char *path, const char *what, int64_t **out, int64_t *n) {
+/* An int64 or int32 array [k] (or [k, c] if cols is not NULL) as int64. */
+static int read_ints(const char *path, const char *what, int64_t **out, int64_t *n, int64_t *cols) {
   fo__map m;
   fo__npy_header h;
   const unsigned char *p;
   int rc = open_npy(path, what, &m, &h);
   if (rc != FO_OK) return rc;
-  if (h.ndim != 1 || (strcmp(h.descr, "<i8") && strcmp(h.descr, "<i4"))) {
-    rc = FO_FAIL(FO_EFORMAT, "%s '%s': must be a 1-D int64 or int32 array, is %s with %d dimensions",
-                 what, path, h.descr, h.ndim);
+  if ((h.ndim != 1 && (!cols || h.ndim != 2)) || (strcmp(h.descr, "<i8") && strcmp(h.descr, "<i4"))) {
+    rc = FO_FAIL(FO_EFORMAT, "%s '%s': must be a %s int64 or int32 array, is %s with %d dimensions",
+                 what, path, cols ? "1-D or 2-D" : "1-D", h.descr, h.ndim);
     goto out;
   }
-  if (!(*out = fo__malloc_n(h.shape[0], sizeof **out))) {
+  if (!(*out = fo__malloc_n(h.count, sizeof **out))) {
     rc = FO_FAIL(FO_ENOMEM, "%s '%s'", what, path);
     goto out;
   }
+  if (cols) *cols = h.ndim == 2 ? h.shape[1] : 0;
   p = (const unsigned char *)m.addr + h.data_offset;
-  for (int64_t i = 0; i < h.shape[0]; i++) {
+  for (int64_t i = 0; i < h.count; i++) {
     if (h.itemsize == 4) {
       int32_t v;
       memcpy(&v, p + 4 * i, 4);
@@ -125,6 +127,10 @@ static int read_ids(const char *path, const char *what, int64_t **out, int64_t *
 out:
   fo__unmap(&m);
   return rc;
+}
+
+static int read_ids(const char *path, const char *what, int64_t **out, int64_t *n) {
+  return read_ints(path, what, out, n, NULL);
 }
 
 static int read_features(fo__node_data *nd, const char *path) {
@@ -188,6 +194,54 @@ static bool valid_split_name(const char *s, size_t n) {
   return true;
 }
 
+/* "NAME=FILE.npy,..." of `opt` into splits (kind 0), per-node arrays (1) or other arrays (2). */
+static int load_list(fo__node_data *nd, const char *spec, const char *opt, int kind) {
+  const char *p = spec;
+  int rc;
+  while (*p) {
+    const char *comma = strchr(p, ','), *eq = strchr(p, '=');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p), nlen;
+    char path[4096], name[32];
+    if (!eq || eq > p + len || !valid_split_name(p, (size_t)(eq - p)))
+      return FO_FAIL(FO_EINVAL, "%s: '%.*s' is not NAME=FILE.npy (NAME of letters, digits, '_', "
+                     "up to 31)", opt, (int)len, p);
+    nlen = (size_t)(eq - p);
+    snprintf(name, sizeof name, "%.*s", (int)nlen, p);
+    snprintf(path, sizeof path, "%.*s", (int)(p + len - eq - 1), eq + 1);
+    if (kind == 0) {
+      if (nd->n_splits == FO_MAX_SPLITS) return FO_FAIL(FO_EINVAL, "%s: more than %d splits", opt, FO_MAX_SPLITS);
+      for (int i = 0; i < nd->n_splits; i++)
+        if (!strcmp(nd->splits[i].name, name)) return FO_FAIL(FO_EINVAL, "%s: split '%s' given twice", opt, name);
+      snprintf(nd->splits[nd->n_splits].name, sizeof nd->splits[0].name, "%s", name);
+      if ((rc = read_ids(path, "split", &nd->splits[nd->n_splits].ids, &nd->splits[nd->n_splits].n)) != FO_OK)
+        return rc;
+      nd->n_splits++;
+    } else {
+      static const char *const taken[] = {"x", "y", "x_scale", "x_offset", "node_orig", "edge_orig"};
+      bool dup = false;
+      if (nd->n_arrays == FO_MAX_ARRAYS)
+        return FO_FAIL(FO_EINVAL, "%s: more than %d arrays", opt, FO_MAX_ARRAYS);
+      for (int i = 0; i < nd->n_arrays; i++) dup |= !strcmp(nd->arrays[i].name, name);
+      for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) dup |= !strcmp(taken[i], name);
+      dup |= !strncmp(name, "csc_", 4) || !strncmp(name, "csr_", 4) ||
+             (nlen > 4 && !strcmp(name + nlen - 4, "_idx"));
+      if (dup)
+        return FO_FAIL(FO_EINVAL, "%s: array name '%s' is taken (given twice, or a name fanout "
+                       "uses itself)", opt, name);
+      snprintf(nd->arrays[nd->n_arrays].name, sizeof nd->arrays[0].name, "%s", name);
+      nd->arrays[nd->n_arrays].per_node = kind == 1;
+      if ((rc = read_ints(path, opt, &nd->arrays[nd->n_arrays].v, &nd->arrays[nd->n_arrays].n,
+                          kind == 2 ? &nd->arrays[nd->n_arrays].cols : NULL)) != FO_OK)
+        return rc;
+      nd->arrays[nd->n_arrays].source = NULL;
+      nd->n_arrays++;
+    }
+    p += len;
+    if (*p == ',') p++;
+  }
+  return FO_OK;
+}
+
 int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o) {
   int rc;
   if (o->features && (rc = read_features(nd, o->features)) != FO_OK) return rc;
@@ -197,30 +251,12 @@ int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o) {
     if ((rc = read_ids(o->labels, "labels", &nd->y, &nd->y_rows)) != FO_OK) return rc;
   }
   if (o->splits) {
-    const char *p = o->splits;
     for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
     nd->n_splits = 0;
-    while (*p) {
-      const char *comma = strchr(p, ','), *eq = strchr(p, '=');
-      size_t len = comma ? (size_t)(comma - p) : strlen(p);
-      char path[4096];
-      if (!eq || eq > p + len || !valid_split_name(p, (size_t)(eq - p)))
-        return FO_FAIL(FO_EINVAL, "--split: '%.*s' is not NAME=FILE.npy (NAME of letters, digits, '_')",
-                       (int)len, p);
-      if (nd->n_splits == FO_MAX_SPLITS)
-        return FO_FAIL(FO_EINVAL, "--split: more than %d splits", FO_MAX_SPLITS);
-      for (int i = 0; i < nd->n_splits; i++)
-        if (strlen(nd->splits[i].name) == (size_t)(eq - p) && !strncmp(nd->splits[i].name, p, (size_t)(eq - p)))
-          return FO_FAIL(FO_EINVAL, "--split: split '%.*s' given twice", (int)(eq - p), p);
-      snprintf(nd->splits[nd->n_splits].name, sizeof nd->splits[0].name, "%.*s", (int)(eq - p), p);
-      snprintf(path, sizeof path, "%.*s", (int)(p + len - eq - 1), eq + 1);
-      if ((rc = read_ids(path, "split", &nd->splits[nd->n_splits].ids, &nd->splits[nd->n_splits].n)) != FO_OK)
-        return rc;
-      nd->n_splits++;
-      p += len;
-      if (*p == ',') p++;
-    }
+    if ((rc = load_list(nd, o->splits, "--split", 0)) != FO_OK) return rc;
   }
+  if (o->node_arrays && (rc = load_list(nd, o->node_arrays, "--node-array", 1)) != FO_OK) return rc;
+  if (o->arrays && (rc = load_list(nd, o->arrays, "--array", 2)) != FO_OK) return rc;
   return FO_OK;
 }
 
@@ -413,6 +449,19 @@ int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o, f
       if ((rc = fo__writer_add(w, arr, "<i8", 1, &nd->splits[i].n, nd->splits[i].ids)) != FO_OK) return rc;
       json_object_set_new(js, nd->splits[i].name, json_string(arr));
     }
+  }
+  for (int i = 0; i < nd->n_arrays; i++) {
+    const char *key = nd->arrays[i].per_node ? "node_data" : "extra";
+    int64_t shape[2] = {nd->arrays[i].n, nd->arrays[i].cols};
+    json_t *ja = json_object_get(man, key);
+    if (nd->arrays[i].per_node && nd->arrays[i].n != n)
+      return FO_FAIL(FO_EINVAL, "node array '%s' (%s) has %lld entries, the graph has %lld nodes",
+                     nd->arrays[i].name, nd->arrays[i].source ? nd->arrays[i].source : "--node-array",
+                     (long long)nd->arrays[i].n, (long long)n);
+    if ((rc = fo__writer_add(w, nd->arrays[i].name, "<i8", shape[1] ? 2 : 1, shape, nd->arrays[i].v)) != FO_OK)
+      return rc;
+    if (!ja) json_object_set_new(man, key, ja = json_object());
+    json_object_set_new(ja, nd->arrays[i].name, json_string(nd->arrays[i].name));
   }
   return FO_OK;
 }

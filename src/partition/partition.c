@@ -451,6 +451,11 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
     rc = FO_FAIL(FO_ENOMEM, "partition of %lld nodes", (long long)n);
     goto out;
   }
+  /* progress: a spinner for the phases that report nothing (METIS is one opaque call), then a
+   * bar over the parts written */
+  fo__progress_spin(&prog, o->progress, o->method == FO_PARTITION_METIS ? "partition: metis"
+                                        : o->method == FO_PARTITION_RANGE ? "partition: range"
+                                                                          : "partition: hash");
   switch (o->method) {
   case FO_PARTITION_HASH: assign_hash(n, P, o->seed, part); break;
   case FO_PARTITION_RANGE: {
@@ -473,7 +478,10 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
     rc = FO_FAIL(FO_ECANCELED, "partition interrupted");
     goto out;
   }
+  fo__progress_end(&prog);
+  fo__progress_spin(&prog, o->progress, "partition: quality");
   if ((rc = fo__partition_quality(&in.t, part, P, train, rep)) != FO_OK) goto out;
+  fo__progress_end(&prog);
 
   /* nodes of each part, ascending; rank directories */
   rows = fo__malloc_n(n, sizeof *rows);
@@ -537,7 +545,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   }
   parts_json = json_array();
   json_object_set_new(man, "parts", parts_json);
-  fo__progress_start(&prog, o->progress, "partition", (uint64_t)P);
+  fo__progress_start_items(&prog, o->progress, "partition: write", (uint64_t)P, "parts");
   for (int32_t k = 0; k < P; k++) {
     if (rank) {
       int64_t cnt = 0;

@@ -102,7 +102,15 @@ static int check_node_data(const fo_dataset_t *d) {
 
 /* A partitioned dataset: every part verifies, every node is owned by exactly the part the book
  * says, at the row the rank directory (or the range) says, and the parts hold m edges. */
-static int check_partitioned(const fo_dataset_t *d) {
+typedef struct vctx {
+  const fo_verify_opts *o;
+  fo__progress prog;
+  uint64_t done; /* bytes hashed so far, over the dataset and its parts */
+} vctx;
+
+static int verify(const fo_dataset_t *d, vctx *c);
+
+static int check_partitioned(const fo_dataset_t *d, vctx *c) {
   int64_t edges = 0;
   int rc;
   for (int k = 0; k < d->n_parts; k++) {
@@ -110,7 +118,7 @@ static int check_partitioned(const fo_dataset_t *d) {
     const int64_t *rows;
     if (!p) continue; /* not opened here */
     rows = p->row_nodes->data;
-    if ((rc = fo_dataset_verify(p)) != FO_OK) return rc;
+    if ((rc = verify(p, c)) != FO_OK) return rc;
     edges += p->n_edges;
     for (int64_t r = 0; r < p->n_rows; r++) {
       int owner = fo__owner(d, rows[r]);
@@ -149,7 +157,16 @@ static int verify_one(const fo_dataset_t *d) {
   return check_node_data(d);
 }
 
-int fo_dataset_verify(const fo_dataset_t *d) {
+/* Bytes of all arrays of d and its opened parts, for the progress bar. */
+static uint64_t total_bytes(const fo_dataset_t *d) {
+  uint64_t t = 0;
+  for (int64_t i = 0; i < d->n_arrays; i++) t += (uint64_t)d->arrays[i].nbytes;
+  for (int k = 0; k < d->n_parts; k++)
+    if (d->parts[k]) t += total_bytes(d->parts[k]);
+  return t;
+}
+
+static int verify(const fo_dataset_t *d, vctx *c) {
   int rc;
   for (int64_t i = 0; i < d->n_arrays; i++) {
     const fo__array *a = &d->arrays[i];
@@ -158,6 +175,10 @@ int fo_dataset_verify(const fo_dataset_t *d) {
       return fo__context(FO_FAIL(FO_EFORMAT, "%s: xxh64 %016llx, manifest says %016llx", a->file,
                                  (unsigned long long)h, (unsigned long long)a->xxh64),
                          "verify '%s'", d->path);
+    c->done += (uint64_t)a->nbytes;
+    fo__progress_update(&c->prog, c->done);
+    if (c->o->cancel && *c->o->cancel)
+      return fo__context(FO_FAIL(FO_ECANCELED, "interrupted"), "verify '%s'", d->path);
   }
   if (d->typed) {
     for (int32_t t = 0; t < d->n_etypes; t++)
@@ -169,6 +190,27 @@ int fo_dataset_verify(const fo_dataset_t *d) {
   } else if ((rc = verify_one(d)) != FO_OK) {
     return fo__context(rc, "verify '%s'", d->path);
   }
-  if (d->n_parts && (rc = check_partitioned(d)) != FO_OK) return fo__context(rc, "verify '%s'", d->path);
+  if (d->n_parts && (rc = check_partitioned(d, c)) != FO_OK) return fo__context(rc, "verify '%s'", d->path);
   return FO_OK;
 }
+
+void fo_verify_opts_init(fo_verify_opts *o) { memset(o, 0, sizeof *o); }
+
+int fo_dataset_verify_with(const fo_dataset_t *d, const fo_verify_opts *o) {
+  fo_verify_opts defaults;
+  vctx c;
+  int rc;
+  if (!d) return FO_FAIL(FO_EINVAL, "verify: dataset is NULL");
+  if (!o) {
+    fo_verify_opts_init(&defaults);
+    o = &defaults;
+  }
+  memset(&c, 0, sizeof c);
+  c.o = o;
+  fo__progress_start(&c.prog, o->progress, "verify", total_bytes(d));
+  rc = verify(d, &c);
+  fo__progress_end(&c.prog);
+  return rc;
+}
+
+int fo_dataset_verify(const fo_dataset_t *d) { return fo_dataset_verify_with(d, NULL); }
