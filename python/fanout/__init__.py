@@ -356,11 +356,17 @@ class NeighborLoader(_fanout.Loader):
 
 
 class DistContext(_fanout.Dist):
-    """DistContext(procs_per_machine=0, deadline=600.0)
+    """DistContext(procs_per_machine=0, deadline=600.0, comm=None)
 
     A distributed sampling context over MPI (``fo_dist_init_mpi`` on MPI_COMM_WORLD), for a
     script run under ``mpirun -np R /usr/bin/python3 script.py``. It starts MPI (with
     MPI_THREAD_MULTIPLE) if the process has not, and ends it when the interpreter exits.
+
+    ``comm``: an mpi4py intracommunicator (``MPI.COMM_WORLD``, one from ``comm.Split``, ...):
+    the context runs over a duplicate of it (``MPI_Comm_dup``, as the C API does) and never
+    touches MPI_COMM_WORLD; ranks, machines and the job are those of ``comm``. MPI is then
+    mpi4py's (started at ``from mpi4py import MPI``, finalized by mpi4py at exit), and must run
+    at MPI_THREAD_MULTIPLE (mpi4py's default ``mpi4py.rc.thread_level = "multiple"``).
 
     Machines are the hosts of the job, or with ``procs_per_machine=P`` ranks [mP, (m+1)P)
     (one host acting as several machines). Machine m serves part m of a partitioned dataset
@@ -381,8 +387,15 @@ class DistContext(_fanout.Dist):
 
     __slots__ = ("__weakref__",)
 
-    def __new__(cls, *args: Any, **kwargs: Any):
-        ctx = super().__new__(cls, *args, **kwargs)
+    def __new__(cls, procs_per_machine: int = 0, deadline: float = 600.0, comm: Any = None):
+        extra = {} if comm is None else _mpi4py_comm(comm)
+        try:
+            ctx = super().__new__(cls, procs_per_machine, deadline, **extra)
+        except ValueError as e:
+            if "MPI_THREAD_MULTIPLE" not in str(e) or "mpi4py" not in sys.modules:
+                raise
+            raise type(e)(f"{e}; mpi4py started MPI below it: set mpi4py.rc.thread_level = "
+                          f"\"multiple\" (its default) before `from mpi4py import MPI`") from e
         _live_contexts.add(ctx)
         _install_excepthook()
         return ctx
@@ -407,6 +420,23 @@ class DistContext(_fanout.Dist):
 
     def __reduce__(self):
         raise TypeError("a fanout.DistContext cannot be pickled")
+
+
+def _mpi4py_comm(comm: Any) -> Dict[str, Any]:
+    """The C side's arguments for an mpi4py communicator: the address of its MPI_Comm handle
+    (mpi4py's ``MPI._addressof``, so the extension needs no mpi4py headers) and mpi4py's MPI
+    library (the extension checks it is its own)."""
+    MPI = sys.modules.get("mpi4py.MPI")
+    if MPI is None or not isinstance(comm, MPI.Comm):
+        raise TypeError(f"comm: expected an mpi4py communicator (mpi4py.MPI.Intracomm), got "
+                        f"{type(comm).__module__}.{type(comm).__qualname__}")
+    if comm == MPI.COMM_NULL:
+        raise ValueError("comm: MPI.COMM_NULL is not a communicator")
+    if not isinstance(comm, MPI.Intracomm) or comm.Is_inter():
+        raise ValueError("comm: an intercommunicator cannot be used: pass an intracommunicator "
+                         "(comm.Merge() makes one)")
+    library = MPI.Get_library_version().split("\0")[0]  # mpi4py keeps the C string's NUL
+    return dict(_comm_address=MPI._addressof(comm), _comm_library=library)
 
 
 _live_contexts: "weakref.WeakSet[DistContext]" = weakref.WeakSet()
