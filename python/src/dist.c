@@ -14,7 +14,7 @@
  * (_abort_job) whoever started MPI. A process that started MPI itself must have asked for
  * MPI_THREAD_MULTIPLE; fo_dist_init_mpi checks it on every rank. With a communicator given, MPI
  * must be running already (mpi4py started it), MPI_COMM_WORLD is not used at all: the job is
- * ended with MPI_Abort on a duplicate of the first such communicator.
+ * ended with MPI_Abort on a duplicate of the last such communicator.
  *
  * Lifetime: loaders made over a context hold a reference to it and count as its users;
  * finalize() refuses while any exists (their threads may still call other machines). The
@@ -53,8 +53,9 @@ static int g_failed, g_mpi_owned, g_rank;
 static char g_fail_msg[1100];
 
 #ifdef FO_WITH_MPI
-/* What MPI_Abort ends: a duplicate of the first communicator a context was given, else
- * MPI_COMM_WORLD (set on first use: MPI_COMM_WORLD is only a constant once MPI is running). */
+/* What MPI_Abort ends: a duplicate of the communicator the last context made with one was
+ * given (each such context makes one, kept until exit: a duplicate made only by the first
+ * would be a collective that some ranks of a later communicator skip), else MPI_COMM_WORLD. */
 static MPI_Comm g_job_comm;
 static int g_job_comm_set;
 
@@ -167,9 +168,13 @@ static PyObject *dist_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     Py_BEGIN_ALLOW_THREADS
     rc = fo_dist_init_mpi(&comm, &o, &dd);
     /* collective like the init, which succeeded on every rank of comm */
-    if (rc == FO_OK && comm_address && !g_job_comm_set &&
-        MPI_Comm_dup(comm, &g_job_comm) == MPI_SUCCESS)
-      g_job_comm_set = 1;
+    if (rc == FO_OK && comm_address) {
+      MPI_Comm job;
+      if (MPI_Comm_dup(comm, &job) == MPI_SUCCESS) {
+        g_job_comm = job;
+        g_job_comm_set = 1;
+      }
+    }
     Py_END_ALLOW_THREADS
   }
 #else

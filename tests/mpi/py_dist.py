@@ -26,9 +26,11 @@ tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory)
   subcomm PARTS PLAIN        (4 ranks, mpi4py) DistContext(comm=...) over the sub-communicators
                              {0, 2} and {1, 3} of MPI.COMM_WORLD.Split, one group at a time
                              while the other waits outside fanout (any use of MPI_COMM_WORLD
-                             would hang): ranks are the sub-communicator's, batches those of
-                             NeighborLoader over PLAIN, the caller's communicator still works
-                             after finalize; bad comm arguments
+                             would hang), and between the two turns over comm=MPI.COMM_WORLD
+                             (2 x 2; half the ranks have made a context before): ranks are
+                             the communicator's, batches those of NeighborLoader over PLAIN,
+                             the caller's communicator still works after finalize; bad comm
+                             arguments
   lowthread PARTS            mpi4py started MPI at MPI_THREAD_FUNNELED: DistContext(comm=...)
                              and DistContext() raise ValueError naming MPI_THREAD_MULTIPLE and
                              mpi4py.rc.thread_level = "multiple"
@@ -229,24 +231,29 @@ def subcomm(parts, plain):
     for b in loader:
         want[b.index] = b.digest()
     del b, loader
+    def run(comm, ppm):
+        with fanout.DistContext(comm=comm, procs_per_machine=ppm, deadline=60) as ctx:
+            if (ctx.rank, ctx.world_size) != (comm.rank, comm.size):
+                fails.append(f"context rank {ctx.rank} of {ctx.world_size}, communicator "
+                             f"rank {comm.rank} of {comm.size}")
+            ds = ctx.open_dataset(parts)
+            loader = fanout.DistNeighborLoader(ctx, ds, **OPTS)
+            got = {b.index: b.digest() for b in loader}
+            del loader
+            mine = {i: d for i, d in want.items() if i % comm.size == comm.rank}
+            if got != mine:
+                fails.append(f"{comm.size} ranks: batches {sorted(got)} differ from "
+                             f"NeighborLoader's {sorted(mine)} (or their digests do)")
+        # the caller's communicator is still there: the context used a duplicate
+        if comm.allreduce(1) != comm.size:
+            fails.append("the communicator does not work after finalize")
+
     for turn in range(2):
         if world.rank % 2 == turn:  # the other group waits at the world barrier below
-            with fanout.DistContext(comm=sub, procs_per_machine=1, deadline=60) as ctx:
-                if (ctx.rank, ctx.world_size) != (sub.rank, sub.size):
-                    fails.append(f"context rank {ctx.rank} of {ctx.world_size}, "
-                                 f"sub-communicator rank {sub.rank} of {sub.size}")
-                ds = ctx.open_dataset(parts)
-                loader = fanout.DistNeighborLoader(ctx, ds, **OPTS)
-                got = {b.index: b.digest() for b in loader}
-                del loader
-                mine = {i: d for i, d in want.items() if i % sub.size == sub.rank}
-                if got != mine:
-                    fails.append(f"batches {sorted(got)} differ from NeighborLoader's "
-                                 f"{sorted(mine)} (or their digests do)")
-            # the caller's communicator is still there: the context used a duplicate
-            if sub.allreduce(1) != sub.size:
-                fails.append("the sub-communicator does not work after finalize")
+            run(sub, 1)
         world.Barrier()
+        if turn == 0:
+            run(world, 2)
     sub.Free()
 
     def expect(exc, text, fn):
@@ -264,8 +271,9 @@ def subcomm(parts, plain):
     if fails:
         say("\n".join(f"FAIL: rank {world.rank}: {f}" for f in fails))
         sys.exit(1)
-    say(f"ok   python comm, rank {world.rank}: group {world.rank % 2}, "
-        f"{len([i for i in want if i % 2 == world.rank // 2])} batches")
+    say(f"ok   python comm, rank {world.rank}: rank {world.rank // 2} of half {world.rank % 2} "
+        f"({len([i for i in want if i % 2 == world.rank // 2])} batches), rank {world.rank} "
+        f"of the world ({len([i for i in want if i % 4 == world.rank])} batches)")
 
 
 def lowthread(parts):
