@@ -10,6 +10,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libcmocka-dev
   python3 python3-numpy python3-dev python3-pytest python3-torch
+  python3-mpi4py python3-venv python3-pip python3-setuptools python3-wheel
 )
 
 missing=()

@@ -340,6 +340,13 @@ class NeighborLoader(_fanout.Loader):
     - ``epoch``: the epoch of the first iteration.
     - ``features``, ``labels``: gather x and y into each batch.
 
+    PyG's other arguments (``subgraph_type``, ``directed``, ``pin_memory``,
+    ``persistent_workers``, ``prefetch_factor``, ``is_sorted``, ``filter_per_worker``, ...) are
+    accepted too: see docs/PYTHON.md for each. Those without meaning here are ignored (with a
+    warning when fanout cannot do what the value asks, e.g. ``pin_memory=True``); those that
+    would change the batches fanout cannot make (``subgraph_type="induced"``,
+    ``time_attr``, ``transform``, ...) raise ValueError; unknown names raise TypeError.
+
     Epochs: every ``iter(loader)`` (every ``for`` loop over it) starts the next epoch: the
     first runs ``epoch``, then ``epoch + 1``, ... (a new shuffle each time, like PyG's
     DataLoader). ``set_epoch(e)`` picks the epoch of the next iteration; ``loader.epoch`` is
@@ -368,7 +375,10 @@ class NeighborLoader(_fanout.Loader):
         features: bool = True,
         labels: bool = True,
         _dist: Optional[tuple] = None,
+        **pyg_kwargs: Any,
     ):
+        if pyg_kwargs:
+            prefetch = _pyg_loader_kwargs(cls.__name__, pyg_kwargs, num_workers, prefetch)
         if input_nodes is not None and not isinstance(input_nodes, str):
             ids = np.asarray(input_nodes)
             if ids.size == 0 and ids.dtype.kind == "f":  # [] is float64 to numpy
@@ -399,12 +409,84 @@ class NeighborLoader(_fanout.Loader):
         raise TypeError("a fanout.NeighborLoader cannot be pickled (it owns threads)")
 
 
+# PyG's NeighborLoader arguments that fanout's signature lacks (torch_geometric/loader/
+# neighbor_loader.py, node_loader.py, and torch.utils.data.DataLoader's, which PyG passes on),
+# by what fanout does with them. docs/PYTHON.md has the table.
+_PYG_SAME = {  # the value that fanout's batches already satisfy; any other raises ValueError
+    "subgraph_type": ("directional", "fanout returns the sampled (directional) edges only: "
+                      "'bidirectional' and 'induced' subgraphs are not built"),
+    "directed": (True, "directed=False (PyG's old name for an induced subgraph) is not "
+                 "supported: fanout returns the sampled edges only"),
+    "time_attr": (None, "temporal sampling is not supported"),
+    "input_time": (None, "temporal sampling is not supported"),
+    "weight_attr": (None, "weighted sampling is not supported"),
+    "transform": (None, "transforms are not applied by the loader: apply it to each batch "
+                  "(e.g. to batch.to_dict())"),
+    "transform_sampler_output": (None, "sampler-output transforms are not supported"),
+    "neighbor_sampler": (None, "a custom sampler cannot be used: fanout samples in C"),
+    "input_id": (None, "input_id is always the position in input_nodes"),
+    "sampler": (None, "a custom sampler cannot be used: the order is input_nodes, shuffled "
+                "from (seed, epoch) with shuffle=True"),
+    "batch_sampler": (None, "a custom batch sampler cannot be used: use batch_size, shuffle "
+                      "and drop_last"),
+    "custom_cls": (None, "custom_cls is for remote feature stores"),
+}
+_PYG_IGNORED = {  # no meaning here: value -> why it is ignored, or a warning when not honoured
+    "is_sorted": None, "filter_per_worker": None, "persistent_workers": None,
+    "multiprocessing_context": None, "collate_fn": None, "dataset": None,
+    "share_memory": None,
+    "pin_memory": (False, "pin_memory=True is ignored: batch memory is fanout's own "
+                   "(pin a copy, or move tensors with .to(device, non_blocking=True))"),
+    "pin_memory_device": ("", "pin_memory_device is ignored (no pinned memory)"),
+    "timeout": (0, "timeout is ignored: a batch is waited for until it comes (distributed "
+                "loaders have the context's deadline)"),
+    "worker_init_fn": (None, "worker_init_fn is ignored: fanout's workers are C threads"),
+    "generator": (None, "generator is ignored: the shuffle comes from (seed, epoch); pass "
+                  "seed="),
+    "temporal_strategy": ("uniform", "temporal_strategy is ignored without time_attr"),
+}
+
+
+def _pyg_loader_kwargs(where: str, kwargs: Dict[str, Any], num_workers: Optional[int],
+                       prefetch: Optional[int]) -> Optional[int]:
+    """Check PyG's extra NeighborLoader arguments; return the prefetch depth to use
+    (``prefetch_factor`` batches per worker, torch's meaning, when prefetch is not given)."""
+    for name, value in kwargs.items():
+        if name == "prefetch_factor":
+            if value is not None:
+                if prefetch is None:
+                    workers = worker_thread_budget() if num_workers is None else num_workers
+                    prefetch = operator.index(value) * max(1, operator.index(workers))
+                else:
+                    warnings.warn(f"{where}: prefetch_factor is ignored: prefetch={prefetch} "
+                                  f"is given", stacklevel=3)
+        elif name in _PYG_SAME:
+            ok, why = _PYG_SAME[name]
+            if name == "subgraph_type":
+                value = getattr(value, "value", value)  # PyG's SubgraphType enum
+            if not (value is ok or (ok is not None and value == ok)):
+                raise ValueError(f"{where}: {name}={value!r}: {why}")
+        elif name in _PYG_IGNORED:
+            spec = _PYG_IGNORED[name]
+            if spec is not None and value is not None and value != spec[0]:
+                warnings.warn(f"{where}: {spec[1]}", stacklevel=3)
+        else:
+            raise TypeError(f"{where}() got an unexpected keyword argument '{name}'")
+    return prefetch
+
+
 class DistContext(_fanout.Dist):
-    """DistContext(procs_per_machine=0, deadline=600.0)
+    """DistContext(procs_per_machine=0, deadline=600.0, comm=None)
 
     A distributed sampling context over MPI (``fo_dist_init_mpi`` on MPI_COMM_WORLD), for a
     script run under ``mpirun -np R /usr/bin/python3 script.py``. It starts MPI (with
     MPI_THREAD_MULTIPLE) if the process has not, and ends it when the interpreter exits.
+
+    ``comm``: an mpi4py intracommunicator (``MPI.COMM_WORLD``, one from ``comm.Split``, ...):
+    the context runs over a duplicate of it (``MPI_Comm_dup``, as the C API does) and never
+    touches MPI_COMM_WORLD; ranks, machines and the job are those of ``comm``. MPI is then
+    mpi4py's (started at ``from mpi4py import MPI``, finalized by mpi4py at exit), and must run
+    at MPI_THREAD_MULTIPLE (mpi4py's default ``mpi4py.rc.thread_level = "multiple"``).
 
     Machines are the hosts of the job, or with ``procs_per_machine=P`` ranks [mP, (m+1)P)
     (one host acting as several machines). Machine m serves part m of a partitioned dataset
@@ -425,8 +507,15 @@ class DistContext(_fanout.Dist):
 
     __slots__ = ("__weakref__",)
 
-    def __new__(cls, *args: Any, **kwargs: Any):
-        ctx = super().__new__(cls, *args, **kwargs)
+    def __new__(cls, procs_per_machine: int = 0, deadline: float = 600.0, comm: Any = None):
+        extra = {} if comm is None else _mpi4py_comm(comm)
+        try:
+            ctx = super().__new__(cls, procs_per_machine, deadline, **extra)
+        except ValueError as e:
+            if "MPI_THREAD_MULTIPLE" not in str(e) or "mpi4py" not in sys.modules:
+                raise
+            raise type(e)(f"{e}; mpi4py started MPI below it: set mpi4py.rc.thread_level = "
+                          f"\"multiple\" (its default) before `from mpi4py import MPI`") from e
         _live_contexts.add(ctx)
         _install_excepthook()
         return ctx
@@ -451,6 +540,23 @@ class DistContext(_fanout.Dist):
 
     def __reduce__(self):
         raise TypeError("a fanout.DistContext cannot be pickled")
+
+
+def _mpi4py_comm(comm: Any) -> Dict[str, Any]:
+    """The C side's arguments for an mpi4py communicator: the address of its MPI_Comm handle
+    (mpi4py's ``MPI._addressof``, so the extension needs no mpi4py headers) and mpi4py's MPI
+    library (the extension checks it is its own)."""
+    MPI = sys.modules.get("mpi4py.MPI")
+    if MPI is None or not isinstance(comm, MPI.Comm):
+        raise TypeError(f"comm: expected an mpi4py communicator (mpi4py.MPI.Intracomm), got "
+                        f"{type(comm).__module__}.{type(comm).__qualname__}")
+    if comm == MPI.COMM_NULL:
+        raise ValueError("comm: MPI.COMM_NULL is not a communicator")
+    if not isinstance(comm, MPI.Intracomm) or comm.Is_inter():
+        raise ValueError("comm: an intercommunicator cannot be used: pass an intracommunicator "
+                         "(comm.Merge() makes one)")
+    library = MPI.Get_library_version().split("\0")[0]  # mpi4py keeps the C string's NUL
+    return dict(_comm_address=MPI._addressof(comm), _comm_library=library)
 
 
 _live_contexts: "weakref.WeakSet[DistContext]" = weakref.WeakSet()
@@ -580,31 +686,58 @@ def as_tensor(array: Optional[np.ndarray]):
         return torch.from_numpy(array)
 
 
+def _batch_to_dict(batch: Batch) -> Dict[str, Any]:
+    """``batch.to_dict()``: the batch under PyG's names, as ``NodeLoader.filter_fn`` sets them
+    on its ``Data`` (torch_geometric/loader/node_loader.py): torch tensors that share the
+    batch's memory (``edge_index`` is the batch's one cached copy), ints and lists of ints.
+    ``torch_geometric.data.Data(**batch.to_dict())`` accepts it. Keys: x (when gathered; a
+    torch.bfloat16 view for bfloat16 features), edge_index, y (when gathered: the SEEDS'
+    labels, [batch_size]), n_id, e_id, batch (disjoint only), num_sampled_nodes and
+    num_sampled_edges (lists), input_id, batch_size, num_nodes. docs/PYTHON.md maps them."""
+    if getattr(batch, "node_types", None) is not None:
+        return _typed_batch_to_dict(batch)
+    d: Dict[str, Any] = {}
+    x = as_tensor(batch.x)
+    if x is not None:
+        if batch.x_dtype == "bfloat16":
+            import torch
+
+            x = x.view(torch.bfloat16)
+        d["x"] = x
+    d["edge_index"] = as_tensor(batch.edge_index)
+    if batch.y is not None:
+        d["y"] = as_tensor(batch.y)
+    d["n_id"] = as_tensor(batch.node)
+    d["e_id"] = as_tensor(batch.edge)
+    if batch.batch is not None:  # PyG: data.batch = out.batch, None unless disjoint
+        d["batch"] = as_tensor(batch.batch)
+    d["num_sampled_nodes"] = batch.num_sampled_nodes.tolist()
+    d["num_sampled_edges"] = batch.num_sampled_edges.tolist()
+    d["input_id"] = as_tensor(batch.input_id)
+    d["batch_size"] = batch.batch_size
+    d["num_nodes"] = batch.num_nodes
+    return d
+
+
+def _typed_batch_to_dict(batch: Batch) -> Dict[Any, Any]:
+    """HOOK for typed graphs (heterogeneous batches, being built): their ``to_dict()`` is to
+    give what ``torch_geometric.data.HeteroData(d)`` accepts, as PyG's ``filter_fn`` fills a
+    HeteroData: ``{node_type: {"x", "y", "n_id", "num_sampled_nodes", and for the input type
+    "input_id", "batch_size"}, (src, rel, dst): {"edge_index", "e_id", "num_sampled_edges"}}``,
+    from the batch's ``*_dict`` fields (``n_id_dict``, ``e_id_dict``, ``edge_index_dict``,
+    ``num_sampled_nodes_dict``, ``num_sampled_edges_dict``, ``x_dict``, ``y_dict``)."""
+    raise NotImplementedError("Batch.to_dict(): batches of typed graphs are not supported yet")
+
+
 def to_torch(batch: Batch) -> types.SimpleNamespace:
     """The batch's arrays as torch tensors (no copy except ``edge_index``), in a namespace
-    with PyG's names: n_id, edge_index, e_id, x, y, input_id, batch, batch_size,
-    num_sampled_nodes, num_sampled_edges (lists of ints), epoch, index. bfloat16 features
-    come as a torch.bfloat16 view of the same memory; uint8 ones stay uint8 (see
-    Dataset.dequantize / feature_scale)."""
-    x = as_tensor(batch.x)
-    if x is not None and batch.x_dtype == "bfloat16":
-        import torch
-
-        x = x.view(torch.bfloat16)
-    return types.SimpleNamespace(
-        n_id=as_tensor(batch.node),
-        edge_index=as_tensor(batch.edge_index),
-        e_id=as_tensor(batch.edge),
-        x=x,
-        y=as_tensor(batch.y),
-        input_id=as_tensor(batch.input_id),
-        batch=as_tensor(batch.batch),
-        batch_size=batch.batch_size,
-        num_sampled_nodes=batch.num_sampled_nodes.tolist(),
-        num_sampled_edges=batch.num_sampled_edges.tolist(),
-        epoch=batch.epoch,
-        index=batch.index,
-    )
+    with PyG's names: ``batch.to_dict()`` (n_id, edge_index, e_id, x, y, input_id, batch
+    (None unless disjoint), batch_size, num_sampled_nodes, num_sampled_edges, num_nodes) plus
+    epoch and index. bfloat16 features come as a torch.bfloat16 view of the same memory;
+    uint8 ones stay uint8 (see Dataset.dequantize / feature_scale)."""
+    d = dict(x=None, y=None, batch=None)
+    d.update(_batch_to_dict(batch))
+    return types.SimpleNamespace(**d, epoch=batch.epoch, index=batch.index)
 
 
 @dataclasses.dataclass(frozen=True)

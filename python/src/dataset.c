@@ -279,6 +279,16 @@ static PyObject *dataset_get_closed(fopy_dataset *self, void *closure) {
   return PyBool_FromLong(self->closed || !self->d);
 }
 
+/* What describes the node data and topology of `d`: `d` itself, or for a partitioned dataset
+ * its first opened part (parts share dtype, classes and stored directions; the top level
+ * stores none of them). */
+static const fo_dataset_t *described_by(const fo_dataset_t *d) {
+  int n = fo_dataset_num_parts(d);
+  for (int k = 0; k < n; k++)
+    if (fo_dataset_part(d, k)) return fo_dataset_part(d, k);
+  return d;
+}
+
 static PyObject *dataset_get_features(fopy_dataset *self, void *closure) {
   fo_dataset_t *d = fopy_dataset_get(self);
   fo_features f;
@@ -298,21 +308,23 @@ static PyObject *dataset_get_features(fopy_dataset *self, void *closure) {
 }
 
 static PyObject *dataset_get_feature_dtype(fopy_dataset *self, void *closure) {
-  fo_dataset_t *d = fopy_dataset_get(self);
+  const fo_dataset_t *d = fopy_dataset_get(self);
   fo_features f;
   if (!d) return NULL;
+  d = described_by(d);
   if (!fo_dataset_has_features(d) || fo_dataset_features(d, &f) != FO_OK) Py_RETURN_NONE;
   return PyUnicode_FromString(f.dtype);
 }
 
 /* scale (closure NULL) or offset (closure non-NULL) of uint8 features, else None. */
 static PyObject *dataset_get_quant(fopy_dataset *self, void *closure) {
-  fo_dataset_t *d = fopy_dataset_get(self);
+  const fo_dataset_t *d = fopy_dataset_get(self);
   fo_features f;
   npy_intp dims[1];
   const float *v;
 
   if (!d) return NULL;
+  d = described_by(d);
   if (!fo_dataset_has_features(d) || fo_dataset_features(d, &f) != FO_OK) Py_RETURN_NONE;
   v = closure ? f.offset : f.scale;
   if (!v) Py_RETURN_NONE;
@@ -335,10 +347,11 @@ static PyObject *dataset_get_labels(fopy_dataset *self, void *closure) {
 }
 
 static PyObject *dataset_get_num_classes(fopy_dataset *self, void *closure) {
-  fo_dataset_t *d = fopy_dataset_get(self);
+  const fo_dataset_t *d = fopy_dataset_get(self);
   const int64_t *y;
   int64_t n, k;
   if (!d) return NULL;
+  d = described_by(d);
   if (!fo_dataset_has_labels(d) || fo_dataset_labels(d, &y, &n, &k) != FO_OK) Py_RETURN_NONE;
   return PyLong_FromLongLong((long long)k);
 }
@@ -392,9 +405,10 @@ static int append_str(PyObject *list, const char *s) {
 }
 
 static PyObject *dataset_get_edge_dirs(fopy_dataset *self, void *closure) {
-  fo_dataset_t *d = fopy_dataset_get(self);
+  const fo_dataset_t *d = fopy_dataset_get(self);
   PyObject *list;
   if (!d) return NULL;
+  d = described_by(d); /* partitioned: the directions its parts store, which loaders use */
   if (!(list = PyList_New(0))) return NULL;
   if ((fo_dataset_has_topology(d, FO_EDGE_DIR_IN) && append_str(list, "in") < 0) ||
       (fo_dataset_has_topology(d, FO_EDGE_DIR_OUT) && append_str(list, "out") < 0)) {
@@ -438,7 +452,9 @@ static PyGetSetDef dataset_getset[] = {
     {"closed", (getter)dataset_get_closed, NULL, "Whether close() was called.", NULL},
     {"features", (getter)dataset_get_features, NULL,
      "Node features [num_nodes, D] as stored (float32, float16, int16 holding bfloat16 bits, "
-     "or uint8 with feature_scale/feature_offset): a read-only zero-copy view; None if absent.",
+     "or uint8 with feature_scale/feature_offset): a read-only zero-copy view; None if absent. "
+     "A partitioned dataset raises ValueError: its rows are in its parts (part-k/ is a "
+     "dataset).",
      NULL},
     {"feature_dtype", (getter)dataset_get_feature_dtype, NULL,
      "'float32', 'float16', 'bfloat16' or 'uint8'; None without features.", NULL},
@@ -447,13 +463,15 @@ static PyGetSetDef dataset_getset[] = {
     {"feature_offset", (getter)dataset_get_quant, NULL,
      "uint8 features: float32 [D] offset; else None.", (void *)1},
     {"labels", (getter)dataset_get_labels, NULL,
-     "Node labels int64 [num_nodes] (-1 = none): a read-only view; None if absent.", NULL},
+     "Node labels int64 [num_nodes] (-1 = none): a read-only view; None if absent. A "
+     "partitioned dataset raises ValueError: its labels are in its parts.", NULL},
     {"num_classes", (getter)dataset_get_num_classes, NULL,
-     "Number of classes (max label + 1); None without labels.", NULL},
+     "Number of classes (max label + 1); None without labels (partitioned: its parts').", NULL},
     {"splits", (getter)dataset_get_splits, NULL, "Names of the stored splits.", NULL},
     {"arrays", (getter)dataset_get_arrays, NULL, "Names of all stored arrays.", NULL},
     {"edge_dirs", (getter)dataset_get_edge_dirs, NULL,
-     "Sampling directions the stored topology allows: 'in' (CSC), 'out' (CSR).", NULL},
+     "Sampling directions the stored topology allows: 'in' (CSC), 'out' (CSR); for a "
+     "partitioned dataset those of its parts (['in']).", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject fopy_DatasetType = {

@@ -1,6 +1,8 @@
 /*
  * python/src/dist.c: distributed sampling for Python: `Dist` (the base of fanout.DistContext),
- * a fo_dist_t over MPI_COMM_WORLD.
+ * a fo_dist_t over MPI_COMM_WORLD, or over the caller's communicator (an mpi4py one: the
+ * package passes the address of its MPI_Comm handle, from mpi4py's MPI._addressof, so that
+ * nothing here needs mpi4py's headers; fo_dist_init_mpi duplicates it).
  *
  * MPI: the front end is the MPI program here, so it starts MPI (MPI_Init_thread with
  * MPI_THREAD_MULTIPLE) when the process has not, and ends it when the interpreter exits:
@@ -10,7 +12,9 @@
  * gone or stopped. The package's atexit hook (fanout/__init__.py, run before other atexit
  * hooks registered earlier, such as mpi4py's MPI_Finalize) ends failed jobs the same way
  * (_abort_job) whoever started MPI. A process that started MPI itself must have asked for
- * MPI_THREAD_MULTIPLE; fo_dist_init_mpi checks it on every rank.
+ * MPI_THREAD_MULTIPLE; fo_dist_init_mpi checks it on every rank. With a communicator given, MPI
+ * must be running already (mpi4py started it), MPI_COMM_WORLD is not used at all: the job is
+ * ended with MPI_Abort on a duplicate of the last such communicator.
  *
  * Lifetime: loaders made over a context hold a reference to it and count as its users;
  * finalize() refuses while any exists (their threads may still call other machines). The
@@ -28,6 +32,8 @@
 
 #include <structmember.h>
 
+#include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 typedef struct fopy_dist {
@@ -47,13 +53,19 @@ static int g_failed, g_mpi_owned, g_rank;
 static char g_fail_msg[1100];
 
 #ifdef FO_WITH_MPI
+/* What MPI_Abort ends: a duplicate of the communicator the last context made with one was
+ * given (each such context makes one, kept until exit: a duplicate made only by the first
+ * would be a collective that some ranks of a later communicator skip), else MPI_COMM_WORLD. */
+static MPI_Comm g_job_comm;
+static int g_job_comm_set;
+
 /* Say why on stderr, give the failure notices half a second, end the whole job. */
 static void abort_job(const char *why) {
   struct timespec ts = {0, 500000000L};
   fprintf(stderr, "fanout: rank %d: ending the MPI job (MPI_Abort): %s\n", g_rank, why);
   fflush(stderr);
   nanosleep(&ts, NULL);
-  MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Abort(g_job_comm_set ? g_job_comm : MPI_COMM_WORLD, 1);
 }
 
 static void finalize_mpi(void) {
@@ -79,6 +91,34 @@ static int ensure_mpi(void) {
   Py_AtExit(finalize_mpi);
   return 0;
 }
+
+/* A caller's communicator (the address of its MPI_Comm handle, from mpi4py built against the
+ * MPI library `lib`) into *out: 0, or -1 with an exception. MPI must be running, and be the
+ * library this module is linked with (a handle of another MPI would be garbage here). */
+static int foreign_comm(unsigned long long addr, const char *lib, MPI_Comm *out) {
+  char mine[MPI_MAX_LIBRARY_VERSION_STRING];
+  int initialized = 0, finalized = 0, len = 0;
+  size_t n1, n2;
+  if (MPI_Initialized(&initialized) != MPI_SUCCESS || !initialized ||
+      MPI_Finalized(&finalized) != MPI_SUCCESS || finalized) {
+    PyErr_SetString(PyExc_RuntimeError, "fanout.DistContext: comm given but MPI is not running "
+                    "(mpi4py starts it at `from mpi4py import MPI` unless "
+                    "mpi4py.rc.initialize is False)");
+    return -1;
+  }
+  if (MPI_Get_library_version(mine, &len) != MPI_SUCCESS) len = 0;
+  mine[len > 0 ? len : 0] = '\0';
+  n1 = strcspn(mine, "\n");
+  n2 = lib ? strcspn(lib, "\n") : 0;
+  if (lib && (n1 != n2 || strncmp(mine, lib, n1) != 0)) {
+    PyErr_Format(PyExc_RuntimeError, "fanout.DistContext: comm: mpi4py runs on another MPI "
+                 "library than fanout (mpi4py: '%.*s'; fanout: '%.*s'): its communicators "
+                 "cannot be used here", (int)n2, lib, (int)n1, mine);
+    return -1;
+  }
+  *out = *(const MPI_Comm *)(uintptr_t)addr;
+  return 0;
+}
 #endif
 
 PyObject *fopy_abort_job(PyObject *module, PyObject *args) {
@@ -101,23 +141,40 @@ PyObject *fopy_job_state(PyObject *module, PyObject *unused) {
 }
 
 static PyObject *dist_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"procs_per_machine", "deadline", NULL};
+  static char *kwlist[] = {"procs_per_machine", "deadline", "_comm_address", "_comm_library",
+                           NULL};
   int procs_per_machine = 0, rc;
   double deadline = 600.0;
+  unsigned long long comm_address = 0; /* 0: MPI_COMM_WORLD */
+  const char *comm_library = NULL;
   fo_dist_opts o;
   fo_dist_t *dd = NULL;
   fopy_dist *self;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|id:Dist", kwlist, &procs_per_machine, &deadline))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|idKz:Dist", kwlist, &procs_per_machine,
+                                   &deadline, &comm_address, &comm_library))
     return NULL;
   fo_dist_opts_init(&o);
   o.procs_per_machine = procs_per_machine;
   o.deadline_s = deadline;
 #ifdef FO_WITH_MPI
   {
-    MPI_Comm world = MPI_COMM_WORLD;
-    if (ensure_mpi() < 0) return NULL;
+    MPI_Comm comm;
+    if (comm_address) {
+      if (foreign_comm(comm_address, comm_library, &comm) < 0) return NULL;
+    } else {
+      if (ensure_mpi() < 0) return NULL;
+      comm = MPI_COMM_WORLD;
+    }
     Py_BEGIN_ALLOW_THREADS
-    rc = fo_dist_init_mpi(&world, &o, &dd);
+    rc = fo_dist_init_mpi(&comm, &o, &dd);
+    /* collective like the init, which succeeded on every rank of comm */
+    if (rc == FO_OK && comm_address) {
+      MPI_Comm job;
+      if (MPI_Comm_dup(comm, &job) == MPI_SUCCESS) {
+        g_job_comm = job;
+        g_job_comm_set = 1;
+      }
+    }
     Py_END_ALLOW_THREADS
   }
 #else

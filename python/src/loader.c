@@ -654,6 +654,15 @@ static PyObject *batch_digest(batch *self, PyObject *unused) {
   return PyLong_FromUnsignedLongLong(h);
 }
 
+/* The PyG dict is built in Python (fanout._batch_to_dict), over the getters above. */
+static PyObject *batch_to_dict(batch *self, PyObject *unused) {
+  PyObject *mod = PyImport_ImportModule("fanout"), *out;
+  if (!mod) return NULL;
+  out = PyObject_CallMethod(mod, "_batch_to_dict", "O", (PyObject *)self);
+  Py_DECREF(mod);
+  return out;
+}
+
 static PyObject *batch_repr(batch *self) {
   const fo_loader_batch_t *b = self->b;
   return PyUnicode_FromFormat("<fanout.Batch epoch=%llu index=%lld batch_size=%lld "
@@ -667,6 +676,11 @@ static PyMethodDef batch_methods[] = {
     {"digest", (PyCFunction)batch_digest, METH_NOARGS,
      "digest()\n--\n\nXXH64 of node, row, col, edge, x, y (fo_loader_batch_digest); "
      "fanout.digest_sequence() of an epoch's digests is what `fanout bench --digest` prints."},
+    {"to_dict", (PyCFunction)batch_to_dict, METH_NOARGS,
+     "to_dict()\n--\n\nThe batch under PyG's names (x, edge_index, y, n_id, e_id, batch, "
+     "num_sampled_nodes, num_sampled_edges, input_id, batch_size, num_nodes) as a plain dict "
+     "of torch tensors sharing the batch's memory (edge_index: the one cached copy), ints and "
+     "lists: torch_geometric.data.Data(**batch.to_dict()) accepts it. Needs torch."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef batch_getset[] = {

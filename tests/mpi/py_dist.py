@@ -23,6 +23,17 @@ tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory)
   sigint PARTS PPM           the last rank stops; 1 s later rank 1 gets SIGINT while its batch
                              waits on the stopped rank (deadline 60 s): KeyboardInterrupt at
                              once, and the others raise with it
+  subcomm PARTS PLAIN        (4 ranks, mpi4py) DistContext(comm=...) over the sub-communicators
+                             {0, 2} and {1, 3} of MPI.COMM_WORLD.Split, one group at a time
+                             while the other waits outside fanout (any use of MPI_COMM_WORLD
+                             would hang), and between the two turns over comm=MPI.COMM_WORLD
+                             (2 x 2; half the ranks have made a context before): ranks are
+                             the communicator's, batches those of NeighborLoader over PLAIN,
+                             the caller's communicator still works after finalize; bad comm
+                             arguments
+  lowthread PARTS            mpi4py started MPI at MPI_THREAD_FUNNELED: DistContext(comm=...)
+                             and DistContext() raise ValueError naming MPI_THREAD_MULTIPLE and
+                             mpi4py.rc.thread_level = "multiple"
 """
 import json
 import os
@@ -209,6 +220,87 @@ def corrupt(parts, ppm):
     os._exit(2)
 
 
+def subcomm(parts, plain):
+    from mpi4py import MPI
+
+    world = MPI.COMM_WORLD
+    fails = []
+    sub = world.Split(world.rank % 2, world.rank)
+    want = {}
+    loader = fanout.NeighborLoader(fanout.Dataset(plain), **OPTS)
+    for b in loader:
+        want[b.index] = b.digest()
+    del b, loader
+    def run(comm, ppm):
+        with fanout.DistContext(comm=comm, procs_per_machine=ppm, deadline=60) as ctx:
+            if (ctx.rank, ctx.world_size) != (comm.rank, comm.size):
+                fails.append(f"context rank {ctx.rank} of {ctx.world_size}, communicator "
+                             f"rank {comm.rank} of {comm.size}")
+            ds = ctx.open_dataset(parts)
+            loader = fanout.DistNeighborLoader(ctx, ds, **OPTS)
+            got = {b.index: b.digest() for b in loader}
+            del loader
+            mine = {i: d for i, d in want.items() if i % comm.size == comm.rank}
+            if got != mine:
+                fails.append(f"{comm.size} ranks: batches {sorted(got)} differ from "
+                             f"NeighborLoader's {sorted(mine)} (or their digests do)")
+        # the caller's communicator is still there: the context used a duplicate
+        if comm.allreduce(1) != comm.size:
+            fails.append("the communicator does not work after finalize")
+
+    for turn in range(2):
+        if world.rank % 2 == turn:  # the other group waits at the world barrier below
+            run(sub, 1)
+        world.Barrier()
+        if turn == 0:
+            run(world, 2)
+    sub.Free()
+
+    def expect(exc, text, fn):
+        try:
+            fn()
+        except exc as e:
+            if text not in str(e):
+                fails.append(f"{exc.__name__} without '{text}': {e}")
+        else:
+            fails.append(f"no {exc.__name__} ('{text}')")
+
+    expect(TypeError, "comm: expected an mpi4py communicator", lambda: fanout.DistContext(
+        comm=0))
+    expect(ValueError, "COMM_NULL", lambda: fanout.DistContext(comm=MPI.COMM_NULL))
+    if fails:
+        say("\n".join(f"FAIL: rank {world.rank}: {f}" for f in fails))
+        sys.exit(1)
+    say(f"ok   python comm, rank {world.rank}: rank {world.rank // 2} of half {world.rank % 2} "
+        f"({len([i for i in want if i % 2 == world.rank // 2])} batches), rank {world.rank} "
+        f"of the world ({len([i for i in want if i % 4 == world.rank])} batches)")
+
+
+def lowthread(parts):
+    import mpi4py
+
+    mpi4py.rc.thread_level = "funneled"
+    from mpi4py import MPI
+
+    fails = []
+    if MPI.Query_thread() >= MPI.THREAD_MULTIPLE:
+        fails.append(f"mpi4py gave thread level {MPI.Query_thread()}, not FUNNELED")
+    for what, kw in (("comm=MPI.COMM_WORLD", dict(comm=MPI.COMM_WORLD)), ("no comm", {})):
+        try:
+            fanout.DistContext(procs_per_machine=1, **kw)
+        except ValueError as e:
+            for text in ("MPI_THREAD_MULTIPLE", "MPI_THREAD_FUNNELED",
+                         'mpi4py.rc.thread_level = "multiple"'):
+                if text not in str(e):
+                    fails.append(f"{what}: the message lacks '{text}': {e}")
+        else:
+            fails.append(f"{what}: no ValueError")
+    if fails:
+        say("\n".join(f"FAIL: rank {MPI.COMM_WORLD.rank}: {f}" for f in fails))
+        sys.exit(1)
+    say(f"ok   python thread level, rank {MPI.COMM_WORLD.rank}")
+
+
 if __name__ == "__main__":
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "epoch":
@@ -219,6 +311,10 @@ if __name__ == "__main__":
         api(args[0], int(args[1]))
     elif mode == "corrupt":
         corrupt(args[0], int(args[1]))
+    elif mode == "subcomm":
+        subcomm(args[0], args[1])
+    elif mode == "lowthread":
+        lowthread(args[0])
     elif mode in ("uncaught", "frozen", "noopen", "thread", "sigint"):
         failing(mode, args[0], int(args[1]))
     else:

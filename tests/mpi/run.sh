@@ -24,6 +24,9 @@
 #   crash    a SIGKILLed rank: the job ends non-zero within 2 x the deadline, no hang
 #   corrupt  a corrupt part: its server answers with an ERROR, every rank fails with it
 #   api      the C API's start-up checks (mpi_dist init, thread-level)
+#   python_comm  fanout.DistContext(comm=...) over mpi4py communicators (py_dist.py subcomm,
+#            lowthread): sub-communicators of MPI.COMM_WORLD.Split, MPI_COMM_WORLD untouched,
+#            mpi4py at MPI_THREAD_FUNNELED refused with the way out (skipped without mpi4py)
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
@@ -324,6 +327,25 @@ python)
       echo "ok   python $m: $want_n ranks raised '$want'; exit $rc after $secs s"
     else fail "python $m: exit $rc after $secs s, $n of $want_n ranks raised"; cat out.txt err.txt; fi
   done
+  ;;
+
+python_comm)
+  if [ ! -f "${PYFANOUT:-}/fanout/__init__.py" ] || ! PYTHONPATH=$PYFANOUT $PY -c 'import fanout, mpi4py' 2> /dev/null; then
+    echo "SKIP: the Python module or mpi4py (python3-mpi4py) is missing (PYFANOUT=${PYFANOUT:-})"
+    exit 77
+  fi
+  export PYTHONPATH=$PYFANOUT PYTHONDONTWRITEBYTECODE=1
+  here=$(dirname "${BASH_SOURCE[0]}")
+  if mpi 4 $PY "$here/py_dist.py" subcomm "$D/cora-h2" "$D/cora" > comm.out 2>&1 &&
+    [ "$(grep -c '^ok   python comm' comm.out)" = 4 ]; then
+    echo "ok   python: DistContext(comm=...) over the two halves of MPI.COMM_WORLD.Split, one" \
+      "at a time"
+    cat comm.out
+  else fail "python subcomm"; cat comm.out; fi
+  if mpi 2 $PY "$here/py_dist.py" lowthread "$D/cora-h2" > low.out 2>&1 &&
+    [ "$(grep -c '^ok   python thread level' low.out)" = 2 ]; then
+    echo "ok   python: mpi4py at MPI_THREAD_FUNNELED refused on both ranks with the way out"
+  else fail "python lowthread"; cat low.out; fi
   ;;
 
 api)

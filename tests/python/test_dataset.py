@@ -158,3 +158,42 @@ def test_pickle_refused(cora):
 
     with pytest.raises(TypeError):
         pickle.dumps(cora)
+
+
+def test_partitioned_dataset(cli, cora_dir, cora, tmp_path):
+    """The top level of a partitioned dataset (docs/PYTHON.md, "Partitioned datasets"):
+    edge_dirs, num_classes and feature_dtype are its parts'; features and labels raise
+    ValueError (their rows are in the parts, in part order: no [num_nodes] view exists), and a
+    part directory opens as a dataset of the rows it owns; loaders give the batches of the
+    unpartitioned dataset."""
+    import subprocess
+
+    out = str(tmp_path / "cora2.fanout")
+    subprocess.run([cli, "partition", cora_dir, "-n", "2", "-q", "-o", out], check=True,
+                   stdout=subprocess.DEVNULL)
+    with fanout.Dataset(out) as ds:
+        assert (ds.num_nodes, ds.num_edges) == (cora.num_nodes, cora.num_edges)
+        assert ds.edge_dirs == ["in"]  # parts store in-neighbor lists (CSC) only
+        assert cora.edge_dirs == ["in", "out"]
+        assert ds.num_classes == cora.num_classes == 7
+        assert ds.feature_dtype == "float32" and ds.feature_scale is None
+        assert ds.splits == cora.splits
+        assert np.array_equal(ds.split("train"), cora.split("train"))
+        for name in ("features", "labels"):
+            with pytest.raises(ValueError, match=f"is partitioned: its {name} are in its parts") as e:
+                getattr(ds, name)
+            assert e.value.status == "FO_EINVAL"
+        kw = dict(num_neighbors=[5, 5], batch_size=64, input_nodes="train", shuffle=True, seed=2)
+        got = [b.digest() for b in fanout.NeighborLoader(ds, **kw)]
+        assert got == [b.digest() for b in fanout.NeighborLoader(cora, **kw)]
+        with pytest.raises(ValueError, match="edge"):
+            fanout.NeighborLoader(ds, [5], edge_dir="out")
+    rows = 0
+    for k in range(2):
+        with fanout.Dataset(os.path.join(out, f"part-{k}")) as part:
+            owned = part.array("row_nodes")
+            rows += len(owned)
+            assert part.edge_dirs == ["in"] and part.num_classes == 7
+            assert np.array_equal(part.labels, cora.labels[owned])
+            assert np.array_equal(part.features, cora.features[owned])
+    assert rows == cora.num_nodes
