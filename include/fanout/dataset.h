@@ -135,7 +135,10 @@ FO_API const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k);
 
 /**
  * Which part owns node v and at which row of that part.
- * @return FO_OK; FO_EINVAL if `d` is not partitioned; FO_ERANGE if v is not in [0, n).
+ * @return FO_OK; FO_EINVAL if `d` is not partitioned or the owning part was not opened
+ *         (fo_dataset_opts.part); FO_ERANGE if v is not in [0, n); FO_EFORMAT if the book
+ *         names no part for v or the part's rank directory gives a row outside the part
+ *         (message names the array and position: a corrupt dataset never gives a wild row).
  * Cost: O(log P) for range partitions, O(64) for the others (book and rank directory).
  */
 FO_API int fo_dataset_node_part(const fo_dataset_t *d, fo_nid_t v, int *part, int64_t *row);

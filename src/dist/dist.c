@@ -278,7 +278,16 @@ static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t r
     rc = FO_FAIL(FO_ENOMEM, "distributed gather");
     goto out;
   }
-  for (int64_t i = 0; i < n; i++) cnt[fo__owner(d, nodes[i])]++;
+  for (int64_t i = 0; i < n; i++) {
+    /* the last hop's nodes were never expanded: their book entries are read here first */
+    int k = nodes[i] >= 0 && nodes[i] < d->n_nodes ? fo__owner(d, nodes[i]) : -1;
+    if (FO_UNLIKELY(k < 0 || k >= P)) {
+      rc = FO_FAIL(FO_EFORMAT, "distributed gather: node %lld has book entry %d, not a part in "
+                   "[0, %d)", (long long)nodes[i], k, P);
+      goto out;
+    }
+    cnt[k]++;
+  }
   for (int k = 0; k < P; k++) start[k + 1] = start[k] + cnt[k];
   for (int64_t i = 0; i < n; i++) {
     int k = fo__owner(d, nodes[i]);
@@ -310,6 +319,12 @@ static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t r
       int64_t v = nodes[i], row;
       if (fo__owner(d, v) != me) continue;
       row = fo__owner_row(d, me, v);
+      if (FO_UNLIKELY(row < 0 || row >= mine->n_rows)) {
+        rc = FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld (row_rank[%lld])", me,
+                     (long long)v, (long long)row, (long long)mine->n_rows,
+                     (long long)(v / FO_RANK_BLOCK));
+        goto out;
+      }
       if (x) {
         dst[m] = (unsigned char *)x + i * row_bytes;
         src[m++] = (const unsigned char *)f.data + row * row_bytes;

@@ -9,6 +9,8 @@
  */
 #include "loader/loader_internal.h"
 
+#include "store/store_internal.h"
+
 #define PF_ROWS 4
 #define PF_MAX_LINES 16
 
@@ -68,17 +70,18 @@ void fo__gather_fini(fo__gather *g) {
   g->part_y = NULL;
 }
 
-void fo__gather_labels(const fo__gather *g, const int64_t *node, int64_t n, int64_t *y) {
+int fo__gather_labels(const fo__gather *g, const int64_t *node, int64_t n, int64_t *y) {
   if (!g->pd) {
     for (int64_t i = 0; i < n; i++) y[i] = g->y[node[i]];
-    return;
+    return FO_OK;
   }
   for (int64_t i = 0; i < n; i++) {
-    int k;
+    int k, rc;
     int64_t r;
-    fo_dataset_node_part(g->pd, node[i], &k, &r); /* node ids were checked by the sampler */
+    if ((rc = fo__locate(g->pd, node[i], &k, &r)) != FO_OK) return fo__context(rc, "labels");
     y[i] = g->part_y[k][r];
   }
+  return FO_OK;
 }
 
 void fo__copy_rows(unsigned char *const *dst, const unsigned char *const *src, int64_t n,
@@ -91,7 +94,7 @@ void fo__copy_rows(unsigned char *const *dst, const unsigned char *const *src, i
   }
 }
 
-void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst) {
+int fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst) {
   const size_t rb = (size_t)g->row_bytes;
   unsigned char *out = dst;
   if (g->pd) {
@@ -101,15 +104,16 @@ void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *
     for (int64_t i0 = 0; i0 < n; i0 += FO__COPY_CHUNK) {
       const int64_t m = n - i0 < FO__COPY_CHUNK ? n - i0 : FO__COPY_CHUNK;
       for (int64_t j = 0; j < m; j++) {
-        int k;
+        int k, rc;
         int64_t r;
-        fo_dataset_node_part(g->pd, node[i0 + j], &k, &r);
+        if ((rc = fo__locate(g->pd, node[i0 + j], &k, &r)) != FO_OK)
+          return fo__context(rc, "features");
         src[j] = g->part_x[k] + (size_t)r * rb;
         d[j] = out + (size_t)(i0 + j) * rb;
       }
       fo__copy_rows(d, src, m, rb);
     }
-    return;
+    return FO_OK;
   }
   /* prefetch whole rows PF_ROWS ahead (rows of up to PF_MAX_LINES cache lines) */
   const size_t lines = (rb + 63) / 64 < PF_MAX_LINES ? (rb + 63) / 64 : PF_MAX_LINES;
@@ -120,4 +124,5 @@ void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *
     }
     memcpy(out + (size_t)i * rb, g->x + (size_t)node[i] * rb, rb);
   }
+  return FO_OK;
 }

@@ -194,15 +194,16 @@ static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, in
       return FO_FAIL(FO_ERANGE, "batch %lld: feature rows overflow", (long long)index);
     bytes = sl->b->n_nodes * L->g.row_bytes;
     if ((rc = grow_slot(sl, k, bytes)) != FO_OK) return rc;
-    if (!L->hooks.gather) fo__gather_rows(&L->g, sl->b->node, sl->b->n_nodes, sl->x);
+    if (!L->hooks.gather && (rc = fo__gather_rows(&L->g, sl->b->node, sl->b->n_nodes, sl->x)) != FO_OK)
+      return rc;
   }
   if (L->hooks.gather) {
     if ((L->g.x || L->g.y) &&
         (rc = L->hooks.gather(L->hooks.ctx, sl->b->node, L->g.x ? sl->b->n_nodes : k,
                               L->g.x ? sl->x : NULL, L->g.row_bytes, L->g.y ? sl->y : NULL, k)) != FO_OK)
       return rc;
-  } else if (L->g.y) {
-    fo__gather_labels(&L->g, sl->b->node, k, sl->y);
+  } else if (L->g.y && (rc = fo__gather_labels(&L->g, sl->b->node, k, sl->y)) != FO_OK) {
+    return rc;
   }
   st->gather_ns += (int64_t)(fo__now_ns() - t1);
   st->gather_bytes += (L->g.x ? sl->b->n_nodes * L->g.row_bytes : 0) + (L->g.y ? k * 8 : 0);

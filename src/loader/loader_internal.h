@@ -20,14 +20,18 @@ typedef struct fo__gather {
 } fo__gather;
 
 void fo__gather_fini(fo__gather *g);
-/* y[i] = label of node[i] for i < n. */
-void fo__gather_labels(const fo__gather *g, const int64_t *node, int64_t n, int64_t *y);
+/* y[i] = label of node[i] for i < n. Over a partitioned dataset every node's part and row are
+ * checked (fo__locate): FO_EFORMAT naming the book or rank directory, never a wild read. */
+int fo__gather_labels(const fo__gather *g, const int64_t *node, int64_t n, int64_t *y);
 
 /* Set up from the dataset: features when `features` and the dataset has them, labels likewise. */
 int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool labels);
 
-/* dst[i, :] = x[node[i], :] for i < n (rows of g->row_bytes; node ids already checked). */
-void fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst);
+/* dst[i, :] = x[node[i], :] for i < n (rows of g->row_bytes). Node ids come from the sampler,
+ * which checked them against [0, n); over a partitioned dataset each node's part and row are
+ * checked as in fo__gather_labels (the last hop's nodes were never expanded, so nothing else
+ * looked their rows up). */
+int fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst);
 
 /* Rows whose addresses are looked up (partitioned datasets, the dist layer) are copied in
  * chunks of FO__COPY_CHUNK: first every address of the chunk, then fo__copy_rows. */

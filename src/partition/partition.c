@@ -14,6 +14,8 @@
 #include "store/store_internal.h"
 
 #include <math.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 static const char *const method_names[] = {"hash", "range", "metis"};
 
@@ -192,8 +194,21 @@ int fo_partition_quality(const fo_dataset_t *d, fo_partition_report *rep) {
     pp->nodes = p->n_rows;
     pp->edges = p->n_edges;
     for (int64_t r = 0; r < p->n_rows; r++) {
+      const int64_t a = t->indptr[r], b = t->indptr[r + 1];
+      if (rows[r] < 0 || rows[r] >= n || a < 0 || b < a || b > t->n_edges) {
+        free(seen);
+        free(is_train);
+        fo_partition_report_free(rep);
+        memset(rep, 0, sizeof *rep);
+        return rows[r] < 0 || rows[r] >= n
+                   ? FO_FAIL(FO_EFORMAT, "part %d: %s[%lld] = %lld is not a node id in [0, %lld)",
+                             k, p->row_nodes->name, (long long)r, (long long)rows[r], (long long)n)
+                   : FO_FAIL(FO_EFORMAT, "part %d: %s[%lld..%lld] = %lld, %lld is not a valid row "
+                             "in [0, %lld]", k, t->indptr_name, (long long)r, (long long)(r + 1),
+                             (long long)a, (long long)b, (long long)t->n_edges);
+      }
       if (is_train && is_train[rows[r]]) pp->train_nodes++;
-      for (int64_t e = t->indptr[r]; e < t->indptr[r + 1]; e++) {
+      for (int64_t e = a; e < b; e++) {
         int64_t u = ld(t->indices, t->indices_bytes, e);
         if (u < 0 || u >= n || fo__owner(d, u) == k) continue;
         rep->cut_edges++;
@@ -212,6 +227,16 @@ int fo_partition_quality(const fo_dataset_t *d, fo_partition_report *rep) {
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
+/* A fresh 64-bit id for one run of the partitioner (16 hex digits), recorded in the top-level
+ * manifest and in every part's, so that opening refuses parts of two different runs mixed in
+ * one directory. Random (getrandom), falling back to the clock and pid mixed. */
+void fo__partition_id(char out[17]) {
+  uint64_t id = 0;
+  if (getrandom(&id, sizeof id, GRND_NONBLOCK) != (ssize_t)sizeof id)
+    id = mix64(fo__now_ns() ^ ((uint64_t)getpid() << 40) ^ (uint64_t)(uintptr_t)&id);
+  snprintf(out, 17, "%016llx", (unsigned long long)id);
+}
+
 typedef struct input {
   const fo_dataset_t *d;
   fo_topology t;
@@ -224,7 +249,7 @@ typedef struct input {
 /* Part k's dataset: rows rows[0..nr), into subdirectory "part-<k>" of w. */
 static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows, int64_t nr,
                       const uint32_t *rank, int64_t n_rank, fo__writer *w, json_t *parts_json,
-                      const fo_partition_opts *o) {
+                      const char *partition_id, const fo_partition_opts *o) {
   const fo_topology *t = &in->t;
   const int64_t n = t->n_nodes;
   char name[32];
@@ -262,6 +287,7 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   json_object_set_new(man, "num_rows", json_integer(nr));
   json_object_set_new(man, "edge_id_bound", json_integer(t->edge_id_bound));
   json_object_set_new(man, "part", json_pack("{s:i, s:i}", "index", (int)k, "of", (int)P));
+  json_object_set_new(man, "partition_id", json_string(partition_id));
   json_object_set_new(man, "topology", json_pack("{s:{s:s, s:s, s:s}}", "csc", "indptr", "csc_indptr",
                                                  "indices", "csc_indices", "eid", "csc_eid"));
   json_object_set_new(man, "edge_ids", json_string("global"));
@@ -409,12 +435,20 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   fo__writer *w = NULL;
   fo__progress prog;
   json_t *man, *parts_json;
+  char partition_id[17];
   int rc;
 
   memset(&in, 0, sizeof in);
   fo__progress_start(&prog, o->progress, "partition", 0);
   if ((rc = fo_dataset_open(in_dir, NULL, &d)) != FO_OK) goto out;
   if ((rc = check(d, o)) != FO_OK) goto out;
+  /* Every array the partitioner walks is checked first (it reads them all anyway): a corrupt
+   * indptr, index, edge id, label or split entry is FO_EFORMAT naming it, never a crash or a
+   * wrong partition written with exit status 0. */
+  if ((rc = fo__dataset_check_structure(d)) != FO_OK) {
+    rc = fo__context(rc, "input '%s'", in_dir);
+    goto out;
+  }
   n = fo_dataset_num_nodes(d);
   in.d = d;
   fo_dataset_topology(d, FO_EDGE_DIR_IN, &in.t);
@@ -521,6 +555,8 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   json_object_set_new(man, "num_nodes", json_integer(n));
   json_object_set_new(man, "num_edges", json_integer(fo_dataset_num_edges(d)));
   json_object_set_new(man, "num_parts", json_integer(P));
+  fo__partition_id(partition_id);
+  json_object_set_new(man, "partition_id", json_string(partition_id));
   json_object_set_new(man, "method", json_string(method_names[o->method]));
   json_object_set_new(man, "balance", json_string(o->balance == FO_BALANCE_TRAIN ? "train" : "nodes"));
   json_object_set_new(man, "train_split", json_string(o->train_split ? o->train_split : "train"));
@@ -555,7 +591,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
       }
     }
     if ((rc = write_part(&in, k, P, rows + start[k], start[k + 1] - start[k], rank, n_rank, w,
-                         parts_json, o)) != FO_OK)
+                         parts_json, partition_id, o)) != FO_OK)
       goto out;
     fo__progress_update(&prog, (uint64_t)k + 1);
   }

@@ -15,5 +15,7 @@ void fo__partition_summarize(fo_partition_report *rep);
  * counts, and train counts too when `train` is given. FO_ENOSYS if libmetis cannot be loaded. */
 int fo__partition_metis(const fo_topology *t, int32_t P, const uint8_t *train, uint64_t seed,
                         int32_t *part);
+/* A fresh random id for one partitioning run: 16 lower-case hex digits and a NUL. */
+void fo__partition_id(char out[17]);
 
 #endif

@@ -404,6 +404,50 @@ static int parse_node_orig(fo_dataset_t *d, json_t *root) {
   return FO_OK;
 }
 
+/* Part k, just opened, belongs to this partitioning: the top level lists each part once, the
+ * part's "part" says it is part k of num_parts, and (datasets written since partition ids
+ * exist) its "partition_id" equals the top level's. Parts copied in from another run of
+ * `fanout partition`, or one part listed twice, are refused here, before any reader uses the
+ * rows they would give. O(number of parts) per part. */
+static int check_part_identity(const fo_dataset_t *d, json_t *root, int64_t k, const char *name) {
+  json_t *jp = json_object_get(root, "parts"), *top_id = json_object_get(root, "partition_id");
+  json_t *pm, *pk, *pid, *idx, *of;
+  json_error_t jerr;
+  int rc = FO_OK;
+  for (int64_t j = 0; j < k; j++) {
+    json_t *o = json_array_get(jp, (size_t)j);
+    if (json_is_string(o) && !strcmp(json_string_value(o), name))
+      return FO_FAIL(FO_EFORMAT, "%s: 'parts' lists '%s' twice (parts[%lld] and parts[%lld])",
+                     FO_MANIFEST, name, (long long)j, (long long)k);
+  }
+  if (top_id && !json_is_string(top_id))
+    return FO_FAIL(FO_EFORMAT, "%s: 'partition_id' is not a string", FO_MANIFEST);
+  if (!(pm = json_loads(d->parts[k]->manifest_text, 0, &jerr)))
+    return FO_FAIL(FO_EFORMAT, "part %lld ('%s'): manifest: %s", (long long)k, name, jerr.text);
+  pk = json_object_get(pm, "part");
+  pid = json_object_get(pm, "partition_id");
+  idx = json_object_get(pk, "index");
+  of = json_object_get(pk, "of");
+  if (pk && (!json_is_integer(idx) || !json_is_integer(of) || json_integer_value(idx) != k ||
+             json_integer_value(of) != d->n_parts))
+    rc = FO_FAIL(FO_EFORMAT, "part %lld ('%s') says it is part %lld of %lld, the top level lists "
+                 "it as part %lld of %d", (long long)k, name,
+                 json_is_integer(idx) ? (long long)json_integer_value(idx) : -1LL,
+                 json_is_integer(of) ? (long long)json_integer_value(of) : -1LL, (long long)k,
+                 d->n_parts);
+  else if (top_id && (!json_is_string(pid) || strcmp(json_string_value(pid), json_string_value(top_id))))
+    rc = FO_FAIL(FO_EFORMAT, "part %lld ('%s') comes from another partitioning: its partition_id "
+                 "is %s, the dataset's is %s (parts of different `fanout partition` runs mixed "
+                 "in one directory)", (long long)k, name,
+                 json_is_string(pid) ? json_string_value(pid) : "missing", json_string_value(top_id));
+  else if (!top_id && pid)
+    rc = FO_FAIL(FO_EFORMAT, "part %lld ('%s') has partition_id %s, the dataset has none (parts "
+                 "of different `fanout partition` runs mixed in one directory)", (long long)k, name,
+                 json_is_string(pid) ? json_string_value(pid) : "?");
+  json_decref(pm);
+  return rc;
+}
+
 /* A partitioned dataset: the book, then every part opened as a dataset of its own. */
 static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, int32_t only) {
   json_t *jp = json_object_get(root, "parts"), *jb = json_object_get(root, "book");
@@ -468,6 +512,7 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
     rc = fo_dataset_open(path, &po, &d->parts[k]);
     free(path);
     if (rc != FO_OK) return rc;
+    if ((rc = check_part_identity(d, root, k, json_string_value(name))) != FO_OK) return rc;
     {
       const fo_dataset_t *p = d->parts[k];
       if (p->n_parts || p->n_nodes != d->n_nodes || p->edge_id_bound != d->n_edges ||
@@ -848,18 +893,32 @@ const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k) {
 
 const char *fo_dataset_partition_method(const fo_dataset_t *d) { return d->method; }
 
-int fo_dataset_node_part(const fo_dataset_t *d, fo_nid_t v, int *part, int64_t *row) {
+int fo__locate(const fo_dataset_t *d, int64_t v, int *part, int64_t *row) {
+  const fo_dataset_t *p;
+  int64_t r;
   int k;
-  if (!d->n_parts) return FO_FAIL(FO_EINVAL, "dataset '%s' is not partitioned", d->path);
   if (v < 0 || v >= d->n_nodes)
     return FO_FAIL(FO_ERANGE, "node %lld not in [0, %lld)", (long long)v, (long long)d->n_nodes);
   k = fo__owner(d, v);
-  if (k < 0 || k >= d->n_parts)
+  if (FO_UNLIKELY(k < 0 || k >= d->n_parts))
     return FO_FAIL(FO_EFORMAT, "book entry of node %lld is %d, not a part in [0, %d)", (long long)v,
                    k, d->n_parts);
+  if (FO_UNLIKELY(!(p = d->parts[k])))
+    return FO_FAIL(FO_EINVAL, "node %lld belongs to part %d, which is not open here", (long long)v, k);
+  r = fo__owner_row(d, k, v);
+  if (FO_UNLIKELY(r < 0 || r >= p->n_rows))
+    return FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld (%s[%lld] of '%s')", k,
+                   (long long)v, (long long)r, (long long)p->n_rows,
+                   d->book_kind == FO_BOOK_RANGE ? "bounds" : "row_rank",
+                   (long long)(d->book_kind == FO_BOOK_RANGE ? k : v / FO_RANK_BLOCK), p->path);
   *part = k;
-  *row = fo__owner_row(d, k, v);
+  *row = r;
   return FO_OK;
+}
+
+int fo_dataset_node_part(const fo_dataset_t *d, fo_nid_t v, int *part, int64_t *row) {
+  if (!d->n_parts) return FO_FAIL(FO_EINVAL, "dataset '%s' is not partitioned", d->path);
+  return fo__locate(d, v, part, row);
 }
 
 int fo_dataset_topology(const fo_dataset_t *d, fo_edge_dir dir, fo_topology *out) {

@@ -181,6 +181,18 @@ static inline int64_t fo__owner_row(const fo_dataset_t *d, int k, int64_t v) {
   return r;
 }
 
+/* The structural half of fo_dataset_verify (verify.c), without the checksums: indptr monotone,
+ * indices and edge ids in range, eid arrays permutations, both directions the same edges,
+ * labels, splits, row_nodes and edge_orig in range. For readers that walk every array anyway
+ * (the partitioner): FO_EFORMAT naming the array and position. Cost: O(n + m). */
+int fo__dataset_check_structure(const fo_dataset_t *d);
+
+/* Part and row of node v of a partitioned dataset, checked: FO_ERANGE if v is not a node id,
+ * FO_EFORMAT (naming the book or the rank directory and the position) if the book gives no
+ * part or the row is not one of the part's rows, FO_EINVAL if the owning part is not open.
+ * Cost: O(1) (at most 64 book entries). */
+int fo__locate(const fo_dataset_t *d, int64_t v, int *part, int64_t *row);
+
 /* ---- the dataset writer (writer.c) --------------------------------------------------------- */
 
 typedef struct fo__writer fo__writer;

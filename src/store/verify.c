@@ -157,6 +157,18 @@ static int verify_one(const fo_dataset_t *d) {
   return check_node_data(d);
 }
 
+int fo__dataset_check_structure(const fo_dataset_t *d) {
+  int rc;
+  if (!d->typed) return verify_one(d);
+  for (int32_t t = 0; t < d->n_etypes; t++)
+    if ((rc = verify_one(d->etypes[t].view)) != FO_OK)
+      return fo__context(rc, "verify '%s': edge type '%s'", d->path, d->etypes[t].name);
+  for (int32_t t = 0; t < d->n_ntypes; t++)
+    if ((rc = verify_one(d->ntypes[t].view)) != FO_OK)
+      return fo__context(rc, "verify '%s': node type '%s'", d->path, d->ntypes[t].name);
+  return FO_OK;
+}
+
 /* Bytes of all arrays of d and its opened parts, for the progress bar. */
 static uint64_t total_bytes(const fo_dataset_t *d) {
   uint64_t t = 0;
@@ -180,14 +192,8 @@ static int verify(const fo_dataset_t *d, vctx *c) {
     if (c->o->cancel && *c->o->cancel)
       return fo__context(FO_FAIL(FO_ECANCELED, "interrupted"), "verify '%s'", d->path);
   }
-  if (d->typed) {
-    for (int32_t t = 0; t < d->n_etypes; t++)
-      if ((rc = verify_one(d->etypes[t].view)) != FO_OK)
-        return fo__context(rc, "verify '%s': edge type '%s'", d->path, d->etypes[t].name);
-    for (int32_t t = 0; t < d->n_ntypes; t++)
-      if ((rc = verify_one(d->ntypes[t].view)) != FO_OK)
-        return fo__context(rc, "verify '%s': node type '%s'", d->path, d->ntypes[t].name);
-  } else if ((rc = verify_one(d)) != FO_OK) {
+  if ((rc = fo__dataset_check_structure(d)) != FO_OK) {
+    if (d->typed) return rc; /* the message names the type */
     return fo__context(rc, "verify '%s'", d->path);
   }
   if (d->n_parts && (rc = check_partitioned(d, c)) != FO_OK) return fo__context(rc, "verify '%s'", d->path);
