@@ -116,6 +116,8 @@ typedef struct fo_import_opts {
   uint64_t split_seed;     /**< planetoid: seed of the standard split (20 train nodes per
                                 class, 500 val, 1000 test); default 0 */
   bool force;              /**< replace an existing `out_dir`; default false (FO_EINVAL) */
+  bool allow_nonfinite;    /**< keep NaN and infinite feature values; default false: the
+                                first one is FO_ERANGE naming the file, row and column */
   bool progress;           /**< draw a progress bar on stderr when it is a terminal; default false */
   const volatile int *cancel; /**< if set and it becomes non-zero (e.g. from a signal
                                    handler), stop with FO_ECANCELED; default NULL */

@@ -48,6 +48,13 @@ int fo__grow(void *p, int64_t *cap, int64_t need, size_t elem, const char *what)
 void *fo__malloc_n(int64_t n, size_t elem);
 void *fo__calloc_n(int64_t n, size_t elem);
 char *fo__strdup(const char *s);
+/* Refuse, before allocating, what the machine cannot hold: FO_ENOMEM "<what> needs N bytes
+ * (X GiB), the machine has Y GiB available" when `bytes` exceeds MemAvailable + SwapFree of
+ * /proc/meminfo (or, without /proc, the physical pages sysconf reports). Linux overcommits, so
+ * an allocation past that size succeeds and the kernel's OOM killer ends the process when the
+ * pages are touched; this check makes it an error instead. FO_OK when the size fits or cannot
+ * be judged. Cost: reads /proc/meminfo when bytes >= 64 MiB, else nothing. */
+int fo__mem_check(uint64_t bytes, const char *what);
 
 /* ---- time, files (util.c) ------------------------------------------------------------------ */
 

@@ -14,11 +14,13 @@
 
 void *fo__malloc_n(int64_t n, size_t elem) {
   if (n < 0 || (elem && (uint64_t)n > SIZE_MAX / elem)) return NULL;
+  if (fo__mem_check((uint64_t)n * elem, "allocation") != FO_OK) return NULL;
   return malloc(n ? (size_t)n * elem : 1);
 }
 
 void *fo__calloc_n(int64_t n, size_t elem) {
-  if (n < 0) return NULL;
+  if (n < 0 || (elem && (uint64_t)n > SIZE_MAX / elem)) return NULL;
+  if (fo__mem_check((uint64_t)n * elem, "allocation") != FO_OK) return NULL;
   return calloc(n ? (size_t)n : 1, elem ? elem : 1);
 }
 
@@ -38,12 +40,54 @@ int fo__grow(void *pp, int64_t *cap, int64_t need, size_t elem, const char *what
   if ((uint64_t)ncap > SIZE_MAX / elem)
     return FO_FAIL(FO_ENOMEM, "%s: %lld elements of %zu bytes overflow", what, (long long)ncap,
                    elem);
+  if ((uint64_t)need * elem >= ((uint64_t)64 << 20) &&
+      fo__mem_check((uint64_t)need * elem, what) != FO_OK)
+    return FO_ENOMEM;
   np = realloc(*p, (size_t)ncap * elem);
   if (!np)
     return FO_FAIL(FO_ENOMEM, "%s: cannot allocate %lld bytes", what,
                    (long long)ncap * (long long)elem);
   *p = np;
   *cap = ncap;
+  return FO_OK;
+}
+
+/* Bytes the kernel can still hand out without the OOM killer: MemAvailable + SwapFree; 0 when
+ * unknown. FO_MEM_AVAILABLE (bytes) overrides it, for tests. */
+static uint64_t mem_available(void) {
+  const char *env = getenv("FO_MEM_AVAILABLE");
+  FILE *f;
+  char line[256];
+  uint64_t avail = 0, swap = 0;
+  bool have = false;
+  if (env && *env) return strtoull(env, NULL, 10);
+  if ((f = fopen("/proc/meminfo", "r"))) {
+    while (fgets(line, sizeof line, f)) {
+      unsigned long long kb;
+      if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+        avail = (uint64_t)kb * 1024;
+        have = true;
+      } else if (sscanf(line, "SwapFree: %llu kB", &kb) == 1) {
+        swap = (uint64_t)kb * 1024;
+      }
+    }
+    fclose(f);
+  }
+  if (!have) {
+    long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0) avail = (uint64_t)pages * (uint64_t)psz;
+  }
+  return avail + swap;
+}
+
+int fo__mem_check(uint64_t bytes, const char *what) {
+  uint64_t avail;
+  if (bytes < ((uint64_t)64 << 20)) return FO_OK;
+  avail = mem_available();
+  if (avail && bytes > avail)
+    return FO_FAIL(FO_ENOMEM, "%s needs %llu bytes (%.1f GiB), the machine has %.1f GiB available",
+                   what, (unsigned long long)bytes, (double)bytes / 1073741824.0,
+                   (double)avail / 1073741824.0);
   return FO_OK;
 }
 

@@ -253,6 +253,19 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     goto out;
   }
 
+  /* What the per-node and per-edge arrays below will take, checked against the memory the
+   * machine has (a huge --num-nodes or id is FO_ENOMEM with the size, not the OOM killer). */
+  {
+    const double nn = (double)n + 1, mm = (double)es.m * (o->undirected ? 2.0 : 1.0);
+    const double need = 16 * nn + (double)(o->csc + o->csr) * (8 * nn + 16 * mm) +
+                        (o->csc && o->csr ? 8 * mm : 0) + 8 * mm;
+    if (need > 1.8e19 ||
+        (rc = fo__mem_check((uint64_t)need, "the dataset's arrays")) != FO_OK) {
+      if (need > 1.8e19) rc = FO_FAIL(FO_ENOMEM, "the dataset's arrays need %.3g bytes", need);
+      rc = fo__context(rc, "%lld nodes and %lld edges", (long long)n, (long long)es.m);
+      goto out;
+    }
+  }
   /* 3: self loops */
   if (o->remove_self_loops) {
     int64_t k = 0;

@@ -3,6 +3,7 @@
  * the format's parser, then the builder (build.c), with the error context "import '<out>'".
  */
 #include "io/io_internal.h"
+#include "store/store_internal.h"
 
 void fo_import_opts_init(fo_import_opts *o) {
   memset(o, 0, sizeof *o);
@@ -83,6 +84,37 @@ static int check_opts(const fo_import_opts *o) {
   return FO_OK;
 }
 
+/* No output that is, holds or lies inside a file the import reads (inputs, features, labels,
+ * each split file of "name=path,..."). */
+static int check_outputs(const char *const *inputs, int n_inputs, const char *out_dir,
+                         const fo_import_opts *o) {
+  int rc;
+  for (int i = 0; i < n_inputs; i++)
+    if ((rc = fo__writer_check_input(out_dir, inputs[i], "input")) != FO_OK) return rc;
+  if ((o->features && (rc = fo__writer_check_input(out_dir, o->features, "features file")) != FO_OK) ||
+      (o->labels && (rc = fo__writer_check_input(out_dir, o->labels, "labels file")) != FO_OK))
+    return rc;
+  if (o->splits) {
+    char path[4096];
+    const char *p = o->splits;
+    while (*p) {
+      const char *eq = strchr(p, '='), *end;
+      size_t len;
+      if (!eq) break;
+      end = strchr(eq + 1, ',');
+      len = end ? (size_t)(end - eq - 1) : strlen(eq + 1);
+      if (len < sizeof path) {
+        memcpy(path, eq + 1, len);
+        path[len] = '\0';
+        if ((rc = fo__writer_check_input(out_dir, path, "split file")) != FO_OK) return rc;
+      }
+      if (!end) break;
+      p = end + 1;
+    }
+  }
+  return FO_OK;
+}
+
 static void free_input(fo__graph_input *in) {
   fo__edges_free(&in->edges);
   fo__node_data_free(&in->node);
@@ -105,7 +137,8 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
   if (!inputs || n_inputs < 1) return fo__context(FO_FAIL(FO_EINVAL, "no input files"), "import '%s'", out_dir);
   for (int i = 0; i < n_inputs; i++)
     if (!inputs[i]) return fo__context(FO_FAIL(FO_EINVAL, "input %d is NULL", i), "import '%s'", out_dir);
-  if ((rc = check_opts(o)) != FO_OK) return fo__context(rc, "import '%s'", out_dir);
+  if ((rc = check_opts(o)) != FO_OK || (rc = check_outputs(inputs, n_inputs, out_dir, o)) != FO_OK)
+    return fo__context(rc, "import '%s'", out_dir);
   memset(&in, 0, sizeof in);
   in.n_nodes = -1;
   switch (o->format) {
@@ -141,7 +174,8 @@ int fo_import_edges(const int64_t *src, const int64_t *dst, int64_t n_edges, con
   if (n_edges < 0 || (n_edges > 0 && (!src || !dst)))
     return fo__context(FO_FAIL(FO_EINVAL, "bad edge arrays (n_edges %lld)", (long long)n_edges),
                        "import '%s'", out_dir);
-  if ((rc = check_opts(o)) != FO_OK) return fo__context(rc, "import '%s'", out_dir);
+  if ((rc = check_opts(o)) != FO_OK || (rc = check_outputs(NULL, 0, out_dir, o)) != FO_OK)
+    return fo__context(rc, "import '%s'", out_dir);
   for (int64_t i = 0; i < n_edges; i++) {
     int64_t s = src[i], d = dst[i];
     if (!o->relabel && (s < 0 || d < 0))

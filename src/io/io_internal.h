@@ -113,6 +113,11 @@ void fo__node_data_free(fo__node_data *nd);
 int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o);
 /* The standard Planetoid split from the labels (see import.h). */
 int fo__node_data_planetoid_split(fo__node_data *nd, uint64_t seed);
+
+/* Labels a reader accepts: -1 (none) or a class id below FO_MAX_CLASSES, so that num_classes
+ * (max + 1) fits the manifest's limit (INT32_MAX). FO_ERANGE naming `what`, entry and value. */
+#define FO_MAX_CLASSES ((int64_t)INT32_MAX)
+int fo__node_data_check_labels(const fo__node_data *nd, const char *what);
 /* Check shapes and ids against n nodes, convert features to the target dtype and write the
  * arrays and the manifest's "features", "labels" and "splits" entries. */
 struct fo__writer;

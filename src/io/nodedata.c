@@ -11,6 +11,7 @@
 #include "core/rng.h"
 #include "store/store_internal.h"
 
+#include <float.h>
 #include <math.h>
 
 void fo__node_data_free(fo__node_data *nd) {
@@ -166,6 +167,12 @@ static int read_features(fo__node_data *nd, const char *path) {
     case 8: {
       double v;
       memcpy(&v, p + 8 * i, 8);
+      if (isfinite(v) && fabs(v) > (double)FLT_MAX) {
+        rc = FO_FAIL(FO_ERANGE, "features '%s': row %lld, column %lld: float64 value %g is "
+                     "outside float32's range (+-%g)", path, (long long)(i / h.shape[1]),
+                     (long long)(i % h.shape[1]), v, (double)FLT_MAX);
+        goto out;
+      }
       nd->x[i] = (float)v;
       break;
     }
@@ -249,6 +256,7 @@ int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o) {
     free(nd->y);
     nd->y = NULL;
     if ((rc = read_ids(o->labels, "labels", &nd->y, &nd->y_rows)) != FO_OK) return rc;
+    if ((rc = fo__node_data_check_labels(nd, o->labels)) != FO_OK) return rc;
   }
   if (o->splits) {
     for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
@@ -260,11 +268,26 @@ int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o) {
   return FO_OK;
 }
 
+int fo__node_data_check_labels(const fo__node_data *nd, const char *what) {
+  for (int64_t v = 0; v < nd->y_rows; v++)
+    if (nd->y[v] < -1 || nd->y[v] >= FO_MAX_CLASSES)
+      return FO_FAIL(FO_ERANGE, "labels '%s': entry %lld is %lld (expected -1 or a class id in "
+                     "[0, %lld))", what, (long long)v, (long long)nd->y[v],
+                     (long long)FO_MAX_CLASSES);
+  return FO_OK;
+}
+
 /* ---- the Planetoid split ---------------------------------------------------------------- */
 
 static int cmp_i64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
+}
+
+/* (label, node) pairs in ascending order: the members of each class, ascending. */
+static int cmp_pair(const void *a, const void *b) {
+  const int64_t *p = a, *q = b;
+  return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
 }
 
 int fo__node_data_planetoid_split(fo__node_data *nd, uint64_t seed) {
@@ -273,6 +296,7 @@ int fo__node_data_planetoid_split(fo__node_data *nd, uint64_t seed) {
   int64_t n_classes = 0, *cand = NULL, *perm = NULL, *ids[3] = {NULL, NULL, NULL}, cnt[3] = {0, 0, 0};
   uint8_t *in_train = NULL;
   int rc = FO_OK;
+  if ((rc = fo__node_data_check_labels(nd, "(planetoid)")) != FO_OK) return rc;
   for (int64_t v = 0; v < n; v++)
     if (nd->y[v] + 1 > n_classes) n_classes = nd->y[v] + 1;
   cand = fo__malloc_n(n, sizeof *cand);
@@ -283,15 +307,37 @@ int fo__node_data_planetoid_split(fo__node_data *nd, uint64_t seed) {
     rc = FO_FAIL(FO_ENOMEM, "planetoid split");
     goto out;
   }
-  for (int64_t c = 0; c < n_classes; c++) {
-    int64_t k = 0;
-    for (int64_t v = 0; v < n; v++)
-      if (nd->y[v] == c) cand[k++] = v;
-    fo__permutation(k, seed, 0, FO_RNG_TAG_SPLIT, (uint64_t)c, perm);
-    for (int64_t i = 0; i < k && i < per_class; i++) {
-      ids[0][cnt[0]++] = cand[perm[i]];
-      in_train[cand[perm[i]]] = 1;
+  /* per class, in class order: its members ascending, permuted by the class's stream. The
+   * classes are visited through the nodes sorted by (label, id), not by a loop over 0..max
+   * label, so that a label value cannot drive the work (a label of 2^30 costs nothing extra);
+   * classes without members draw nothing, so the split is the one the loop over classes gave. */
+  {
+    int64_t *pairs = fo__malloc_n(n, 2 * sizeof *pairs), m = 0;
+    if (!pairs) {
+      rc = FO_FAIL(FO_ENOMEM, "planetoid split");
+      goto out;
     }
+    for (int64_t v = 0; v < n; v++)
+      if (nd->y[v] >= 0) {
+        pairs[2 * m] = nd->y[v];
+        pairs[2 * m++ + 1] = v;
+      }
+    qsort(pairs, (size_t)m, 2 * sizeof *pairs, cmp_pair);
+    for (int64_t a = 0; a < m;) {
+      const int64_t c = pairs[2 * a];
+      int64_t k = 0;
+      while (a + k < m && pairs[2 * (a + k)] == c) {
+        cand[k] = pairs[2 * (a + k) + 1];
+        k++;
+      }
+      fo__permutation(k, seed, 0, FO_RNG_TAG_SPLIT, (uint64_t)c, perm);
+      for (int64_t i = 0; i < k && i < per_class; i++) {
+        ids[0][cnt[0]++] = cand[perm[i]];
+        in_train[cand[perm[i]]] = 1;
+      }
+      a += k;
+    }
+    free(pairs);
   }
   {
     int64_t k = 0;
@@ -330,7 +376,8 @@ static bool all_small_ints(const float *x, int64_t rows, int64_t dim, int64_t j)
   return true;
 }
 
-static int write_features(fo__node_data *nd, fo_feature_dtype dt, fo__writer *w, json_t *man) {
+static int write_features(fo__node_data *nd, fo_feature_dtype dt, const char *src, fo__writer *w,
+                          json_t *man) {
   const int64_t rows = nd->x_rows, dim = nd->x_dim, cnt = rows * dim;
   const int64_t shape[2] = {rows, dim};
   const char *name = NULL, *descr = NULL;
@@ -348,8 +395,17 @@ static int write_features(fo__node_data *nd, fo_feature_dtype dt, fo__writer *w,
   case FO_FEATURES_BFLOAT16: {
     uint16_t *h = fo__malloc_n(cnt, sizeof *h);
     if (!h) return FO_FAIL(FO_ENOMEM, "features");
-    for (int64_t i = 0; i < cnt; i++)
+    for (int64_t i = 0; i < cnt; i++) {
       h[i] = dt == FO_FEATURES_FLOAT16 ? float_to_half(nd->x[i]) : float_to_bfloat16(nd->x[i]);
+      /* a finite value that rounds to infinity is outside the stored dtype's range */
+      if (isfinite(nd->x[i]) && (h[i] & 0x7fffu) == (dt == FO_FEATURES_FLOAT16 ? 0x7c00u : 0x7f80u)) {
+        free(h);
+        return FO_FAIL(FO_ERANGE, "features '%s': row %lld, column %lld: value %g is outside "
+                       "%s's range (+-%g)", src, (long long)(i / dim), (long long)(i % dim),
+                       (double)nd->x[i], dt == FO_FEATURES_FLOAT16 ? "float16" : "bfloat16",
+                       dt == FO_FEATURES_FLOAT16 ? 65504.0 : 3.3895313892515355e38);
+      }
+    }
     buf = h;
     name = dt == FO_FEATURES_FLOAT16 ? "float16" : "bfloat16";
     descr = dt == FO_FEATURES_FLOAT16 ? "<f2" : "<u2";
@@ -420,7 +476,14 @@ int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o, f
     if (nd->x_rows != n)
       return FO_FAIL(FO_EINVAL, "features '%s' have %lld rows, the graph has %lld nodes",
                      o->features ? o->features : "(planetoid)", (long long)nd->x_rows, (long long)n);
-    if ((rc = write_features(nd, o->feature_dtype, w, man)) != FO_OK) return rc;
+    const char *src = o->features ? o->features : "(planetoid content)";
+    if (!o->allow_nonfinite)
+      for (int64_t i = 0; i < nd->x_rows * nd->x_dim; i++)
+        if (FO_UNLIKELY(!isfinite(nd->x[i])))
+          return FO_FAIL(FO_ERANGE, "features '%s': row %lld, column %lld is %g (NaN and infinite "
+                         "values are refused; --allow-nonfinite keeps them)", src,
+                         (long long)(i / nd->x_dim), (long long)(i % nd->x_dim), (double)nd->x[i]);
+    if ((rc = write_features(nd, o->feature_dtype, src, w, man)) != FO_OK) return rc;
   }
   if (nd->y) {
     int64_t k = 0;
@@ -428,9 +491,9 @@ int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o, f
       return FO_FAIL(FO_EINVAL, "labels '%s' have %lld entries, the graph has %lld nodes",
                      o->labels ? o->labels : "(planetoid)", (long long)nd->y_rows, (long long)n);
     for (int64_t v = 0; v < n; v++) {
-      if (nd->y[v] < -1)
-        return FO_FAIL(FO_ERANGE, "labels: label of node %lld is %lld (expected -1 or >= 0)",
-                       (long long)v, (long long)nd->y[v]);
+      if (nd->y[v] < -1 || nd->y[v] >= FO_MAX_CLASSES)
+        return FO_FAIL(FO_ERANGE, "labels: label of node %lld is %lld (expected -1 or a class id "
+                       "in [0, %lld))", (long long)v, (long long)nd->y[v], (long long)FO_MAX_CLASSES);
       if (nd->y[v] + 1 > k) k = nd->y[v] + 1;
     }
     if ((rc = fo__writer_add(w, "y", "<i8", 1, &n, nd->y)) != FO_OK) return rc;

@@ -440,6 +440,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
 
   memset(&in, 0, sizeof in);
   fo__progress_start(&prog, o->progress, "partition", 0);
+  if ((rc = fo__writer_check_input(out_dir, in_dir, "input dataset")) != FO_OK) goto out;
   if ((rc = fo_dataset_open(in_dir, NULL, &d)) != FO_OK) goto out;
   if ((rc = check(d, o)) != FO_OK) goto out;
   /* Every array the partitioner walks is checked first (it reads them all anyway): a corrupt

@@ -301,6 +301,11 @@ static int batch_edges(fo_batch_t *b, int64_t need) {
   int64_t c1 = b->cap_edges, c2 = b->cap_edges, c3 = b->cap_edges;
   int rc;
   if (need <= b->cap_edges) return FO_OK;
+  /* the three arrays together (a fanout of 2^31 with replacement asks 2^31 edges per node) */
+  if (need > INT64_MAX / 24)
+    return FO_FAIL(FO_ENOMEM, "batch edges: %lld edges overflow", (long long)need);
+  if ((rc = fo__mem_check((uint64_t)need * 24, "batch edges")) != FO_OK)
+    return fo__context(rc, "%lld sampled edges (fanouts x frontier)", (long long)need);
   if ((rc = fo__grow(&b->row, &c1, need, sizeof *b->row, "batch edges")) != FO_OK ||
       (rc = fo__grow(&b->col, &c2, c1, sizeof *b->col, "batch edges")) != FO_OK ||
       (rc = fo__grow(&b->edge, &c3, c1, sizeof *b->edge, "batch edges")) != FO_OK)

@@ -197,6 +197,14 @@ int fo__locate(const fo_dataset_t *d, int64_t v, int *part, int64_t *row);
 
 typedef struct fo__writer fo__writer;
 
+/* Refuse an output that would replace or hold what is read: FO_EINVAL (message names both and
+ * says which) when `out_dir` is `input` (same device and inode), contains it (replacing the
+ * output would delete the input), or lies inside the input directory. Paths are compared after
+ * resolving symbolic links, and by st_dev/st_ino along the ancestors. An `input` that does not
+ * exist passes (its reader reports it). `what` names the input in the message ("input",
+ * "features file"). Cost: one stat per path component. */
+int fo__writer_check_input(const char *out_dir, const char *input, const char *what);
+
 /* Create a hidden temporary directory beside `out_dir` to build a dataset in. Fails with
  * FO_EINVAL if `out_dir` exists and !force. */
 int fo__writer_begin(const char *out_dir, bool force, fo__writer **out);

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,6 +58,146 @@ static bool replaceable(const char *dir, const struct stat *st) {
     if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) ok = false;
   closedir(dh);
   return ok;
+}
+
+/* Does `real` (an absolute, resolved path) or one of its ancestors have device and inode
+ * (dev, ino)? Compared by st_dev/st_ino rather than by name, so bind mounts and hard-linked
+ * files count too. */
+static bool has_ancestor(const char *real, dev_t dev, ino_t ino) {
+  char *p = fo__strdup(real), *slash;
+  struct stat st;
+  bool found = false;
+  if (!p) return false;
+  for (;;) {
+    if (stat(*p ? p : "/", &st) == 0 && st.st_dev == dev && st.st_ino == ino) {
+      found = true;
+      break;
+    }
+    if (!*p || !(slash = strrchr(p, '/'))) break;
+    *slash = '\0';
+  }
+  free(p);
+  return found;
+}
+
+/* The resolved path of `path`, which need not exist yet: realpath of the path, or of its
+ * parent directory joined with its last component. NULL if neither resolves. */
+static char *resolve_maybe_new(const char *path) {
+  char *r = realpath(path, NULL), *c1, *c2, *pr;
+  size_t n;
+  if (r) return r;
+  c1 = fo__strdup(path);
+  c2 = fo__strdup(path);
+  if (!c1 || !c2) {
+    free(c1);
+    free(c2);
+    return NULL;
+  }
+  for (n = strlen(c1); n > 1 && c1[n - 1] == '/'; n--) c1[n - 1] = c2[n - 1] = '\0';
+  pr = realpath(dirname(c1), NULL);
+  if (pr) {
+    const char *base = basename(c2);
+    n = strlen(pr) + strlen(base) + 2;
+    if ((r = malloc(n))) snprintf(r, n, "%s/%s", strcmp(pr, "/") ? pr : "", base);
+    free(pr);
+  }
+  free(c1);
+  free(c2);
+  return r;
+}
+
+int fo__writer_check_input(const char *out_dir, const char *input, const char *what) {
+  char *in_real, *out_real;
+  struct stat in_st, out_st;
+  int rc = FO_OK;
+  if (!out_dir || !input || stat(input, &in_st) != 0) return FO_OK; /* reading reports it */
+  if (!(in_real = realpath(input, NULL))) return FO_OK;
+  if (!(out_real = resolve_maybe_new(out_dir))) {
+    free(in_real);
+    return FO_OK;
+  }
+  if (stat(out_real, &out_st) == 0 && in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+    rc = FO_FAIL(FO_EINVAL, "output '%s' is the %s '%s': writing it would destroy what is read "
+                 "(choose another output)", out_dir, what, input);
+  else if (stat(out_real, &out_st) == 0 && S_ISDIR(out_st.st_mode) &&
+           has_ancestor(in_real, out_st.st_dev, out_st.st_ino))
+    rc = FO_FAIL(FO_EINVAL, "output '%s' contains the %s '%s': replacing it would delete the "
+                 "input (choose another output)", out_dir, what, input);
+  else if (S_ISDIR(in_st.st_mode) && has_ancestor(out_real, in_st.st_dev, in_st.st_ino))
+    rc = FO_FAIL(FO_EINVAL, "output '%s' is inside the %s '%s' (choose an output outside it)",
+                 out_dir, what, input);
+  free(in_real);
+  free(out_real);
+  return rc;
+}
+
+#define OWNER_FILE ".fanout-owner" /* "<pid> <host>\n" of the writing process */
+
+/* Temporary directories ".<base>.tmp-<pid>-..." in `parent` left by writers that died (SIGKILL,
+ * power loss): removed when their pid is not a running process (kill(pid, 0) gives ESRCH) and,
+ * when they record one, their host is this host (a directory shared over a network file system
+ * may belong to a live writer elsewhere). A live pid keeps its directory even if the pid was
+ * reused by another program: stale directories are then removed by a later run. Failures to
+ * remove are not errors (the new run does not need the space back). */
+static void remove_stale(const char *parent, const char *base) {
+  char prefix[300], host[256] = "", *path;
+  DIR *dh;
+  struct dirent *de;
+  size_t plen;
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  snprintf(prefix, sizeof prefix, ".%s.tmp-", base);
+  plen = strlen(prefix);
+  if (!(dh = opendir(parent))) return;
+  while ((de = readdir(dh)) != NULL) {
+    char *end, ohost[256];
+    long pid;
+    FILE *f;
+    if (strncmp(de->d_name, prefix, plen) != 0) continue;
+    errno = 0;
+    pid = strtol(de->d_name + plen, &end, 10);
+    if (errno || end == de->d_name + plen || *end != '-' || pid <= 0 || pid > INT32_MAX ||
+        pid == (long)getpid())
+      continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive (or not ours to ask) */
+    if (!(path = path_join(parent, de->d_name))) continue;
+    {
+      char *owner = path_join(path, OWNER_FILE);
+      long opid = 0;
+      bool other_host = false;
+      if (owner && (f = fopen(owner, "r"))) {
+        if (fscanf(f, "%ld %255s", &opid, ohost) == 2 && strcmp(ohost, host) != 0) other_host = true;
+        fclose(f);
+      }
+      free(owner);
+      if (other_host) {
+        free(path);
+        continue;
+      }
+    }
+    {
+      char saved[1024];
+      snprintf(saved, sizeof saved, "%s", fo_last_error());
+      if (fo__remove_tree(path) == FO_OK)
+        FO_LOG(FO_LOG_INFO, "removed '%s', left by process %ld, which is gone", path, pid);
+      fo_set_error(FO_OK, saved);
+    }
+    free(path);
+  }
+  closedir(dh);
+}
+
+/* Record who writes `tmp_dir` (see remove_stale). */
+static int write_owner(const char *tmp_dir) {
+  char host[256] = "", *owner = path_join(tmp_dir, OWNER_FILE);
+  FILE *f;
+  int rc = FO_OK;
+  if (!owner) return FO_FAIL(FO_ENOMEM, "writer");
+  if (gethostname(host, sizeof host - 1) != 0 || !host[0]) snprintf(host, sizeof host, "unknown");
+  if (!(f = fopen(owner, "w")) || fprintf(f, "%ld %s\n", (long)getpid(), host) < 0)
+    rc = FO_FAIL_ERRNO("write '%s'", owner);
+  if (f && fclose(f) != 0 && rc == FO_OK) rc = FO_FAIL_ERRNO("write '%s'", owner);
+  free(owner);
+  return rc;
 }
 
 int fo__writer_begin(const char *out_dir, bool force, fo__writer **out) {
@@ -104,6 +245,7 @@ int fo__writer_begin(const char *out_dir, bool force, fo__writer **out) {
     rc = FO_FAIL(FO_ENOMEM, "writer");
     goto fail;
   }
+  remove_stale(w->parent, basename(copy2));
   /* A unique hidden name made with mkdir(0777), not mkdtemp (always 0700): the dataset gets
    * the permissions the caller's umask allows, like any directory it creates. */
   {
@@ -123,6 +265,7 @@ int fo__writer_begin(const char *out_dir, bool force, fo__writer **out) {
     }
   }
   w->tmp_dir = tmpl;
+  if ((rc = write_owner(w->tmp_dir)) != FO_OK) goto fail;
   w->manifest = json_object();
   w->arrays = json_array();
   if (!w->manifest || !w->arrays) {
@@ -329,6 +472,15 @@ int fo__writer_commit(fo__writer *w) {
   }
   if ((rc = fo__fsync_path(mpath)) != FO_OK || (rc = fo__fsync_path(w->tmp_dir)) != FO_OK)
     goto fail;
+  if (!w->is_sub) {
+    char *owner = path_join(w->tmp_dir, OWNER_FILE);
+    if (!owner || unlink(owner) != 0) {
+      rc = owner ? FO_FAIL_ERRNO("remove '%s'", owner) : FO_FAIL(FO_ENOMEM, "writer");
+      free(owner);
+      goto fail;
+    }
+    free(owner);
+  }
   if (w->is_sub) {
     /* published with the parent; keep the directory */
     free(w->tmp_dir);

@@ -17,6 +17,7 @@
 #include "store/store_internal.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <errno.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -219,12 +220,288 @@ static void mixed_parts_refused(void **state) {
   fot_ds_close(&g);
 }
 
+
+/* ---- class 4: outputs that would replace their input -------------------------------------- */
+
+static void output_is_input_refused(void **state) {
+  fot_ds g = {0};
+  fo_partition_opts po;
+  fo_import_opts io;
+  char *inner, *edges, *link, *dotdot;
+  const char *in1[1];
+  fo_dataset_t *d;
+  (void)state;
+  small_graph(&g);
+  fo_partition_opts_init(&po);
+  po.n_parts = 2;
+  po.force = true;
+  /* partition X -o X --force: the same directory, also through another spelling and a link */
+  assert_fo_error(fo_partition(g.dir, g.dir, &po, NULL), FO_EINVAL, "is the input dataset");
+  dotdot = malloc(strlen(g.dir) + 16);
+  sprintf(dotdot, "%s/../g/", g.dir);
+  assert_fo_error(fo_partition(g.dir, dotdot, &po, NULL), FO_EINVAL, "is the input dataset");
+  link = fot_path(g.tmp, "link");
+  assert_int_equal(symlink(g.dir, link), 0);
+  assert_fo_error(fo_partition(link, g.dir, &po, NULL), FO_EINVAL, "is the input dataset");
+  /* an output inside the input, and one that contains it */
+  inner = fot_path(g.dir, "parts");
+  assert_fo_error(fo_partition(g.dir, inner, &po, NULL), FO_EINVAL, "is inside the input");
+  assert_false(exists(inner));
+  /* the input dataset is intact */
+  assert_fo_ok(fo_dataset_open(g.dir, NULL, &d));
+  assert_fo_ok(fo_dataset_verify(d));
+  fo_dataset_close(d);
+  /* import of a file inside the output, with --force: replacing the output deletes the input */
+  edges = fot_path(g.dir, "edges.txt");
+  fot_write_file(edges, "0 1\n1 2\n");
+  fo_import_opts_init(&io);
+  io.force = true;
+  in1[0] = edges;
+  assert_fo_error(fo_import(in1, 1, g.dir, &io, NULL), FO_EINVAL, "contains the input");
+  assert_true(exists(edges));
+  io.features = edges;
+  in1[0] = "/nonexistent-edges";
+  assert_fo_error(fo_import(in1, 1, g.dir, &io, NULL), FO_EINVAL, "contains the features file");
+  io.features = NULL;
+  io.splits = "train=/nonexistent,val=";
+  {
+    char sp[4200];
+    snprintf(sp, sizeof sp, "train=%s", edges);
+    io.splits = sp;
+    in1[0] = "/nonexistent-edges";
+    assert_fo_error(fo_import(in1, 1, g.dir, &io, NULL), FO_EINVAL, "contains the split file");
+  }
+  free(edges);
+  free(inner);
+  free(link);
+  free(dotdot);
+  fot_ds_close(&g);
+}
+
+/* ---- class 5: interrupted writers ---------------------------------------------------------- */
+
+static void stale_temporaries_removed(void **state) {
+  fot_ds g = {0};
+  char name[256], *dead, *alive, *remote, *junk, host[256] = "";
+  fo_import_opts io;
+  fot_edges e = {0};
+  pid_t pid;
+  int status;
+  (void)state;
+  small_graph(&g);
+  fo_dataset_close(g.d);
+  g.d = NULL;
+  /* a pid that is certainly gone: a child that has exited and been reaped */
+  pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) _exit(0);
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  snprintf(name, sizeof name, ".g.tmp-%d-0-beef", (int)pid);
+  dead = fot_path(g.tmp, name);
+  assert_int_equal(mkdir(dead, 0777), 0);
+  junk = fot_path(dead, "csc_indptr.npy");
+  fot_write_file(junk, "half-written");
+  /* a live writer (this test's parent process) keeps its directory */
+  snprintf(name, sizeof name, ".g.tmp-%d-0-beef", (int)getppid());
+  alive = fot_path(g.tmp, name);
+  assert_int_equal(mkdir(alive, 0777), 0);
+  /* a dead pid on another host (a shared file system) is not ours to judge */
+  snprintf(name, sizeof name, ".g.tmp-%d-1-beef", (int)pid);
+  remote = fot_path(g.tmp, name);
+  assert_int_equal(mkdir(remote, 0777), 0);
+  {
+    char *owner = fot_path(remote, ".fanout-owner");
+    char text[300];
+    gethostname(host, sizeof host - 1);
+    snprintf(text, sizeof text, "%d not-%s\n", (int)pid, host);
+    fot_write_file(owner, text);
+    free(owner);
+  }
+  /* the next import to the same output removes the dead writer's directory */
+  fot_cycle(10, &e);
+  fo_import_opts_init(&io);
+  io.force = true;
+  assert_fo_ok(fo_import_edges(e.src, e.dst, e.m, g.dir, &io, NULL));
+  assert_false(exists(dead));
+  assert_true(exists(alive));
+  assert_true(exists(remote));
+  /* the owner record does not end up in the published dataset */
+  {
+    char *owner = fot_path(g.dir, ".fanout-owner");
+    assert_false(exists(owner));
+    free(owner);
+  }
+  fot_edges_free(&e);
+  free(junk);
+  free(dead);
+  free(alive);
+  free(remote);
+  fot_ds_close(&g);
+}
+
+/* ---- class 3: writers that accept what readers reject ------------------------------------- */
+
+/* Import a 10-node cycle with node data files written into tmp; expect `code` and `substr`
+ * (FO_OK: the dataset must then open). */
+static void import_nodedata(const char *what, const char *descr, const void *data, size_t nbytes,
+                            int64_t dim, fo_feature_dtype fdt, bool allow, int code,
+                            const char *substr) {
+  char *tmp = fot_tmpdir(), *file = fot_path(tmp, "data.npy"), *out = fot_path(tmp, "g");
+  fot_edges e = {0};
+  fo_import_opts io;
+  const int64_t shape[2] = {10, dim};
+  fot_cycle(10, &e);
+  fot_write_npy(file, descr, dim ? 2 : 1, shape, data, nbytes);
+  fo_import_opts_init(&io);
+  if (!strcmp(what, "features")) io.features = file;
+  else io.labels = file;
+  io.feature_dtype = fdt;
+  io.allow_nonfinite = allow;
+  if (code == FO_OK) {
+    fo_dataset_t *d;
+    assert_fo_ok(fo_import_edges(e.src, e.dst, e.m, out, &io, NULL));
+    assert_fo_ok(fo_dataset_open(out, NULL, &d));
+    assert_fo_ok(fo_dataset_verify(d));
+    fo_dataset_close(d);
+  } else {
+    assert_fo_error(fo_import_edges(e.src, e.dst, e.m, out, &io, NULL), code, substr);
+    assert_non_null(strstr(fo_last_error(), file));
+    assert_false(exists(out));
+  }
+  fot_edges_free(&e);
+  free(file);
+  free(out);
+  fot_rmtree(tmp);
+}
+
+static void import_checks_values(void **state) {
+  int64_t y[10] = {0, 1, 2, 1, 0, -1, 2, 1, 0, 1};
+  float x[20];
+  double xd[20];
+  (void)state;
+  /* a label of 2^40 would give num_classes 2^40 + 1, which no reader accepts */
+  y[4] = (int64_t)1 << 40;
+  import_nodedata("labels", "<i8", y, sizeof y, 0, FO_FEATURES_AUTO, false, FO_ERANGE,
+                  "entry 4 is 1099511627776");
+  y[4] = INT32_MAX;
+  import_nodedata("labels", "<i8", y, sizeof y, 0, FO_FEATURES_AUTO, false, FO_ERANGE, "entry 4");
+  y[4] = -2;
+  import_nodedata("labels", "<i8", y, sizeof y, 0, FO_FEATURES_AUTO, false, FO_ERANGE, "entry 4 is -2");
+  y[4] = INT32_MAX - 1; /* the largest class id a reader takes */
+  import_nodedata("labels", "<i8", y, sizeof y, 0, FO_FEATURES_AUTO, false, FO_OK, NULL);
+  /* NaN and infinity refused by default, kept with allow_nonfinite */
+  for (int i = 0; i < 20; i++) x[i] = (float)i;
+  x[7] = NAN;
+  import_nodedata("features", "<f4", x, sizeof x, 2, FO_FEATURES_AUTO, false, FO_ERANGE,
+                  "row 3, column 1 is nan");
+  import_nodedata("features", "<f4", x, sizeof x, 2, FO_FEATURES_AUTO, true, FO_OK, NULL);
+  x[7] = -INFINITY;
+  import_nodedata("features", "<f4", x, sizeof x, 2, FO_FEATURES_FLOAT16, false, FO_ERANGE,
+                  "row 3, column 1 is -inf");
+  /* float64 beyond float32, and float32 beyond float16, reported as out of range */
+  for (int i = 0; i < 20; i++) xd[i] = i;
+  xd[13] = 1e300;
+  import_nodedata("features", "<f8", xd, sizeof xd, 2, FO_FEATURES_AUTO, true, FO_ERANGE,
+                  "row 6, column 1: float64 value 1e+300 is outside float32's range");
+  xd[13] = 1e5;
+  import_nodedata("features", "<f8", xd, sizeof xd, 2, FO_FEATURES_FLOAT16, false, FO_ERANGE,
+                  "row 6, column 1: value 100000 is outside float16's range");
+  import_nodedata("features", "<f8", xd, sizeof xd, 2, FO_FEATURES_FLOAT32, false, FO_OK, NULL);
+}
+
+/* The Planetoid split over a label of 2^40 (loop bound before the fix: over ten minutes). */
+static void planetoid_label_bound(void **state) {
+  char *tmp = fot_tmpdir(), *lab = fot_path(tmp, "y.npy"), *out = fot_path(tmp, "g");
+  char *content = fot_path(fot_data_dir(), "cora/cora.content.gz");
+  char *cites = fot_path(fot_data_dir(), "cora/cora.cites");
+  const char *in[2] = {content, cites};
+  int64_t *y = calloc(2708, sizeof *y);
+  const int64_t n = 2708;
+  fo_import_opts io;
+  uint64_t t0;
+  (void)state;
+  y[100] = (int64_t)1 << 40;
+  fot_write_npy(lab, "<i8", 1, &n, y, 2708 * sizeof *y);
+  fo_import_opts_init(&io);
+  io.format = FO_FORMAT_PLANETOID;
+  io.labels = lab;
+  t0 = fo__now_ns();
+  assert_fo_error(fo_import(in, 2, out, &io, NULL), FO_ERANGE, "entry 100 is 1099511627776");
+  assert_true(fo__now_ns() - t0 < 30ull * 1000000000ull);
+  assert_false(exists(out));
+  /* labels with a gap (classes 0 and 1000000): the split is quick and the dataset opens */
+  y[100] = 1000000;
+  fot_write_npy(lab, "<i8", 1, &n, y, 2708 * sizeof *y);
+  assert_fo_ok(fo_import(in, 2, out, &io, NULL));
+  {
+    fo_dataset_t *d;
+    const int64_t *tr;
+    int64_t ntr;
+    assert_fo_ok(fo_dataset_open(out, NULL, &d));
+    assert_fo_ok(fo_dataset_verify(d));
+    assert_fo_ok(fo_dataset_split(d, "train", &tr, &ntr));
+    assert_int_equal(ntr, 21); /* 20 of class 0 and the one node of class 1000000 */
+    fo_dataset_close(d);
+  }
+  free(y);
+  free(content);
+  free(cites);
+  free(lab);
+  free(out);
+  fot_rmtree(tmp);
+}
+
+/* ---- class 6: resource exhaustion ---------------------------------------------------------- */
+
+static void memory_checked_up_front(void **state) {
+  fot_edges e = {0};
+  fo_import_opts io;
+  char *tmp = fot_tmpdir(), *out = fot_path(tmp, "g");
+  fot_ds g = {0};
+  fo_sampler_opts so;
+  fo_sampler_t *s;
+  fo_batch_t *b;
+  const int32_t fan[1] = {INT32_MAX};
+  int64_t seed = 0;
+  (void)state;
+  /* a huge --num-nodes: the per-node arrays would need terabytes */
+  fot_cycle(10, &e);
+  fo_import_opts_init(&io);
+  io.num_nodes = (int64_t)1 << 40;
+  assert_fo_error(fo_import_edges(e.src, e.dst, e.m, out, &io, NULL), FO_ENOMEM, "needs");
+  assert_non_null(strstr(fo_last_error(), "GiB available"));
+  assert_false(exists(out));
+  /* a fanout of 2^31 - 1 with replacement: 2^31 edges per seed (48 GiB); the machine is told
+   * to have 1 GB so that the test does not depend on its size */
+  small_graph(&g);
+  fo_sampler_opts_init(&so);
+  so.fanouts = fan;
+  so.n_hops = 1;
+  so.replace = true;
+  assert_fo_ok(fo_sampler_create(g.d, &so, &s));
+  assert_fo_ok(fo_batch_create(&b));
+  setenv("FO_MEM_AVAILABLE", "1000000000", 1);
+  assert_fo_error(fo_sampler_sample(s, &seed, 1, 0, 0, b), FO_ENOMEM, "batch edges needs");
+  unsetenv("FO_MEM_AVAILABLE");
+  fo_batch_destroy(b);
+  fo_sampler_destroy(s);
+  fot_ds_close(&g);
+  fot_edges_free(&e);
+  free(out);
+  fot_rmtree(tmp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(partition_checks_arrays),
       cmocka_unit_test(quality_checks_parts),
       cmocka_unit_test(gather_checks_rows),
       cmocka_unit_test(mixed_parts_refused),
+      cmocka_unit_test(output_is_input_refused),
+      cmocka_unit_test(stale_temporaries_removed),
+      cmocka_unit_test(import_checks_values),
+      cmocka_unit_test(planetoid_label_bound),
+      cmocka_unit_test(memory_checked_up_front),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
