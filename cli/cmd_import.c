@@ -46,6 +46,8 @@ static void help(void) {
          "                       planetoid float32)\n"
          "  --split-seed N       planetoid: seed of the standard split (20 per class train, 500 val,\n"
          "                       1000 test) (default %llu)\n"
+         "  --allow-nonfinite    keep NaN and infinite feature values (default: refused, naming\n"
+         "                       the file, row and column)\n"
          "  --force              replace DIR if it is an existing dataset (the whole directory)\n"
          "  --json               print the report as JSON\n"
          "  -q, --quiet          no progress bar\n",
@@ -55,7 +57,8 @@ static void help(void) {
 
 enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELABEL, OPT_NUM,
        OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON, OPT_FEATURES, OPT_LABELS, OPT_SPLIT,
-       OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS, OPT_NODE_ARRAY, OPT_ARRAY };
+       OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS, OPT_NODE_ARRAY, OPT_ARRAY,
+       OPT_NONFINITE };
 
 int cmd_import(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -71,6 +74,7 @@ int cmd_import(int argc, char **argv) {
       {"split-seed", required_argument, NULL, OPT_SPLIT_SEED},
       {"string-ids", no_argument, NULL, OPT_STRING_IDS}, {"columns", required_argument, NULL, OPT_COLUMNS},
       {"node-array", required_argument, NULL, OPT_NODE_ARRAY}, {"array", required_argument, NULL, OPT_ARRAY},
+      {"allow-nonfinite", no_argument, NULL, OPT_NONFINITE},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_import_opts o;
   fo_import_report r;
@@ -106,6 +110,7 @@ int cmd_import(int argc, char **argv) {
       else return cli_usage_error("import", "--index-dtype: '%s' is not auto, int32 or int64", optarg);
       break;
     case OPT_FORCE: o.force = true; break;
+    case OPT_NONFINITE: o.allow_nonfinite = true; break;
     case OPT_STRING_IDS: o.string_ids = true; break;
     case OPT_COLUMNS: {
       int64_t *cols, nc;

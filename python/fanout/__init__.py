@@ -107,6 +107,18 @@ class Dataset(_fanout.Dataset):
         if dt is None:
             raise ValueError("dataset has no features")
         x = np.asarray(x)
+        want = {"float32": ("float32",), "float16": ("float16",),
+                "bfloat16": ("int16", "uint16"), "uint8": ("uint8",)}.get(dt, ())
+        if want and x.dtype.name not in want:
+            raise TypeError(f"x: expected this dataset's feature dtype {dt} "
+                            f"(numpy {' or '.join(want)}), got {x.dtype}")
+        try:
+            dim = self.features.shape[1]
+        except (AttributeError, ValueError, TypeError):  # partitioned: features are in the parts
+            dim = self.feature_scale.shape[0] if self.feature_scale is not None else None
+        if x.ndim < 1 or (dim is not None and x.shape[-1] != dim):
+            raise ValueError(f"x: expected shape [..., {dim}] (the feature dimension), "
+                             f"got {x.shape}")
         if dt == "float32":
             return x
         if dt == "float16":
@@ -119,6 +131,40 @@ class Dataset(_fanout.Dataset):
 
     def __reduce__(self):
         raise TypeError("a fanout.Dataset cannot be pickled; open the path in each process")
+
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def _bad(exc_type: type, msg: str, status: str = "FO_EINVAL") -> Exception:
+    """An argument error carrying ``status`` like the library's own errors."""
+    e = exc_type(msg)
+    e.status = status
+    return e
+
+
+def _int_ids(name: str, a: Any, bound: Optional[int] = None, what: str = "node id") -> np.ndarray:
+    """``a`` as a 1-D int64 array of ids, checked: integer dtype (an empty list is fine), one
+    dimension, every value in [0, bound) when ``bound`` is given (else >= 0 is not required),
+    unsigned values that fit int64. Errors name the argument, and the position and value."""
+    ids = np.asarray(a)
+    if ids.size == 0 and ids.dtype.kind == "f":  # [] is float64 to numpy
+        ids = ids.astype(np.int64)
+    if ids.dtype.kind not in "iu":
+        raise _bad(TypeError, f"{name}: expected integer {what}s, got dtype {ids.dtype}")
+    if ids.ndim != 1:
+        raise _bad(ValueError, f"{name}: expected a 1-D array, got shape {ids.shape}")
+    if ids.dtype.kind == "u" and ids.size and ids.max() > np.uint64(_INT64_MAX):
+        i = int(np.argmax(ids > np.uint64(_INT64_MAX)))  # uint64 with uint64: no float rounding
+        raise _bad(ValueError, f"{name}[{i}] = {ids[i]} does not fit in int64", "FO_ERANGE")
+    ids = ids.astype(np.int64, copy=False)
+    if bound is not None and ids.size:
+        bad = (ids < 0) | (ids >= bound)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise _bad(ValueError, f"{name}[{i}] = {ids[i]} is not a {what} in [0, {bound})",
+                       "FO_ERANGE")
+    return ids
 
 
 def _fspath(p: Optional[PathLike]) -> Optional[str]:
@@ -147,6 +193,7 @@ def _import_opts(
     columns: Optional[Sequence[int]] = None,
     node_arrays: Union[None, str, Dict[str, PathLike]] = None,
     arrays: Union[None, str, Dict[str, PathLike]] = None,
+    allow_nonfinite: bool = False,
 ) -> Dict[str, Any]:
     def named(spec):
         if isinstance(spec, dict):
@@ -175,6 +222,7 @@ def _import_opts(
         force=bool(force),
         progress=bool(progress),
         string_ids=bool(string_ids),
+        allow_nonfinite=bool(allow_nonfinite),
         **_columns(columns),
     )
 
@@ -214,6 +262,7 @@ def import_dataset(
     columns: Optional[Sequence[int]] = None,
     node_arrays: Union[None, str, Dict[str, PathLike]] = None,
     arrays: Union[None, str, Dict[str, PathLike]] = None,
+    allow_nonfinite: bool = False,
 ) -> Dict[str, Any]:
     """Import a graph into a new dataset directory ``output`` (``fanout import``).
 
@@ -227,7 +276,8 @@ def import_dataset(
     tokens as node ids in order of first appearance; ``columns=(s, d)`` (edge lists) takes
     the ids from 0-based columns s and d. ``node_arrays`` and ``arrays`` (``{"name": "f.npy"}``
     or "name=f.npy,...") store integer arrays as node data (``--node-array``) or as they are
-    (``--array``).
+    (``--array``). NaN and infinite feature values are refused (ValueError naming the
+    file, row and column) unless ``allow_nonfinite=True``.
 
     ``format="ogb"``: ``inputs`` is an OGB dataset directory (docs/IMPORT.md). Besides what
     ``fanout import --format ogb`` reads, Python converts the binary layout (``raw/data.npz``,
@@ -251,7 +301,8 @@ def import_dataset(
               index_dtype=index_dtype, num_nodes=num_nodes, features=features, labels=labels,
               split=split, feature_dtype=feature_dtype, split_seed=split_seed, force=force,
               progress=progress, string_ids=string_ids, columns=columns,
-              node_arrays=node_arrays, arrays=arrays)
+              node_arrays=node_arrays, arrays=arrays,
+              allow_nonfinite=allow_nonfinite)
     if format == "ogb" and len(paths) == 1 and os.path.isdir(paths[0]):
         import tempfile
         from . import _ogb
@@ -273,7 +324,7 @@ def _import_files(paths: List[str], output: PathLike, format: str,
                         kw["index_dtype"], kw["num_nodes"], kw["features"], kw["labels"],
                         kw["split"], kw["feature_dtype"], kw["split_seed"], kw["force"],
                         kw["progress"], kw["string_ids"], kw["columns"], kw["node_arrays"],
-                        kw["arrays"])
+                        kw["arrays"], kw["allow_nonfinite"])
     rep = _fanout.import_dataset(paths, os.fspath(output), **opts)
     rep["output"] = _fspath(output)
     return rep
@@ -298,17 +349,18 @@ def import_edges(
     feature_dtype: str = "auto",
     force: bool = False,
     progress: bool = False,
+    allow_nonfinite: bool = False,
 ) -> Dict[str, Any]:
     """Import in-memory edges ``src[i] -> dst[i]`` (integer arrays, e.g. the two rows of a
     PyG ``edge_index``) into a new dataset directory; otherwise as :func:`import_dataset`."""
-    src = np.asarray(src)
-    dst = np.asarray(dst)
-    for name, a in (("src", src), ("dst", dst)):
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"{name}: expected integer node ids, got dtype {a.dtype}")
+    src = _int_ids("src", src)
+    dst = _int_ids("dst", dst)
+    if src.shape != dst.shape:
+        raise ValueError(f"src and dst: expected the same number of edges, got {src.shape[0]} and "
+                         f"{dst.shape[0]}")
     opts = _import_opts("edgelist", undirected, remove_self_loops, dedup, False, relabel, csc,
                         csr, index_dtype, num_nodes, features, labels, split, feature_dtype,
-                        0, force, progress)
+                        0, force, progress, allow_nonfinite=allow_nonfinite)
     del opts["format"], opts["drop_unknown"], opts["split_seed"]
     rep = _fanout.import_edges(src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False),
                                os.fspath(output), **opts)
@@ -379,26 +431,42 @@ class NeighborLoader(_fanout.Loader):
     ):
         if pyg_kwargs:
             prefetch = _pyg_loader_kwargs(cls.__name__, pyg_kwargs, num_workers, prefetch)
+        if not isinstance(dataset, _fanout.Dataset):
+            raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
         if input_nodes is not None and not isinstance(input_nodes, str):
             ids = np.asarray(input_nodes)
-            if ids.size == 0 and ids.dtype.kind == "f":  # [] is float64 to numpy
-                ids = ids.astype(np.int64)
+            n = dataset.num_nodes
             if ids.dtype == np.bool_:
                 if ids.ndim != 1:
-                    raise ValueError(f"input_nodes: a mask must be 1-D, got shape {ids.shape}")
+                    raise _bad(ValueError, f"input_nodes: a mask must be 1-D, got shape {ids.shape}")
+                if ids.shape[0] != n:
+                    raise _bad(ValueError, f"input_nodes: a boolean mask must have one entry per node "
+                                     f"({n}), got {ids.shape[0]}")
                 ids = np.flatnonzero(ids)
-            elif ids.dtype.kind not in "iu":
-                raise TypeError(f"input_nodes: expected node ids or a boolean mask, "
+            elif ids.dtype.kind not in "iuf" or (ids.dtype.kind == "f" and ids.size):
+                raise _bad(TypeError, f"input_nodes: expected node ids or a boolean mask, "
                                 f"got dtype {ids.dtype}")
-            if ids.ndim != 1:
-                raise ValueError(f"input_nodes: expected a 1-D array, got shape {ids.shape}")
-            input_nodes = ids.astype(np.int64, copy=False)
+            input_nodes = _int_ids("input_nodes", ids, n)
+        if isinstance(num_neighbors, (str, bytes)) or not hasattr(num_neighbors, "__iter__"):
+            raise _bad(TypeError, f"num_neighbors: expected a list of ints, got {num_neighbors!r}")
+        if isinstance(num_neighbors, np.ndarray) and num_neighbors.ndim != 1:
+            raise _bad(ValueError, f"num_neighbors: expected a 1-D list, got shape {num_neighbors.shape}")
         try:
             fanouts = [operator.index(f) for f in num_neighbors]
         except TypeError:
-            raise TypeError(f"num_neighbors: expected a list of ints, got {num_neighbors!r}")
+            raise _bad(TypeError, f"num_neighbors: expected a list of ints, got {num_neighbors!r}")
+        for h, f in enumerate(fanouts):
+            if f < -1 or f > np.iinfo(np.int32).max:
+                raise _bad(ValueError, f"num_neighbors[{h}] = {f}: expected -1 (all neighbors) or a "
+                                 f"count in 0..{np.iinfo(np.int32).max}")
+        try:
+            batch_size = operator.index(batch_size)
+        except TypeError:
+            raise _bad(TypeError, f"batch_size: expected an int, got {batch_size!r}")
+        if batch_size < 1:
+            raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
         return super().__new__(
-            cls, dataset, fanouts, batch_size=operator.index(batch_size),
+            cls, dataset, fanouts, batch_size=batch_size,
             input_nodes=input_nodes, shuffle=bool(shuffle), drop_last=bool(drop_last),
             num_workers=num_workers, seed=int(seed), replace=bool(replace),
             disjoint=bool(disjoint), edge_dir=edge_dir, prefetch=prefetch, epoch=int(epoch),

@@ -119,13 +119,13 @@ static PyObject *run_job(job *j) {
   "format", "undirected", "remove_self_loops", "dedup", "drop_unknown", "relabel", "csc",   \
       "csr", "index_dtype", "num_nodes", "features", "labels", "splits", "feature_dtype",    \
       "split_seed", "force", "progress", "string_ids", "src_column", "dst_column", "node_arrays", \
-      "arrays", NULL
-#define OPT_FORMAT "|$spppppppsLzzzsKpppiizz"
+      "arrays", "allow_nonfinite", NULL
+#define OPT_FORMAT "|$spppppppsLzzzsKpppiizzp"
 
 typedef struct raw_opts {
   const char *format, *index_dtype, *feature_dtype;
   int undirected, remove_self_loops, dedup, drop_unknown, relabel, csc, csr, force, progress;
-  int string_ids, src_column, dst_column;
+  int string_ids, src_column, dst_column, allow_nonfinite;
   long long num_nodes;
   unsigned long long split_seed;
   const char *features, *labels, *splits, *node_arrays, *arrays;
@@ -135,7 +135,7 @@ typedef struct raw_opts {
   &(r).format, &(r).undirected, &(r).remove_self_loops, &(r).dedup, &(r).drop_unknown,      \
       &(r).relabel, &(r).csc, &(r).csr, &(r).index_dtype, &(r).num_nodes, &(r).features,    \
       &(r).labels, &(r).splits, &(r).feature_dtype, &(r).split_seed, &(r).force, &(r).progress, \
-      &(r).string_ids, &(r).src_column, &(r).dst_column, &(r).node_arrays, &(r).arrays
+      &(r).string_ids, &(r).src_column, &(r).dst_column, &(r).node_arrays, &(r).arrays, &(r).allow_nonfinite
 
 static void raw_defaults(raw_opts *r) {
   fo_import_opts o;
@@ -202,6 +202,7 @@ static int to_opts(const raw_opts *r, fo_import_opts *o) {
   o->split_seed = r->split_seed;
   o->force = r->force;
   o->progress = r->progress;
+  o->allow_nonfinite = r->allow_nonfinite;
   return 0;
 }
 

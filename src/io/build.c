@@ -260,8 +260,8 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     const double need = 16 * nn + (double)(o->csc + o->csr) * (8 * nn + 16 * mm) +
                         (o->csc && o->csr ? 8 * mm : 0) + 8 * mm;
     if (need > 1.8e19 ||
-        (rc = fo__mem_check((uint64_t)need, "the dataset's arrays")) != FO_OK) {
-      if (need > 1.8e19) rc = FO_FAIL(FO_ENOMEM, "the dataset's arrays need %.3g bytes", need);
+        (rc = fo__mem_check((uint64_t)need, "storing them")) != FO_OK) {
+      if (need > 1.8e19) rc = FO_FAIL(FO_ENOMEM, "storing them needs %.3g bytes", need);
       rc = fo__context(rc, "%lld nodes and %lld edges", (long long)n, (long long)es.m);
       goto out;
     }

@@ -499,8 +499,10 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
       return FO_FAIL(FO_EINVAL, "node %lld belongs to part %d, which is not open here", (long long)v, k);
     r = fo__owner_row(d, k, v); /* book and rank directories: checked by fo_dataset_verify */
     if (FO_UNLIKELY(r < 0 || r >= s->shards[k].n_rows))
-      return FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld", k, (long long)v,
-                     (long long)r, (long long)s->shards[k].n_rows);
+      return FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld (%s[%lld])", k,
+                     (long long)v, (long long)r, (long long)s->shards[k].n_rows,
+                     d->book_kind == FO_BOOK_RANGE ? "bounds" : "row_rank",
+                     (long long)(d->book_kind == FO_BOOK_RANGE ? k : v / FO_RANK_BLOCK));
     s->rows[i - fb].shard = k;
     s->rows[i - fb].start = r;
   }
