@@ -20,12 +20,69 @@
 typedef struct edge_set {
   int64_t *src, *dst, *orig; /* [m] */
   int64_t m;
+  const volatile int *cancel; /* fo_import_opts.cancel */
 } edge_set;
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
+/* Cancellation: every loop over nodes or edges polls the flag once per POLL iterations (a few
+ * milliseconds of work), so that Ctrl-C stops an import within a fraction of a second
+ * whatever its size; no step runs an uninterruptible library sort over the edges. */
+#define POLL ((int64_t)1 << 18)
+static inline bool stopped(const volatile int *cancel, int64_t i) {
+  return (i & (POLL - 1)) == 0 && cancel && *cancel;
 }
+static int interrupted(void) { return FO_FAIL(FO_ECANCELED, "import interrupted"); }
+#define POLL_OR_STOP(cancel, i)                                                               \
+  do {                                                                                        \
+    if (stopped((cancel), (i))) {                                                             \
+      rc = interrupted();                                                                     \
+      goto out;                                                                               \
+    }                                                                                         \
+  } while (0)
+
+/* Sort a[n] ascending (LSD radix sort, 16 bits per pass, the sign bit flipped so negative ids
+ * sort first), polling `cancel`; tmp[n] is scratch. */
+static int radix_sort_i64(int64_t *a, int64_t *tmp, int64_t n, const volatile int *cancel) {
+  int64_t *cnt = fo__malloc_n(65537, sizeof *cnt), *src = a, *dst = tmp;
+  if (!cnt) return FO_FAIL(FO_ENOMEM, "sort scratch");
+  for (int pass = 0; pass < 4; pass++) {
+    const int sh = 16 * pass;
+    memset(cnt, 0, 65537 * sizeof *cnt);
+    for (int64_t i = 0; i < n; i++) {
+      if (stopped(cancel, i)) {
+        free(cnt);
+        return interrupted();
+      }
+      cnt[((uint64_t)src[i] ^ (UINT64_C(1) << 63)) >> sh & 0xffff]++;
+    }
+    {
+      int64_t acc = 0;
+      bool one = false;
+      for (int b = 0; b < 65536; b++) {
+        int64_t c = cnt[b];
+        if (c == n) one = true;
+        cnt[b] = acc;
+        acc += c;
+      }
+      if (one) continue;
+    }
+    for (int64_t i = 0; i < n; i++) {
+      if (stopped(cancel, i)) {
+        free(cnt);
+        return interrupted();
+      }
+      dst[cnt[((uint64_t)src[i] ^ (UINT64_C(1) << 63)) >> sh & 0xffff]++] = src[i];
+    }
+    {
+      int64_t *t = src;
+      src = dst;
+      dst = t;
+    }
+  }
+  if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
+  free(cnt);
+  return FO_OK;
+}
+
 
 /* Binary search of v in sorted ids[n]. */
 static int64_t find_sorted(const int64_t *ids, int64_t n, int64_t v) {
@@ -40,16 +97,30 @@ static int64_t find_sorted(const int64_t *ids, int64_t n, int64_t v) {
 
 /* Step 1: map ids to ranks among the sorted distinct ids. */
 static int relabel(edge_set *es, int64_t **orig_out, int64_t *n_out) {
-  int64_t *ids, k = 0;
+  int64_t *ids, *tmp, k = 0;
+  int rc;
   *orig_out = NULL;
   if (es->m > INT64_MAX / 2 || !(ids = fo__malloc_n(2 * es->m, sizeof *ids)))
     return FO_FAIL(FO_ENOMEM, "relabel: %lld ids", (long long)(2 * es->m));
+  if (!(tmp = fo__malloc_n(2 * es->m, sizeof *tmp))) {
+    free(ids);
+    return FO_FAIL(FO_ENOMEM, "relabel: %lld ids", (long long)(2 * es->m));
+  }
   memcpy(ids, es->src, (size_t)es->m * sizeof *ids);
   memcpy(ids + es->m, es->dst, (size_t)es->m * sizeof *ids);
-  qsort(ids, (size_t)(2 * es->m), sizeof *ids, cmp_i64);
+  rc = radix_sort_i64(ids, tmp, 2 * es->m, es->cancel);
+  free(tmp);
+  if (rc != FO_OK) {
+    free(ids);
+    return rc;
+  }
   for (int64_t i = 0; i < 2 * es->m; i++)
     if (i == 0 || ids[i] != ids[k - 1]) ids[k++] = ids[i];
   for (int64_t i = 0; i < es->m; i++) {
+    if (stopped(es->cancel, i)) {
+      free(ids);
+      return interrupted();
+    }
     es->src[i] = find_sorted(ids, k, es->src[i]);
     es->dst[i] = find_sorted(ids, k, es->dst[i]);
   }
@@ -60,65 +131,77 @@ static int relabel(edge_set *es, int64_t **orig_out, int64_t *n_out) {
 
 /* Stable counting sort of edges by key[] in [0, n): out_pos[i] = new position of edge i;
  * ptr[n+1] receives the offsets (indptr). */
-static int counting_sort(const int64_t *key, int64_t m, int64_t n, int64_t *ptr, int64_t *out_pos) {
+static int counting_sort(const int64_t *key, int64_t m, int64_t n, int64_t *ptr, int64_t *out_pos,
+                         const volatile int *cancel) {
   memset(ptr, 0, (size_t)(n + 1) * sizeof *ptr);
-  for (int64_t i = 0; i < m; i++) ptr[key[i] + 1]++;
+  for (int64_t i = 0; i < m; i++) {
+    if (stopped(cancel, i)) return interrupted();
+    ptr[key[i] + 1]++;
+  }
   for (int64_t v = 0; v < n; v++) ptr[v + 1] += ptr[v];
   {
     int64_t *next = fo__malloc_n(n, sizeof *next);
     if (!next) return FO_FAIL(FO_ENOMEM, "counting sort over %lld nodes", (long long)n);
     memcpy(next, ptr, (size_t)n * sizeof *next);
-    for (int64_t i = 0; i < m; i++) out_pos[i] = next[key[i]]++;
+    for (int64_t i = 0; i < m; i++) {
+      if (stopped(cancel, i)) {
+        free(next);
+        return interrupted();
+      }
+      out_pos[i] = next[key[i]]++;
+    }
     free(next);
   }
   return FO_OK;
 }
 
-typedef struct pair {
-  int64_t src, idx;
-} pair;
-
-static int cmp_pair(const void *a, const void *b) {
-  const pair *x = a, *y = b;
-  if (x->src != y->src) return (x->src > y->src) - (x->src < y->src);
-  return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-/* Step 5: drop repeated (src, dst), keeping the first in list order. */
+/* Step 5: drop repeated (src, dst), keeping the first in list order. Two stable counting
+ * sorts (by src, then by dst) put the edges in (dst, src) order with list order among equal
+ * pairs, so every repeat follows its first occurrence: O(n + m), polling the cancel flag. */
 static int dedup(edge_set *es, int64_t n, int64_t *removed) {
-  int64_t m = es->m, *ptr = NULL, *pos = NULL, *by_col = NULL, maxdeg = 0, w = 0;
+  int64_t m = es->m, *ptr = NULL, *pos = NULL, *by_src = NULL, *order = NULL, w = 0;
   uint8_t *dup = NULL;
-  pair *tmp = NULL;
   int rc = FO_OK;
   *removed = 0;
   ptr = fo__malloc_n(n + 1, sizeof *ptr);
   pos = fo__malloc_n(m, sizeof *pos);
-  by_col = fo__malloc_n(m, sizeof *by_col);
+  by_src = fo__malloc_n(m, sizeof *by_src);
+  order = fo__malloc_n(m, sizeof *order);
   dup = fo__calloc_n(m, 1);
-  if (!ptr || !pos || !by_col || !dup) {
+  if (!ptr || !pos || !by_src || !order || !dup) {
     rc = FO_FAIL(FO_ENOMEM, "dedup of %lld edges", (long long)m);
     goto out;
   }
-  if ((rc = counting_sort(es->dst, m, n, ptr, pos)) != FO_OK) goto out;
-  for (int64_t i = 0; i < m; i++) by_col[pos[i]] = i;
-  for (int64_t v = 0; v < n; v++)
-    if (ptr[v + 1] - ptr[v] > maxdeg) maxdeg = ptr[v + 1] - ptr[v];
-  if (!(tmp = fo__malloc_n(maxdeg, sizeof *tmp))) {
-    rc = FO_FAIL(FO_ENOMEM, "dedup scratch");
-    goto out;
+  if ((rc = counting_sort(es->src, m, n, ptr, pos, es->cancel)) != FO_OK) goto out;
+  for (int64_t i = 0; i < m; i++) {
+    POLL_OR_STOP(es->cancel, i);
+    by_src[pos[i]] = i;
+  }
+  /* stable by dst over the src order: order[] = edges by (dst, src, list position) */
+  memset(ptr, 0, (size_t)(n + 1) * sizeof *ptr);
+  for (int64_t i = 0; i < m; i++) {
+    POLL_OR_STOP(es->cancel, i);
+    ptr[es->dst[i] + 1]++;
   }
   for (int64_t v = 0; v < n; v++) {
-    int64_t b = ptr[v], k = ptr[v + 1] - b;
-    if (k < 2) continue;
-    for (int64_t j = 0; j < k; j++) {
-      tmp[j].idx = by_col[b + j];
-      tmp[j].src = es->src[tmp[j].idx];
+    POLL_OR_STOP(es->cancel, v);
+    ptr[v + 1] += ptr[v];
+  }
+  for (int64_t j = 0; j < m; j++) {
+    const int64_t e = by_src[j];
+    if (stopped(es->cancel, j)) {
+      rc = interrupted();
+      goto out;
     }
-    qsort(tmp, (size_t)k, sizeof *tmp, cmp_pair);
-    for (int64_t j = 1; j < k; j++)
-      if (tmp[j].src == tmp[j - 1].src) dup[tmp[j].idx] = 1;
+    order[ptr[es->dst[e]]++] = e;
+  }
+  for (int64_t j = 1; j < m; j++) {
+    POLL_OR_STOP(es->cancel, j);
+    const int64_t e = order[j], f = order[j - 1];
+    if (es->dst[e] == es->dst[f] && es->src[e] == es->src[f]) dup[e] = 1;
   }
   for (int64_t i = 0; i < m; i++) {
+    POLL_OR_STOP(es->cancel, i);
     if (dup[i]) continue;
     es->src[w] = es->src[i];
     es->dst[w] = es->dst[i];
@@ -130,9 +213,9 @@ static int dedup(edge_set *es, int64_t n, int64_t *removed) {
 out:
   free(ptr);
   free(pos);
-  free(by_col);
+  free(by_src);
+  free(order);
   free(dup);
-  free(tmp);
   return rc;
 }
 
@@ -202,6 +285,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   es.src = in->edges.src;
   es.dst = in->edges.dst;
   es.m = m_input;
+  es.cancel = o->cancel;
   in->edges.src = in->edges.dst = NULL;
   in->edges.n = in->edges.cap = 0;
   if (o->undirected && es.m > INT64_MAX / 2) {
@@ -219,7 +303,10 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
       rc = FO_FAIL(FO_ENOMEM, "edge list of %lld edges", (long long)cap);
       goto out;
     }
-    for (int64_t i = 0; i < es.m; i++) es.orig[i] = i;
+    for (int64_t i = 0; i < es.m; i++) {
+      POLL_OR_STOP(o->cancel, i);
+      es.orig[i] = i;
+    }
   }
 
   /* 1-2: ids and n */
@@ -228,6 +315,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   } else if (n < 0) {
     n = in->orig_str ? fo__strmap_count(in->orig_str) : 0;
     for (int64_t i = 0; i < es.m; i++) {
+      POLL_OR_STOP(o->cancel, i);
       if (es.src[i] >= n) n = es.src[i] + 1;
       if (es.dst[i] >= n) n = es.dst[i] + 1;
     }
@@ -255,6 +343,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
 
   /* What the per-node and per-edge arrays below will take, checked against the memory the
    * machine has (a huge --num-nodes or id is FO_ENOMEM with the size, not the OOM killer). */
+  if ((rc = width_for(o->index_dtype, n - 1, "node ids", &iw)) != FO_OK) goto out;
   {
     const double nn = (double)n + 1, mm = (double)es.m * (o->undirected ? 2.0 : 1.0);
     const double need = 16 * nn + (double)(o->csc + o->csr) * (8 * nn + 16 * mm) +
@@ -266,10 +355,15 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
       goto out;
     }
   }
+  if (o->cancel && *o->cancel) {
+    rc = interrupted();
+    goto out;
+  }
   /* 3: self loops */
   if (o->remove_self_loops) {
     int64_t k = 0;
     for (int64_t i = 0; i < es.m; i++) {
+      POLL_OR_STOP(o->cancel, i);
       if (es.src[i] == es.dst[i]) continue;
       es.src[k] = es.src[i];
       es.dst[k] = es.dst[i];
@@ -283,6 +377,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   if (o->undirected) {
     int64_t m0 = es.m;
     for (int64_t i = 0; i < m0; i++) {
+      POLL_OR_STOP(o->cancel, i);
       es.src[m0 + i] = es.dst[i];
       es.dst[m0 + i] = es.src[i];
       es.orig[m0 + i] = m_input + es.orig[i];
@@ -299,7 +394,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     goto out;
   }
 
-  /* 6-7: CSC and CSR */
+  /* 6-7: CSC and CSR (each step below polls the cancel flag; so does the writer) */
   if ((rc = width_for(o->index_dtype, n - 1, "node ids", &iw)) != FO_OK ||
       (rc = width_for(o->index_dtype, es.m - 1, "edge ids", &ew)) != FO_OK)
     goto out;
@@ -310,10 +405,14 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     goto out;
   }
   for (int64_t i = 0; i < es.m; i++) {
+    POLL_OR_STOP(o->cancel, i);
     in_deg[es.dst[i]]++;
     out_deg[es.src[i]]++;
   }
-  for (int64_t v = 0; v < n; v++) r.n_isolated += !in_deg[v] && !out_deg[v];
+  for (int64_t v = 0; v < n; v++) {
+    POLL_OR_STOP(o->cancel, v);
+    r.n_isolated += !in_deg[v] && !out_deg[v];
+  }
   if (o->csc) {
     csc_ptr = fo__malloc_n(n + 1, sizeof *csc_ptr);
     csc_pos = fo__malloc_n(es.m, sizeof *csc_pos);
@@ -322,8 +421,15 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
       rc = FO_FAIL(FO_ENOMEM, "CSC of %lld edges", (long long)es.m);
       goto out;
     }
-    if ((rc = counting_sort(es.dst, es.m, n, csc_ptr, csc_pos)) != FO_OK) goto out;
-    for (int64_t i = 0; i < es.m; i++) csc_idx[csc_pos[i]] = es.src[i];
+    if ((rc = counting_sort(es.dst, es.m, n, csc_ptr, csc_pos, o->cancel)) != FO_OK) goto out;
+    for (int64_t i = 0; i < es.m; i++) {
+      POLL_OR_STOP(o->cancel, i);
+      csc_idx[csc_pos[i]] = es.src[i];
+    }
+  }
+  if (o->cancel && *o->cancel) {
+    rc = interrupted();
+    goto out;
   }
   if (o->csr) {
     csr_ptr = fo__malloc_n(n + 1, sizeof *csr_ptr);
@@ -333,15 +439,25 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
       rc = FO_FAIL(FO_ENOMEM, "CSR of %lld edges", (long long)es.m);
       goto out;
     }
-    if ((rc = counting_sort(es.src, es.m, n, csr_ptr, csr_pos)) != FO_OK) goto out;
-    for (int64_t i = 0; i < es.m; i++) csr_idx[csr_pos[i]] = es.dst[i];
+    if ((rc = counting_sort(es.src, es.m, n, csr_ptr, csr_pos, o->cancel)) != FO_OK) goto out;
+    for (int64_t i = 0; i < es.m; i++) {
+      POLL_OR_STOP(o->cancel, i);
+      csr_idx[csr_pos[i]] = es.dst[i];
+    }
     if (o->csc) {
       if (!(csr_eid = fo__malloc_n(es.m, sizeof *csr_eid))) {
         rc = FO_FAIL(FO_ENOMEM, "csr_eid");
         goto out;
       }
-      for (int64_t i = 0; i < es.m; i++) csr_eid[csr_pos[i]] = csc_pos[i];
+      for (int64_t i = 0; i < es.m; i++) {
+        POLL_OR_STOP(o->cancel, i);
+        csr_eid[csr_pos[i]] = csc_pos[i];
+      }
     }
+  }
+  if (o->cancel && *o->cancel) {
+    rc = interrupted();
+    goto out;
   }
   /* edge ids are positions in the primary direction; edge_orig maps them back */
   {
@@ -351,6 +467,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
       goto out;
     }
     for (int64_t i = 0; i < es.m; i++) {
+      POLL_OR_STOP(o->cancel, i);
       edge_orig[id_pos[i]] = es.orig[i];
       if (id_pos[i] != es.orig[i]) need_orig = true;
     }
@@ -360,6 +477,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
 
   /* write */
   if ((rc = fo__writer_begin(out_dir, o->force, &w)) != FO_OK) goto out;
+  fo__writer_set_cancel(w, o->cancel);
   man = fo__writer_manifest(w);
   json_object_set_new(man, "num_nodes", json_integer(n));
   json_object_set_new(man, "num_edges", json_integer(es.m));
@@ -385,8 +503,10 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   if (need_orig) {
     int ow = 8;
     int64_t maxo = 0;
-    for (int64_t i = 0; i < es.m; i++)
+    for (int64_t i = 0; i < es.m; i++) {
+      POLL_OR_STOP(o->cancel, i);
       if (edge_orig[i] > maxo) maxo = edge_orig[i];
+    }
     if ((rc = width_for(o->index_dtype == FO_INDEX_INT32 ? FO_INDEX_AUTO : o->index_dtype, maxo,
                         "edge positions", &ow)) != FO_OK ||
         (rc = fo__writer_add_i64(w, "edge_orig", ow, edge_orig, es.m)) != FO_OK)

@@ -87,6 +87,7 @@ typedef struct fo__node_data {
   float *x;                /* [x_rows, x_dim] or NULL */
   int64_t x_rows, x_dim;
   fo_feature_dtype x_src;  /* the input's dtype, for FO_FEATURES_AUTO */
+  bool allow_nonfinite;    /* fo_import_opts.allow_nonfinite (float64 past float32 kept as inf) */
   int64_t *y;              /* [y_rows] or NULL */
   int64_t y_rows;
   int n_splits;

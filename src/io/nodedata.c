@@ -167,10 +167,11 @@ static int read_features(fo__node_data *nd, const char *path) {
     case 8: {
       double v;
       memcpy(&v, p + 8 * i, 8);
-      if (isfinite(v) && fabs(v) > (double)FLT_MAX) {
+      if (!nd->allow_nonfinite && isfinite(v) && fabs(v) > (double)FLT_MAX) {
         rc = FO_FAIL(FO_ERANGE, "features '%s': row %lld, column %lld: float64 value %g is "
-                     "outside float32's range (+-%g)", path, (long long)(i / h.shape[1]),
-                     (long long)(i % h.shape[1]), v, (double)FLT_MAX);
+                     "outside float32's range (+-%g; --allow-nonfinite stores it as infinity)",
+                     path, (long long)(i / h.shape[1]), (long long)(i % h.shape[1]), v,
+                     (double)FLT_MAX);
         goto out;
       }
       nd->x[i] = (float)v;
@@ -251,6 +252,7 @@ static int load_list(fo__node_data *nd, const char *spec, const char *opt, int k
 
 int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o) {
   int rc;
+  nd->allow_nonfinite = o->allow_nonfinite;
   if (o->features && (rc = read_features(nd, o->features)) != FO_OK) return rc;
   if (o->labels) {
     free(nd->y);
@@ -376,8 +378,8 @@ static bool all_small_ints(const float *x, int64_t rows, int64_t dim, int64_t j)
   return true;
 }
 
-static int write_features(fo__node_data *nd, fo_feature_dtype dt, const char *src, fo__writer *w,
-                          json_t *man) {
+static int write_features(fo__node_data *nd, fo_feature_dtype dt, const char *src, bool allow,
+                          fo__writer *w, json_t *man) {
   const int64_t rows = nd->x_rows, dim = nd->x_dim, cnt = rows * dim;
   const int64_t shape[2] = {rows, dim};
   const char *name = NULL, *descr = NULL;
@@ -398,10 +400,11 @@ static int write_features(fo__node_data *nd, fo_feature_dtype dt, const char *sr
     for (int64_t i = 0; i < cnt; i++) {
       h[i] = dt == FO_FEATURES_FLOAT16 ? float_to_half(nd->x[i]) : float_to_bfloat16(nd->x[i]);
       /* a finite value that rounds to infinity is outside the stored dtype's range */
-      if (isfinite(nd->x[i]) && (h[i] & 0x7fffu) == (dt == FO_FEATURES_FLOAT16 ? 0x7c00u : 0x7f80u)) {
+      if (!allow && isfinite(nd->x[i]) &&
+          (h[i] & 0x7fffu) == (dt == FO_FEATURES_FLOAT16 ? 0x7c00u : 0x7f80u)) {
         free(h);
         return FO_FAIL(FO_ERANGE, "features '%s': row %lld, column %lld: value %g is outside "
-                       "%s's range (+-%g)", src, (long long)(i / dim), (long long)(i % dim),
+                       "%s's range (+-%g; --allow-nonfinite stores it as infinity)", src, (long long)(i / dim), (long long)(i % dim),
                        (double)nd->x[i], dt == FO_FEATURES_FLOAT16 ? "float16" : "bfloat16",
                        dt == FO_FEATURES_FLOAT16 ? 65504.0 : 3.3895313892515355e38);
       }
@@ -483,7 +486,8 @@ int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o, f
           return FO_FAIL(FO_ERANGE, "features '%s': row %lld, column %lld is %g (NaN and infinite "
                          "values are refused; --allow-nonfinite keeps them)", src,
                          (long long)(i / nd->x_dim), (long long)(i % nd->x_dim), (double)nd->x[i]);
-    if ((rc = write_features(nd, o->feature_dtype, src, w, man)) != FO_OK) return rc;
+    if ((rc = write_features(nd, o->feature_dtype, src, o->allow_nonfinite, w, man)) != FO_OK)
+      return rc;
   }
   if (nd->y) {
     int64_t k = 0;

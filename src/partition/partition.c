@@ -551,6 +551,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   }
 
   if ((rc = fo__writer_begin(out_dir, o->force, &w)) != FO_OK) goto out;
+  fo__writer_set_cancel(w, o->cancel);
   man = fo__writer_manifest(w);
   json_object_set_new(man, "format", json_string(FO_PARTITIONED_NAME));
   json_object_set_new(man, "num_nodes", json_integer(n));

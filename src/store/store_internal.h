@@ -209,6 +209,10 @@ int fo__writer_check_input(const char *out_dir, const char *input, const char *w
  * FO_EINVAL if `out_dir` exists and !force. */
 int fo__writer_begin(const char *out_dir, bool force, fo__writer **out);
 
+/* Poll `cancel` (may be NULL) while writing: an array write stops with FO_ECANCELED within one
+ * chunk (16 MiB) of the flag becoming non-zero, and commit refuses to publish. */
+void fo__writer_set_cancel(fo__writer *w, const volatile int *cancel);
+
 /* Write array `name` (file "<name>.npy") with numpy `descr`, C order, shape[ndim] from `data`
  * (product(shape) * itemsize bytes), compute its xxh64 and record it in the manifest. */
 int fo__writer_add(fo__writer *w, const char *name, const char *descr, int ndim,

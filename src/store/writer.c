@@ -31,7 +31,14 @@ struct fo__writer {
   bool is_sub; /* a subdirectory of another writer's temporary directory */
   json_t *manifest;
   json_t *arrays;
+  const volatile int *cancel;
 };
+
+#define WRITE_CHUNK ((size_t)16 << 20)
+
+void fo__writer_set_cancel(fo__writer *w, const volatile int *cancel) { w->cancel = cancel; }
+
+static bool writer_cancelled(const fo__writer *w) { return w->cancel && *w->cancel; }
 
 static char *path_join(const char *a, const char *b) {
   size_t n = strlen(a) + strlen(b) + 2;
@@ -292,6 +299,7 @@ int fo__writer_begin_sub(fo__writer *parent, const char *name, fo__writer **out)
   *out = NULL;
   if (!(w = calloc(1, sizeof *w))) return FO_FAIL(FO_ENOMEM, "writer");
   w->is_sub = true;
+  w->cancel = parent->cancel;
   w->tmp_dir = path_join(parent->tmp_dir, name);
   w->manifest = json_object();
   w->arrays = json_array();
@@ -371,7 +379,8 @@ static int close_array(fo__writer *w, int fd, char *path, const char *name, cons
   char *file;
   size_t n;
   int rc = FO_OK;
-  if (fsync(fd) != 0 && errno != EINVAL) rc = FO_FAIL_ERRNO("fsync '%s'", path);
+  if (writer_cancelled(w)) rc = FO_FAIL(FO_ECANCELED, "interrupted while writing '%s'", name);
+  else if (fsync(fd) != 0 && errno != EINVAL) rc = FO_FAIL_ERRNO("fsync '%s'", path);
   if (close(fd) != 0 && rc == FO_OK) rc = FO_FAIL_ERRNO("close '%s'", path);
   free(path);
   if (rc != FO_OK) return rc;
@@ -400,16 +409,29 @@ int fo__writer_add(fo__writer *w, const char *name, const char *descr, int ndim,
   fd = open_array(w, name, descr, ndim, shape, &path, &rc);
   if (fd < 0) return rc;
   left = (uint64_t)count * (uint64_t)itemsize;
-  hash = fo__xxh64(data, (size_t)left);
-  while (left) {
-    size_t k = left > (64u << 20) ? (64u << 20) : (size_t)left;
-    if ((rc = write_all(fd, p, k, path)) != FO_OK) {
+  {
+    XXH64_state_t *st = XXH64_createState();
+    if (!st) {
       close(fd);
       free(path);
-      return rc;
+      return FO_FAIL(FO_ENOMEM, "array '%s'", name);
     }
-    p += k;
-    left -= k;
+    XXH64_reset(st, 0);
+    while (left) {
+      size_t k = left > WRITE_CHUNK ? WRITE_CHUNK : (size_t)left;
+      if (writer_cancelled(w)) rc = FO_FAIL(FO_ECANCELED, "interrupted while writing '%s'", name);
+      else if ((rc = write_all(fd, p, k, path)) == FO_OK) XXH64_update(st, p, k);
+      if (rc != FO_OK) {
+        XXH64_freeState(st);
+        close(fd);
+        free(path);
+        return rc;
+      }
+      p += k;
+      left -= k;
+    }
+    hash = XXH64_digest(st);
+    XXH64_freeState(st);
   }
   return close_array(w, fd, path, name, descr, ndim, shape, hash);
 }
@@ -432,6 +454,10 @@ int fo__writer_add_i64(fo__writer *w, const char *name, int width, const int64_t
   if (fd < 0) goto out;
   for (int64_t i = 0; i < n && rc == FO_OK; i += CHUNK_ELEMS) {
     int64_t k = n - i < CHUNK_ELEMS ? n - i : CHUNK_ELEMS;
+    if (writer_cancelled(w)) {
+      rc = FO_FAIL(FO_ECANCELED, "interrupted while writing '%s'", name);
+      break;
+    }
     for (int64_t j = 0; j < k; j++) {
       int64_t v = data[i + j];
       if (v < INT32_MIN || v > INT32_MAX) {
@@ -461,6 +487,10 @@ out:
 int fo__writer_commit(fo__writer *w) {
   char *mpath = NULL;
   int rc = FO_OK;
+  if (writer_cancelled(w)) {
+    rc = FO_FAIL(FO_ECANCELED, "interrupted before publishing");
+    goto fail;
+  }
   json_object_set(w->manifest, "arrays", w->arrays);
   if (!(mpath = path_join(w->tmp_dir, FO_MANIFEST))) {
     rc = FO_FAIL(FO_ENOMEM, "manifest");
