@@ -97,6 +97,40 @@ class Dataset(_fanout.Dataset):
         """The manifest (fanout.json) as a dict."""
         return json.loads(self.manifest)
 
+    def array(self, name: str) -> np.ndarray:
+        """A stored array by its manifest name (``numpy.load(..., mmap_mode="r")`` of its file).
+
+        ``"node_orig"`` also works for string ids stored as offsets + bytes (since 0.2): it is
+        then built as the fixed-width bytes array (``|S<longest>``) older datasets stored, a
+        copy; ``original_id(v)`` reads one id without building it."""
+        if name == "node_orig" and "node_orig" not in self.arrays and \
+                "node_orig_offsets" in self.arrays:
+            off = super().array("node_orig_offsets")
+            raw = super().array("node_orig_bytes")
+            n = len(off) - 1
+            width = max(1, int(np.max(np.diff(off)))) if n > 0 else 1
+            out = np.zeros(n, dtype=f"S{width}")
+            for v in range(n):
+                out[v] = bytes(raw[off[v]:off[v + 1]])
+            return out
+        return super().array(name)
+
+    def original_id(self, v: int) -> Union[int, bytes]:
+        """The input's id of node ``v``: an int (integer ids, or ``v`` itself when the ids
+        were kept) or bytes (string ids)."""
+        v = operator.index(v)
+        if not 0 <= v < self.num_nodes:
+            raise _bad(ValueError, f"v: {v} is not a node id in [0, {self.num_nodes})",
+                       "FO_ERANGE")
+        arrays = self.arrays
+        if "node_orig_offsets" in arrays:
+            off = super().array("node_orig_offsets")
+            return bytes(super().array("node_orig_bytes")[off[v]:off[v + 1]])
+        if "node_orig" in arrays:
+            a = super().array("node_orig")
+            return bytes(a[v]) if a.dtype.kind == "S" else int(a[v])
+        return v
+
     def dequantize(self, x: np.ndarray) -> np.ndarray:
         """Features in this dataset's stored dtype (``features`` or a ``batch.x``) as float32.
 

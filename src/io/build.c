@@ -243,22 +243,37 @@ static json_t *report_json(const fo_import_report *r) {
                    (json_int_t)r->n_isolated);
 }
 
-/* Write the string ids as a fixed-width bytes array "|S<w>". */
-static int write_string_ids(fo__writer *w, const fo__strmap *sm, int64_t n) {
-  size_t width = fo__strmap_max_len(sm);
-  char descr[32], *buf;
-  int64_t shape[1] = {n};
+/* Write the string ids as offsets + bytes: "node_orig_offsets" int64 [n + 1] and
+ * "node_orig_bytes" uint8 [total], id v being bytes [offsets[v], offsets[v + 1]) (no padding:
+ * one long id does not make every id that long; docs/FORMAT.md). Sets the manifest's
+ * "node_orig" to {"offsets": ..., "bytes": ...}. */
+static int write_string_ids(fo__writer *w, json_t *man, const fo__strmap *sm, int64_t n) {
+  int64_t *off, total = 0, have = fo__strmap_count(sm);
+  char *buf;
   int rc;
-  if (width == 0) width = 1;
-  if (!(buf = fo__calloc_n(n, width))) return FO_FAIL(FO_ENOMEM, "node_orig strings");
-  for (int64_t i = 0; i < n && i < fo__strmap_count(sm); i++) {
-    size_t len;
-    const char *s = fo__strmap_str(sm, i, &len);
-    memcpy(buf + (size_t)i * width, s, len);
+  if (!(off = fo__malloc_n(n + 1, sizeof *off))) return FO_FAIL(FO_ENOMEM, "node_orig offsets");
+  off[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    size_t len = 0;
+    if (i < have) fo__strmap_str(sm, i, &len);
+    total += (int64_t)len;
+    off[i + 1] = total;
   }
-  snprintf(descr, sizeof descr, "|S%zu", width);
-  rc = fo__writer_add(w, "node_orig", descr, 1, shape, buf);
+  if (!(buf = fo__malloc_n(total, 1))) {
+    free(off);
+    return FO_FAIL(FO_ENOMEM, "node_orig strings (%lld bytes)", (long long)total);
+  }
+  for (int64_t i = 0; i < n && i < have; i++) {
+    size_t len;
+    const char *str = fo__strmap_str(sm, i, &len);
+    memcpy(buf + off[i], str, len);
+  }
+  if ((rc = fo__writer_add_i64(w, "node_orig_offsets", 8, off, n + 1)) == FO_OK &&
+      (rc = fo__writer_add(w, "node_orig_bytes", "|u1", 1, &total, buf)) == FO_OK)
+    json_object_set_new(man, "node_orig", json_pack("{s:s, s:s}", "offsets", "node_orig_offsets",
+                                                    "bytes", "node_orig_bytes"));
   free(buf);
+  free(off);
   return rc;
 }
 
@@ -517,8 +532,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     if ((rc = fo__writer_add_i64(w, "node_orig", 8, orig_ids, n)) != FO_OK) goto out;
     json_object_set_new(man, "node_orig", json_string("node_orig"));
   } else if (in->orig_str) {
-    if ((rc = write_string_ids(w, in->orig_str, n)) != FO_OK) goto out;
-    json_object_set_new(man, "node_orig", json_string("node_orig"));
+    if ((rc = write_string_ids(w, man, in->orig_str, n)) != FO_OK) goto out;
   }
   if ((rc = fo__node_data_write(&in->node, n, o, w, man)) != FO_OK) goto out;
   if (in->provenance) {

@@ -136,15 +136,17 @@ static int produce_typed(fo_loader_t *L, slot *sl, uint64_t epoch, int64_t index
     if ((rc = fo__grow(&sl->xt[t], &sl->cap_xt[t], nb->n_nodes * g->row_bytes + 1, 1,
                        "batch features")) != FO_OK)
       return rc;
-    fo__gather_rows(g, nb->node, nb->n_nodes, sl->xt[t]);
+    if ((rc = fo__gather_rows(g, nb->node, nb->n_nodes, sl->xt[t])) != FO_OK) return rc;
     f->x = sl->xt[t];
     f->dim = g->dim;
     f->itemsize = g->itemsize;
     f->dtype = g->dtype;
     bytes_all += nb->n_nodes * g->row_bytes;
   }
-  if (L->gt[L->seed_type].y)
-    fo__gather_labels(&L->gt[L->seed_type], fo_batch_node_type(sl->b, L->seed_type)->node, k, sl->y);
+  if (L->gt[L->seed_type].y &&
+      (rc = fo__gather_labels(&L->gt[L->seed_type], fo_batch_node_type(sl->b, L->seed_type)->node,
+                              k, sl->y)) != FO_OK)
+    return rc;
   st->gather_ns += (int64_t)(fo__now_ns() - t1);
   st->gather_bytes += bytes_all + (L->gt[L->seed_type].y ? k * 8 : 0);
   sl->pub.epoch = epoch;

@@ -615,8 +615,17 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   /* the input's original node ids, unchanged (node ids do not change) */
   {
     fo_array_info oa;
-    if (fo_dataset_node_orig_kind(d) != FO_ORIG_IDENTITY &&
-        fo_dataset_array(d, "node_orig", &oa) == FO_OK) {
+    if (d->node_orig_off) {
+      /* string ids as offsets + bytes: both arrays, unchanged */
+      if ((rc = fo__writer_add(w, "node_orig_offsets", "<i8", 1, d->node_orig_off->shape,
+                               d->node_orig_off->data)) != FO_OK ||
+          (rc = fo__writer_add(w, "node_orig_bytes", "|u1", 1, d->node_orig->shape,
+                               d->node_orig->data)) != FO_OK)
+        goto out;
+      json_object_set_new(man, "node_orig", json_pack("{s:s, s:s}", "offsets", "node_orig_offsets",
+                                                      "bytes", "node_orig_bytes"));
+    } else if (fo_dataset_node_orig_kind(d) != FO_ORIG_IDENTITY &&
+               fo_dataset_array(d, "node_orig", &oa) == FO_OK) {
       if ((rc = fo__writer_add(w, "node_orig", oa.dtype, 1, oa.shape, oa.data)) != FO_OK) goto out;
       json_object_set_new(man, "node_orig", json_string("node_orig"));
     }

@@ -389,11 +389,36 @@ static int parse_rows(fo_dataset_t *d, json_t *root) {
   return FO_OK;
 }
 
-/* "node_orig": the input's id of every node (int64 or fixed-width bytes), optional. */
+/* "node_orig": the input's id of every node, optional: the name of an int64 or fixed-width
+ * bytes array (|S<w>, the layout before 0.2), or {"offsets": int64 [n + 1], "bytes": uint8
+ * [total]} (string ids as offsets + bytes). Checked here in O(1): offsets[0] == 0 and
+ * offsets[n] == total; each access checks its own two offsets. */
 static int parse_node_orig(fo_dataset_t *d, json_t *root) {
   json_t *orig = json_object_get(root, "node_orig");
   const fo__array *a;
   if (!orig) return FO_OK;
+  if (json_is_object(orig)) {
+    int rc;
+    const fo__array *off = named_array(d, orig, "offsets", "node_orig", &rc), *bytes;
+    if (rc != FO_OK) return rc;
+    bytes = named_array(d, orig, "bytes", "node_orig", &rc);
+    if (rc != FO_OK) return rc;
+    if (!off || !bytes || off->ndim != 1 || off->shape[0] != d->n_nodes + 1 ||
+        strcmp(off->dtype, "<i8") || bytes->ndim != 1 || strcmp(bytes->dtype, "|u1"))
+      return FO_FAIL(FO_EFORMAT, "%s: 'node_orig' needs 'offsets' (int64 [%lld]) and 'bytes' "
+                     "(uint8 [k])", FO_MANIFEST, (long long)(d->n_nodes + 1));
+    {
+      const int64_t *o = off->data;
+      if (o[0] != 0 || o[d->n_nodes] != bytes->shape[0])
+        return FO_FAIL(FO_EFORMAT, "%s: offsets[0] = %lld and offsets[%lld] = %lld, expected 0 "
+                       "and %lld (the bytes)", off->file, (long long)o[0], (long long)d->n_nodes,
+                       (long long)o[d->n_nodes], (long long)bytes->shape[0]);
+    }
+    d->node_orig = bytes;
+    d->node_orig_off = off;
+    d->orig_kind = FO_ORIG_STRING;
+    return FO_OK;
+  }
   a = json_is_string(orig) ? fo__dataset_find(d, json_string_value(orig)) : NULL;
   if (!a || a->ndim != 1 || a->shape[0] != d->n_nodes ||
       !(!strcmp(a->dtype, "<i8") || a->dtype[1] == 'S'))
@@ -986,6 +1011,16 @@ int fo_dataset_node_orig_str(const fo_dataset_t *d, fo_nid_t v, const char **s, 
     return FO_FAIL(FO_ERANGE, "node %lld not in [0, %lld)", (long long)v, (long long)d->n_nodes);
   if (d->orig_kind != FO_ORIG_STRING)
     return FO_FAIL(FO_EINVAL, "original node ids of '%s' are not strings", d->path);
+  if (d->node_orig_off) {
+    const int64_t *o = d->node_orig_off->data;
+    if (o[v] < 0 || o[v + 1] < o[v] || o[v + 1] > d->node_orig->shape[0])
+      return FO_FAIL(FO_EFORMAT, "%s[%lld..%lld] = %lld, %lld is not a range of the %lld id bytes",
+                     d->node_orig_off->name, (long long)v, (long long)(v + 1), (long long)o[v],
+                     (long long)o[v + 1], (long long)d->node_orig->shape[0]);
+    *s = (const char *)d->node_orig->data + o[v];
+    *len = (size_t)(o[v + 1] - o[v]);
+    return FO_OK;
+  }
   w = (size_t)d->node_orig->itemsize;
   p = (const char *)d->node_orig->data + (size_t)v * w;
   while (n < w && p[n]) n++;

@@ -92,7 +92,8 @@ struct fo_dataset {
   bool has_topo[2];
   fo_topology topo[2];
   fo_orig_kind orig_kind;
-  const fo__array *node_orig;
+  const fo__array *node_orig;     /* int64 [n], |S<w> [n], or the bytes of node_orig_off */
+  const fo__array *node_orig_off; /* string ids as offsets + bytes: int64 [n + 1], else NULL */
   const fo__array *edge_orig; /* optional */
   /* node data (absent: NULL) */
   const fo__array *x, *x_scale, *x_offset, *y;

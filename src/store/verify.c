@@ -81,6 +81,13 @@ static int check_node_data(const fo_dataset_t *d) {
         return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a label (-1 or in [0, %lld))",
                        d->y->name, (long long)v, (long long)y[v], (long long)d->num_classes);
   }
+  if (d->node_orig_off) {
+    const int64_t *o = d->node_orig_off->data;
+    for (int64_t v = 0; v < d->n_nodes; v++)
+      if (o[v + 1] < o[v])
+        return FO_FAIL(FO_EFORMAT, "%s: decreases at position %lld (%lld > %lld)",
+                       d->node_orig_off->name, (long long)v, (long long)o[v], (long long)o[v + 1]);
+  }
   if (d->edge_orig) {
     for (int64_t e = 0; e < d->n_edges; e++) {
       int64_t p = load_int(d->edge_orig->data, (int)d->edge_orig->itemsize, e);

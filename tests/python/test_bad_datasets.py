@@ -51,3 +51,21 @@ def test_mixed_partitionings_refused(cli, cora_dir, tmp_path):
     json.dump(man, open(m, "w"))
     with pytest.raises(fanout.FormatError, match="lists 'part-0' twice"):
         fanout.Dataset(b)
+
+
+def test_string_ids_offsets(tmp_path):
+    """String ids are stored as offsets + bytes; the original-id accessors keep working, and
+    one very long id does not make the others long."""
+    e = tmp_path / "e.txt"
+    long_id = "z" * 50000
+    e.write_text(f"a b\nb {long_id}\nc a\n")
+    out = str(tmp_path / "g")
+    fanout.import_dataset(str(e), out, string_ids=True)
+    with fanout.Dataset(out) as ds:
+        assert "node_orig_offsets" in ds.arrays and "node_orig" not in ds.arrays
+        assert ds.array("node_orig_bytes").nbytes == 3 + 50000
+        orig = ds.array("node_orig")  # the fixed-width form, built
+        assert orig.dtype == np.dtype("S50000") and list(orig[[0, 1, 3]]) == [b"a", b"b", b"c"]
+        assert ds.original_id(2) == long_id.encode() and ds.original_id(3) == b"c"
+        with pytest.raises(ValueError, match=r"v: 4 is not a node id in \[0, 4\)"):
+            ds.original_id(4)

@@ -943,7 +943,13 @@ static void planetoid_basic(void **state) {
     expect_array(d, "csr_indptr", rp, 6);
     expect_array(d, "csr_indices", rx, 5);
   }
-  assert_string_equal(dtype_of(d, "node_orig"), "|S2");
+  /* string ids as offsets + bytes: 5 ids of 2 bytes */
+  assert_string_equal(dtype_of(d, "node_orig_bytes"), "|u1");
+  assert_string_equal(dtype_of(d, "node_orig_offsets"), "<i8");
+  {
+    static const int64_t off[] = {0, 2, 4, 6, 8, 10};
+    expect_array(d, "node_orig_offsets", off, 6);
+  }
   fo_dataset_close(d);
   fot_rmtree(fot_path(c.tmp, "g"));
   /* drop_unknown: the three edges touching x9 or y7 go; the ids are still counted. */

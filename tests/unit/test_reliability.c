@@ -492,6 +492,52 @@ static void memory_checked_up_front(void **state) {
   fot_rmtree(tmp);
 }
 
+/* One very long string id does not make every id that long on disk (offsets + bytes), the ids
+ * read back, a corrupt offset is FO_EFORMAT at access, and the old fixed-width layout opens. */
+static void string_ids_offsets(void **state) {
+  char *tmp = fot_tmpdir(), *edges = fot_path(tmp, "e.txt"), *out = fot_path(tmp, "g");
+  char *longid = malloc(100001), *text = malloc(100100);
+  const char *in[1] = {edges};
+  fo_import_opts io;
+  fo_dataset_t *d;
+  fo_array_info a;
+  const char *s;
+  size_t len;
+  (void)state;
+  memset(longid, 'z', 100000);
+  longid[100000] = '\0';
+  snprintf(text, 100100, "a b\nb %s\nc a\n", longid);
+  fot_write_file(edges, text);
+  fo_import_opts_init(&io);
+  io.string_ids = true;
+  assert_fo_ok(fo_import(in, 1, out, &io, NULL));
+  assert_fo_ok(fo_dataset_open(out, NULL, &d));
+  assert_int_equal(fo_dataset_node_orig_kind(d), FO_ORIG_STRING);
+  assert_fo_ok(fo_dataset_array(d, "node_orig_bytes", &a));
+  assert_int_equal(a.nbytes, 3 + 100000); /* not 4 x 100000 */
+  assert_fo_ok(fo_dataset_node_orig_str(d, 2, &s, &len));
+  assert_int_equal(len, 100000);
+  assert_fo_ok(fo_dataset_node_orig_str(d, 3, &s, &len));
+  assert_int_equal(len, 1);
+  assert_memory_equal(s, "c", 1);
+  assert_fo_ok(fo_dataset_verify(d));
+  fo_dataset_close(d);
+  /* a corrupt offset: refused when that id is read, and by verify */
+  fot_set_array_elem(out, "node_orig_offsets", 2, 1 << 30, true);
+  assert_fo_ok(fo_dataset_open(out, NULL, &d));
+  assert_fo_error(fo_dataset_node_orig_str(d, 1, &s, &len), FO_EFORMAT, "node_orig_offsets[1..2]");
+  assert_fo_error(fo_dataset_verify(d), FO_EFORMAT, "node_orig_offsets");
+  fo_dataset_close(d);
+  /* offsets[n] must be the byte count: checked on open */
+  fot_set_array_elem(out, "node_orig_offsets", 4, 7, false);
+  assert_fo_error(fo_dataset_open(out, NULL, &d), FO_EFORMAT, "offsets[4] = 7");
+  free(longid);
+  free(text);
+  free(edges);
+  free(out);
+  fot_rmtree(tmp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(partition_checks_arrays),
@@ -503,6 +549,7 @@ int main(void) {
       cmocka_unit_test(import_checks_values),
       cmocka_unit_test(planetoid_label_bound),
       cmocka_unit_test(memory_checked_up_front),
+      cmocka_unit_test(string_ids_offsets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
