@@ -940,11 +940,38 @@ static void node_orig_kinds(void **state) {
     assert_fo_error(fo_dataset_node_orig_str(d, 3, &s, &len), FO_ERANGE, "node 3 not in [0, 3)");
     assert_fo_error(fo_dataset_node_orig_int(d, 0, &v), FO_EINVAL, "are strings");
     {
+      /* offsets + bytes: 16 bytes for the 3 ids, not 3 x 10 */
       fo_array_info a;
-      assert_fo_ok(fo_dataset_array(d, "node_orig", &a));
-      assert_string_equal(a.dtype, "|S10");
+      assert_fo_ok(fo_dataset_array(d, "node_orig_bytes", &a));
+      assert_string_equal(a.dtype, "|u1");
+      assert_int_equal(a.shape[0], 16);
     }
     fo_dataset_close(d);
+    {
+      /* the fixed-width layout of datasets written before 0.2 still opens and reads the same */
+      static const char fixed[30] = "alpha\0\0\0\0\0b\0\0\0\0\0\0\0\0\0longest_id";
+      const int64_t shape[1] = {3};
+      char *npy = fot_path(f.dir, "node_orig.npy"), hex[17];
+      json_t *root = manifest_load(f.dir);
+      fot_write_npy(npy, "|S10", 1, shape, fixed, sizeof fixed);
+      snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fo__xxh64(fixed, sizeof fixed));
+      json_array_append_new(json_object_get(root, "arrays"),
+                            json_pack("{s:s, s:s, s:s, s:[i], s:s}", "name", "node_orig", "file",
+                                      "node_orig.npy", "dtype", "|S10", "shape", 3, "xxh64", hex));
+      json_object_set_new(root, "node_orig", json_string("node_orig"));
+      manifest_save(f.dir, root);
+      d = open_ok(f.dir);
+      assert_int_equal(fo_dataset_node_orig_kind(d), FO_ORIG_STRING);
+      assert_fo_ok(fo_dataset_node_orig_str(d, 0, &s, &len));
+      assert_int_equal(len, 5);
+      assert_memory_equal(s, "alpha", 5);
+      assert_fo_ok(fo_dataset_node_orig_str(d, 2, &s, &len));
+      assert_int_equal(len, 10); /* the full width: no NUL after it */
+      assert_memory_equal(s, "longest_id", 10);
+      assert_fo_ok(fo_dataset_verify(d));
+      fo_dataset_close(d);
+      free(npy);
+    }
     free(content);
     free(cites);
     fixture_free(&f);
@@ -1092,7 +1119,12 @@ static const char NUMPY_CHECK[] =
     "        eid = np.load(os.path.join(d, t['eid'] + '.npy'), mmap_mode='r')\n"
     "        assert (np.sort(eid) == np.arange(e)).all(), k\n"
     "if 'node_orig' in m:\n"
-    "    assert m['node_orig'] in names\n"
+    "    no = m['node_orig']\n"
+    "    assert all(x in names for x in (no.values() if isinstance(no, dict) else [no]))\n"
+    "    if isinstance(no, dict):\n"
+    "        off = np.load(os.path.join(d, no['offsets'] + '.npy'), mmap_mode='r')\n"
+    "        by = np.load(os.path.join(d, no['bytes'] + '.npy'), mmap_mode='r')\n"
+    "        assert off[0] == 0 and off[-1] == len(by) and (np.diff(off) >= 0).all()\n"
     "print('numpy-ok', len(m['arrays']))\n";
 
 static bool have_numpy(void) {
