@@ -695,31 +695,32 @@ static int wait_collective(fo_dist_t *dd, MPI_Request *req, waiter *w, int watch
   mpi_impl *mi = dd->impl;
   const char *msg;
   char note[160];
-  uint64_t closing_limit = 0;
+  uint64_t grace_limit = 0, g = span_ns(dd->deadline_s);
+  if (g > 2 * STALL_GRACE_NS) g = 2 * STALL_GRACE_NS;
   for (;;) {
-    int flag = 0, err = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+    int flag = 0, err = MPI_Test(req, &flag, MPI_STATUS_IGNORE), closing;
+    bool failed;
     if (err != MPI_SUCCESS) {
       mi->pending_collective = true;
       return mpi_error(err, "%s", what);
     }
     if (flag) return FO_OK;
-    if ((watch & WATCH_FAILURE) && fo_dist_failed(dd, &msg)) {
+    failed = (watch & WATCH_FAILURE) && fo_dist_failed(dd, &msg);
+    closing = (watch & WATCH_CLOSING) ? __atomic_load_n(&mi->closing_from, __ATOMIC_ACQUIRE) : 0;
+    /* fo_dist_check_same: a rank that took part, and then failed (its verdict: options that
+     * differ) or finalized, told the others after its part of the collective, which then
+     * completes here soon after: a grace of min(deadline, 2 s) lets every rank report the
+     * check's own verdict; a rank that never took part never will */
+    if ((watch & WATCH_CLOSING) && !grace_limit && (failed || closing))
+      grace_limit = fo__now_ns() + g;
+    if (failed && (!(watch & WATCH_CLOSING) || fo__now_ns() >= grace_limit)) {
       mi->pending_collective = true;
       return failure(dd, msg);
     }
-    /* a rank that took part and then finalized has sent its notice after its part of the
-     * collective: this one completes soon after; a rank that never took part never will */
-    if ((watch & WATCH_CLOSING) && !closing_limit &&
-        __atomic_load_n(&mi->closing_from, __ATOMIC_ACQUIRE)) {
-      uint64_t g = span_ns(dd->deadline_s) < 2 * STALL_GRACE_NS ? span_ns(dd->deadline_s)
-                                                                 : 2 * STALL_GRACE_NS;
-      closing_limit = fo__now_ns() + g;
-    }
-    if (closing_limit && fo__now_ns() >= closing_limit) {
+    if (closing && fo__now_ns() >= grace_limit) {
       mi->pending_collective = true;
       return FO_FAIL(FO_EINVAL, "%s: rank %d reached fo_dist_finalize instead (every process "
-                     "must create the same loaders, in the same order)", what,
-                     __atomic_load_n(&mi->closing_from, __ATOMIC_ACQUIRE) - 1);
+                     "must create the same loaders, in the same order)", what, closing - 1);
     }
     if (waiter_expired(w, dd->deadline_s)) {
       mi->pending_collective = true;

@@ -91,6 +91,11 @@ same_digest() {
 }
 
 mkdir -p "$WORK/$case_name" && cd "$WORK/$case_name" || exit 1
+# a session directory of its own: two mpiexecs of parallel cases creating /tmp/ompi.HOST.UID at
+# once can fail ("mkdir ... File exists", orte_init failed)
+TMPDIR=$(mktemp -d /tmp/fo-mpi.XXXXXX) || exit 1
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 
 case $case_name in
 data)
@@ -465,6 +470,12 @@ transfer)
         fail "rank $r failed $(awk -v t="$t" -v s="$t_stop" 'BEGIN { print t - s }') s after the stop, more than 2 x $deadline s"
       else echo "ok   rank $r failed $(awk -v t="$t" -v s="$t_stop" 'BEGIN { printf "%.2f", t - s }') s after the stop: ${line#*: }"; fi
     done
+    if [ $fails != 0 ] && command -v gdb > /dev/null; then # where they wait, for the report
+      for p in $(pgrep -P "$(pgrep -n -P $job)" 2> /dev/null); do
+        echo "--- pid $p"
+        timeout 20 gdb -p "$p" -batch -ex "thread apply all bt" 2> /dev/null | grep "^#" | head -60
+      done
+    fi
     kill -CONT "$pid"
     for _ in $(seq 1 20); do [ -f tr/rank-3.txt ] && break; sleep 0.5; done
     line=$(cat tr/rank-3.txt 2> /dev/null)
