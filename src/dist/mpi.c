@@ -226,18 +226,32 @@ static void discard(MPI_Message *m, MPI_Datatype type) {
   if (MPI_Imrecv(&sink, 0, type, m, &r) == MPI_SUCCESS) (void)MPI_Request_free(&r);
 }
 
+/* The size of a probed message in 8-byte words (*count), or MPI_UNDEFINED with its size in
+ * bytes (*bytes, -1 if unknown) when it is not whole words or more than INT_MAX words. */
+static void probed_size(const MPI_Status *st, int *count, long long *bytes) {
+  MPI_Count n = -1;
+  *bytes = -1;
+  if (MPI_Get_count(st, MPI_INT64_T, count) != MPI_SUCCESS) *count = MPI_UNDEFINED;
+  if (*count == MPI_UNDEFINED && MPI_Get_elements_x(st, MPI_BYTE, &n) == MPI_SUCCESS &&
+      n != MPI_UNDEFINED)
+    *bytes = (long long)n;
+}
+
 /* Start receiving the probed message `m` of `count` words into *buf (grown; capacity *cap
  * bytes) with MPI_Imrecv: *req completes with it (a message over ~64 KB comes in fragments, so
  * it is polled against a deadline like everything else, never waited for). A message that is
  * too large or not whole words is discarded and refused. */
-static int start_receive(const mpi_impl *mi, MPI_Message *m, int count, void **buf, size_t *cap,
-                         MPI_Request *req, const char *what) {
+static int start_receive(const mpi_impl *mi, MPI_Message *m, int count, long long bytes,
+                         void **buf, size_t *cap, MPI_Request *req, const char *what) {
   int err;
   *req = MPI_REQUEST_NULL;
   if (count == MPI_UNDEFINED || count < 0 || count > mi->max_words) {
     discard(m, MPI_INT64_T);
+    if ((count == MPI_UNDEFINED || count < 0) && bytes >= 0 && bytes % 8 == 0)
+      return FO_FAIL(FO_ERANGE, "%s has %lld bytes, more than the limit of %lld bytes "
+                     "(max_message_bytes)", what, bytes, (long long)mi->max_words * 8);
     if (count == MPI_UNDEFINED || count < 0)
-      return FO_FAIL(FO_EFORMAT, "%s is not made of 8-byte words", what);
+      return FO_FAIL(FO_EFORMAT, "%s is not made of 8-byte words (%lld bytes)", what, bytes);
     return FO_FAIL(FO_ERANGE, "%s has %lld bytes, more than the limit of %lld bytes "
                    "(max_message_bytes)", what, (long long)count * 8, (long long)mi->max_words * 8);
   }
@@ -272,15 +286,16 @@ static int take_answer(fo_dist_t *dd, fo__call *c, pending *p) {
   MPI_Message m;
   MPI_Status st;
   int flag = 0, count = 0, err, rc;
+  long long bytes;
   char what[96];
   if (p->recv == MPI_REQUEST_NULL) {
     if ((err = MPI_Improbe(c->machine, p->tag, mi->resp, &flag, &m, &st)) != MPI_SUCCESS)
       return mpi_error(err, "wait for the answer of machine %d", (int)c->machine);
     if (!flag) return 0;
-    if (MPI_Get_count(&st, MPI_INT64_T, &count) != MPI_SUCCESS) count = MPI_UNDEFINED;
+    probed_size(&st, &count, &bytes);
     snprintf(what, sizeof what, "the %s answer of machine %d (local rank %d)", kind_name(&c->req),
              (int)c->machine, (int)dd->local_rank);
-    if ((rc = start_receive(mi, &m, count, &c->resp, &c->resp_cap, &p->recv, what)) != FO_OK)
+    if ((rc = start_receive(mi, &m, count, bytes, &c->resp, &c->resp_cap, &p->recv, what)) != FO_OK)
       return rc;
     c->resp_len = (size_t)count * 8;
   }
@@ -546,17 +561,18 @@ static int serve_request(fo_dist_t *dd, mpi_impl *mi, serve_state *s) {
   MPI_Message m;
   MPI_Status st;
   int flag = 0, count = 0, err, rc;
+  long long bytes;
   char what[64], note[160];
   if (s->in_req == MPI_REQUEST_NULL) {
     if ((err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mi->group, &flag, &m, &st)) != MPI_SUCCESS)
       return mpi_error(err, "server of machine %d: probe for requests", (int)dd->machine);
     if (!flag) return 0;
-    if ((err = MPI_Get_count(&st, MPI_INT64_T, &count)) != MPI_SUCCESS) count = MPI_UNDEFINED;
+    probed_size(&st, &count, &bytes);
     s->in_source = st.MPI_SOURCE;
     s->in_tag = st.MPI_TAG;
     s->in_count = count;
     snprintf(what, sizeof what, "a request from machine %d", st.MPI_SOURCE);
-    rc = start_receive(mi, &m, count, &s->in, &s->in_cap, &s->in_req, what);
+    rc = start_receive(mi, &m, count, bytes, &s->in, &s->in_cap, &s->in_req, what);
     if (rc != FO_OK) return answer_request(dd, mi, s, rc);
     waiter_init(&s->in_wait, deadline_ns(dd));
   }
@@ -697,6 +713,7 @@ static int wait_collective(fo_dist_t *dd, MPI_Request *req, waiter *w, int watch
   char note[160];
   uint64_t grace_limit = 0, g = span_ns(dd->deadline_s);
   if (g > 2 * STALL_GRACE_NS) g = 2 * STALL_GRACE_NS;
+  w->last = fo__now_ns(); /* the work since the previous wait on w was no stall */
   for (;;) {
     int flag = 0, err = MPI_Test(req, &flag, MPI_STATUS_IGNORE), closing;
     bool failed;
