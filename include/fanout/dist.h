@@ -151,7 +151,8 @@ FO_API bool fo_dist_failed(const fo_dist_t *dd, const char **message);
  * fo_sampler_create over the unpartitioned dataset. Options and errors as fo_sampler_create
  * (edge_dir in only); remote failures come out of fo_sampler_sample as FO_EMPI (deadline, peer
  * failure) or FO_EFORMAT (malformed answer) naming the machine. The sampler must not outlive
- * `dd` or `d`. Thread-safety: as a sampler; any number of them may share `dd`.
+ * `dd` or `d`. Thread-safety: as a sampler; any number of them may share `dd`. Not
+ * collective: its options are not compared between processes (fo_dist_check_same can).
  */
 FO_API int fo_dist_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_sampler_opts *o,
                                   fo_sampler_t **out);
