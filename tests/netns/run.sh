@@ -56,9 +56,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
+# shellcheck disable=SC2015
 ip netns add "${P}sw" && ip -n "${P}sw" link add br0 type bridge && ip -n "${P}sw" link set br0 up &&
   ip -n "${P}sw" link set lo up || { fail "cannot make the bridge"; exit 1; }
 for h in 0 1; do
+  # shellcheck disable=SC2015
   ip netns add "${P}h$h" &&
     ip -n "${P}sw" link add "p$h" type veth peer name eth0 netns "${P}h$h" &&
     ip -n "${P}sw" link set "p$h" master br0 && ip -n "${P}sw" link set "p$h" up &&
@@ -81,6 +83,7 @@ chmod +x "$TMPD/agent"
 mkdir -p "$TMPD/h0" "$TMPD/h1"
 printf '%s slots=2\n%s slots=2\n' "$NET.1" "$NET.2" > "$TMPD/hosts"
 
+# shellcheck disable=SC2054,SC2206 # (commas inside values; extra flags split on purpose)
 flags=(--allow-run-as-root --oversubscribe --hostfile "$TMPD/hosts" --mca plm_rsh_agent "$TMPD/agent"
   --mca plm_rsh_no_tree_spawn 1 --mca pml ob1 --mca btl tcp,self
   --mca btl_tcp_if_include "$NET.0/24" --mca oob_tcp_if_include "$NET.0/24" --bind-to none ${FO_NETNS_MPIEXEC_FLAGS:-})
@@ -112,12 +115,12 @@ else
 fi
 for _ in $(seq 1 $((8 * deadline))); do
   n=0
-  for r in "${want[@]}"; do [ -f tr/rank-$r.txt ] && n=$((n + 1)); done
+  for r in "${want[@]}"; do [ -f tr/rank-"$r".txt ] && n=$((n + 1)); done
   [ $n = ${#want[@]} ] && break
   sleep 0.5
 done
 for r in "${want[@]}"; do
-  line=$(cat tr/rank-$r.txt 2> /dev/null)
+  line=$(cat tr/rank-"$r".txt 2> /dev/null)
   t=$(echo "$line" | sed -n 's/^failed at \([0-9.]*\) s:.*/\1/p')
   # frozen: everyone names the stopped rank; cut: each side names a process of the other
   peer="machine 1 (local rank 1)"
