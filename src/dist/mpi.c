@@ -8,7 +8,10 @@
  *   group  MPI_Comm_split(world, color = local rank, key = machine): worker group i, in which
  *          rank m is the process of local rank i on machine m; requests travel on it;
  *   resp   MPI_Comm_dup(group): answers, so that the server's "any source, any tag" probe on
- *          `group` can never take an answer meant for one of the process's callers.
+ *          `group` can never take an answer meant for one of the process's callers;
+ *   same   MPI_Comm_dup(world): fo_dist_check_same's collectives, which then never meet the
+ *          final barrier's (a process that finalizes while another checks options sends a
+ *          CLOSING notice on `world` instead).
  *
  * Threads. Every process runs one server thread from fo_dist_init_mpi to fo_dist_finalize. It
  * polls (MPI_Improbe, sleeping 20 us doubling to 1 ms while idle, so that an oversubscribed
@@ -25,12 +28,18 @@
  * answer with MPI_Improbe(source = machine, tag) on `resp`: answers are matched by tag, never by
  * order.
  *
- * Deadlines. MPI has no timed wait: exchange() posts every request (MPI_Isend), then polls
- * (MPI_Improbe, MPI_Test; 20 us growing by half to 5 ms) until every answer is in, the context
- * fails (a notice from another process), or the deadline passes: then it fails with FO_EMPI
- * "machine M (local rank L) did not answer <kind> request within D s". Sends that may still
- * read their buffers are kept (with their buffers) until fini. The final barrier is an
- * MPI_Ibarrier polled the same way.
+ * Deadlines. MPI has no timed wait, and nothing here waits in a blocking MPI call: exchange()
+ * posts every request (MPI_Isend), then polls (MPI_Improbe, then MPI_Imrecv of the probed
+ * answer, MPI_Test; 20 us growing by half to 0.2 ms) until every answer is in whole, the
+ * context fails (a notice from another process), or the deadline passes: then it fails with
+ * FO_EMPI "machine M (local rank L) did not answer <kind> request within D s" (a message over
+ * ~64 KB comes in fragments: a peer that freezes mid-transfer is caught the same way). The
+ * server receives requests the same way (one at a time; one that stalls mid-transfer fails
+ * the context naming its sender). Sends and receives that may still use their buffers are kept
+ * (with their buffers) until fini. The final barrier, every collective of start-up and
+ * fo_dist_check_same are nonblocking collectives polled the same way (waiter, wait_collective);
+ * a poll loop that finds it was not running for STALL_NS (SIGSTOP) extends its wait once, so
+ * that a resumed process hears the others' notices before it blames anyone.
  *
  * Abort path. The first failure of a context (fo__dist_fail: a deadline, a malformed or ERROR
  * answer, a failed barrier) calls mpi_failed, which sends an ABORT notice (status and message)
