@@ -384,10 +384,10 @@ static int mode_disagree(const char *parts, int ppm) {
     if (k == 14) {
       CHECK(rc == FO_OK, "agreeing options: %s (%s)", fo_last_error(), fo_status_name(rc));
     } else {
+      char second[32];
       snprintf(want, sizeof want, "option %s differs between processes: rank 0 has ", name);
-      CHECK(rc == FO_EINVAL && strstr(fo_last_error(), want) &&
-            strstr(fo_last_error(), who ? (snprintf(want, sizeof want, ", rank %d has ", who), want)
-                                        : ", rank 1 has "),
+      snprintf(second, sizeof second, ", rank %d has ", who ? who : 1); /* the first differing */
+      CHECK(rc == FO_EINVAL && strstr(fo_last_error(), want) && strstr(fo_last_error(), second),
             "option %s differing on rank %d: %s (%s)", name, who, fo_last_error(),
             fo_status_name(rc));
       if (k == 0) CHECK(strstr(fo_last_error(), "rank 0 has 10,5, rank 1 has 10,10") ||
