@@ -266,12 +266,21 @@ int fo_dist_check_same(fo_dist_t *dd, const char *what, const fo_dist_option *op
 /* The loader options that decide which batches a process makes, as text (enough of each for a
  * message; input nodes by count and digest). */
 enum { L_FANOUTS, L_REPLACE, L_EDGE_DIR, L_DISJOINT, L_SEED, L_BATCH, L_INPUT, L_SPLIT,
-       L_SHUFFLE, L_DROP_LAST, L_EPOCH, L_FEATURES, L_LABELS, L_TAIL, L_N };
+       L_SHUFFLE, L_DROP_LAST, L_EPOCH, L_FEATURES, L_LABELS, L_TAIL, L_INPUT_TYPE,
+       L_ET_FANOUTS, L_N };
 
-static int check_loader_opts(fo_dist_t *dd, const fo_loader_opts *o, fo_dist_tail tail) {
+/* FNV-1a 64 of n bytes. */
+static uint64_t bytes_digest(const void *p, int64_t n) {
+  uint64_t h = UINT64_C(1469598103934665603);
+  for (int64_t i = 0; i < n; i++) h = (h ^ ((const unsigned char *)p)[i]) * UINT64_C(1099511628211);
+  return h;
+}
+
+static int check_loader_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
+                             fo_dist_tail tail) {
   static const char *const names[L_N] = {"fanouts", "replace", "edge_dir", "disjoint", "seed",
     "batch_size", "input_nodes", "split", "shuffle", "drop_last", "epoch", "features", "labels",
-    "tail"};
+    "tail", "input_type", "edge_type_fanouts"};
   static const char *const tails[] = {"keep", "drop", "pad"};
   char text[L_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[L_N];
@@ -292,12 +301,9 @@ static int check_loader_opts(fo_dist_t *dd, const fo_loader_opts *o, fo_dist_tai
   if (!o->input_nodes) {
     snprintf(text[L_INPUT], sizeof text[0], "(none)");
   } else {
-    uint64_t h = UINT64_C(1469598103934665603);
-    const unsigned char *b = (const unsigned char *)o->input_nodes;
-    for (int64_t i = 0; o->n_input_nodes > 0 && i < o->n_input_nodes * 8; i++)
-      h = (h ^ b[i]) * UINT64_C(1099511628211);
     snprintf(text[L_INPUT], sizeof text[0], "%lld nodes (digest %016llx)",
-             (long long)o->n_input_nodes, (unsigned long long)h);
+             (long long)o->n_input_nodes, (unsigned long long)bytes_digest(o->input_nodes,
+             o->n_input_nodes > 0 ? o->n_input_nodes * 8 : 0));
   }
   snprintf(text[L_SPLIT], sizeof text[0], "%s", o->split ? o->split : "(none)");
   snprintf(text[L_SHUFFLE], sizeof text[0], "%s", o->shuffle ? "true" : "false");
@@ -307,6 +313,14 @@ static int check_loader_opts(fo_dist_t *dd, const fo_loader_opts *o, fo_dist_tai
   snprintf(text[L_LABELS], sizeof text[0], "%s", o->labels ? "true" : "false");
   if ((unsigned)tail <= FO_DIST_TAIL_PAD) snprintf(text[L_TAIL], sizeof text[0], "%s", tails[tail]);
   else snprintf(text[L_TAIL], sizeof text[0], "%d", (int)tail);
+  snprintf(text[L_INPUT_TYPE], sizeof text[0], "%s", o->input_type ? o->input_type : "(none)");
+  if (!o->sampler.edge_type_fanouts) {
+    snprintf(text[L_ET_FANOUTS], sizeof text[0], "(none)");
+  } else { /* [n_edge_types * n_hops] of the dataset (one edge type for version 1) */
+    int64_t n = (int64_t)(d->n_etypes > 0 ? d->n_etypes : 1) * hops;
+    snprintf(text[L_ET_FANOUTS], sizeof text[0], "%lld values (digest %016llx)", (long long)n,
+             (unsigned long long)bytes_digest(o->sampler.edge_type_fanouts, n * 4));
+  }
   for (int i = 0; i < L_N; i++) {
     opts[i].name = names[i];
     opts[i].value = text[i];
@@ -433,7 +447,7 @@ int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_
   *out = NULL;
   if (!dd || !d || !o) return FO_FAIL(FO_EINVAL, "create distributed loader: dd, d or o is NULL");
   /* first, before anything that may fail on one process only: the others wait here */
-  if ((rc = check_loader_opts(dd, o, tail)) != FO_OK) return rc;
+  if ((rc = check_loader_opts(dd, d, o, tail)) != FO_OK) return rc;
   if ((unsigned)tail > FO_DIST_TAIL_PAD) return FO_FAIL(FO_EINVAL, "unknown tail mode %d", (int)tail);
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");

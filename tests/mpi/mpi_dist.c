@@ -349,12 +349,12 @@ static int mode_disagree(const char *parts, int ppm) {
   if (!dd) return finish();
   CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
   if (!d) return finish();
-  for (int k = 0; k <= 14; k++) {
+  for (int k = 0; k <= 16; k++) {
     fo_loader_opts lo;
     fo_loader_t *L = NULL;
     fo_dist_tail tail = FO_DIST_TAIL_KEEP;
     int who = k % g_size, rc;
-    bool odd = g_rank == who && k < 14; /* k == 14: all agree */
+    bool odd = g_rank == who && k < 16; /* k == 16: all agree */
     char want[200];
     const char *name = "";
     fo_loader_opts_init(&lo);
@@ -378,10 +378,12 @@ static int mode_disagree(const char *parts, int ppm) {
     case 11: name = "features"; lo.features = !odd; break;
     case 12: name = "labels"; lo.labels = !odd; break;
     case 13: name = "tail"; tail = odd ? FO_DIST_TAIL_PAD : FO_DIST_TAIL_KEEP; break;
+    case 14: name = "input_type"; lo.input_type = odd ? "paper" : NULL; break;
+    case 15: name = "edge_type_fanouts"; lo.sampler.edge_type_fanouts = odd ? fb : NULL; break;
     default: break;
     }
     rc = fo_dist_loader_create(dd, d, &lo, tail, &L);
-    if (k == 14) {
+    if (k == 16) {
       CHECK(rc == FO_OK, "agreeing options: %s (%s)", fo_last_error(), fo_status_name(rc));
     } else {
       char second[32];

@@ -378,7 +378,7 @@ api)
 disagree)
   # every option kind differing on one rank (C API), on 4 ranks: all fail naming it
   if mpi 4 "$MPI_DIST" disagree "$D/cora-h2" 2 > dis.out 2>&1 && grep -q "mpi_dist: ok" dis.out; then
-    echo "ok   C API: 14 loader options and the CLI's, each differing on one of 4 ranks: FO_EINVAL everywhere"
+    echo "ok   C API: 16 loader options and the CLI's, each differing on one of 4 ranks: FO_EINVAL everywhere"
     grep "option fanouts" dis.out
   else fail "mpi_dist disagree"; cat dis.out; fi
   # the CLI started with different options on 3 ranks (MPMD): every rank says which, exit 1
