@@ -283,6 +283,14 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   if ((rc = fo_dist_open_dataset(dd, path, dopts, &d)) != FO_OK) goto fail;
   mine[1] = cli_now_s() - t0;
   if ((rc = fo_dist_loader_create(dd, d, lo, dc->tail, &L)) != FO_OK) goto fail;
+  { /* this command's own options that every rank must share (the loader checked its own) */
+    char ev[24], bv[24];
+    fo_dist_option same[3] = {{"epochs", ev}, {"batches", bv}, {"digest", digest ? "true" : "false"}};
+    snprintf(ev, sizeof ev, "%lld", (long long)epochs);
+    if (max_batches < 0) snprintf(bv, sizeof bv, "all");
+    else snprintf(bv, sizeof bv, "%lld", (long long)max_batches);
+    if ((rc = fo_dist_check_same(dd, "bench --dist", same, 3)) != FO_OK) goto fail;
+  }
   memset(sums, 0, sizeof sums);
   t0 = cli_now_s();
   cli_progress_start(&pg, rank == 0 && !dc->quiet && !json, "bench rank 0");

@@ -41,6 +41,12 @@ typedef struct fo_dist_opts {
                                   that one host acts as several machines */
   double deadline_s;         /**< deadline of every remote call and of the final barrier, in
                                   seconds, finite and > 0; default 600 */
+  int64_t max_message_bytes; /**< MPI: the largest request or answer either side sends or
+                                  accepts, 4096 .. 2^32 bytes; 0 (default) = 2^32. A server
+                                  refuses an answer over it with an ERROR answer naming both
+                                  sizes (FO_ERANGE for the caller and every other rank); a
+                                  request over it is FO_ERANGE before it is sent. The same on
+                                  every process (checked) */
   bool init_worker;          /**< call fo_worker_init with this process's ranks and `worker`;
                                   default false */
   fo_worker_opts worker;     /**< for fo_worker_init (its rank fields are filled in) */
@@ -62,13 +68,21 @@ FO_API void fo_dist_opts_init(fo_dist_opts *o);
  * @param comm  a pointer to the caller's MPI_Comm (void * so that this header needs no mpi.h);
  *              it is duplicated (MPI_Comm_dup, with MPI_ERRORS_RETURN); MPI must be
  *              initialized with MPI_THREAD_MULTIPLE.
+ * Start-up deadline: every collective of the start (each a nonblocking one polled against
+ * one deadline, deadline_s from the call; MPI_Comm_split and MPI_Comm_split_type, which have
+ * no nonblocking form, run only after a polled barrier) fails with FO_EMPI "dist init: ...:
+ * not every process took part within D s" when a process never calls fo_dist_init_mpi (it
+ * runs another program, is stopped or has died), instead of waiting forever.
+ *
  * @return FO_OK; FO_ENOSYS when fanout was built without MPI; FO_EINVAL when MPI is not
  *         initialized with MPI_THREAD_MULTIPLE, or procs_per_machine does not divide the
- *         number of ranks or differs between ranks, or machines have different numbers of
- *         processes; FO_EMPI with MPI's message; FO_ENOMEM; fo_worker_init's errors with
+ *         number of ranks or differs between ranks, or max_message_bytes is out of range or
+ *         differs, or machines have different numbers of processes; FO_EMPI with MPI's
+ *         message, or at the start-up deadline; FO_ENOMEM; fo_worker_init's errors with
  *         init_worker. Collective over `comm`, with the same options on every rank; once
  *         `comm` is duplicated it fails on every rank or on none (a rank whose own start
- *         failed has its message, the others name it).
+ *         failed has its message, the others name it), except at the start-up deadline, which
+ *         each process that came reports by itself.
  */
 FO_API int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out);
 
@@ -137,10 +151,36 @@ FO_API bool fo_dist_failed(const fo_dist_t *dd, const char **message);
  * fo_sampler_create over the unpartitioned dataset. Options and errors as fo_sampler_create
  * (edge_dir in only); remote failures come out of fo_sampler_sample as FO_EMPI (deadline, peer
  * failure) or FO_EFORMAT (malformed answer) naming the machine. The sampler must not outlive
- * `dd` or `d`. Thread-safety: as a sampler; any number of them may share `dd`.
+ * `dd` or `d`. Thread-safety: as a sampler; any number of them may share `dd`. Not
+ * collective: its options are not compared between processes (fo_dist_check_same can).
  */
 FO_API int fo_dist_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_sampler_opts *o,
                                   fo_sampler_t **out);
+
+/** One option that every process must give the same value (fo_dist_check_same). */
+typedef struct fo_dist_option {
+  const char *name;  /**< e.g. "fanouts" */
+  const char *value; /**< its value as text, e.g. "10,5" (compared whole; up to 200 bytes are
+                          shown in a message) */
+} fo_dist_option;
+
+/**
+ * Check that every process gives the same options: `n` (0..64) name/value pairs, compared by a
+ * 64-bit digest of each (an MPI_Iallgather of fixed-size records, then two MPI_Ibcasts of the
+ * first differing one's texts from rank 0 and the first rank that differs), polled against
+ * the deadline. Collective over the context's processes, in the same order on every process.
+ * fo_dist_loader_create calls it with the loader's options; the CLI adds its own (--epochs,
+ * --batches).
+ * @return FO_OK; FO_EINVAL on every process when options differ: "WHAT: option fanouts
+ *         differs between processes: rank 0 has 10,10, rank 3 has 10,5" (and how many ranks
+ *         differ from rank 0), or when processes check different numbers of options; FO_EINVAL
+ *         for n outside 0..64 or a NULL name or value (on that process only); FO_EMPI when not
+ *         every process took part within the deadline, which fails the context (see
+ *         fo_dist_failed). The in-process transport: FO_OK after the argument checks.
+ * Thread-safety: one call at a time per context. Cost: 65 x 8 bytes per process gathered on
+ * every process, two small broadcasts when options differ.
+ */
+FO_API int fo_dist_check_same(fo_dist_t *dd, const char *what, const fo_dist_option *opts, int n);
 
 /** How the epoch's batches are dealt to the processes (global batch b goes to rank b mod R). */
 typedef enum fo_dist_tail {
@@ -155,7 +195,15 @@ typedef enum fo_dist_tail {
  * b mod fo_dist_size(dd) == fo_dist_rank(dd) (fo_loader_batch_t.index is the global b), each
  * identical to batch b of a single-process loader with the same options over the unpartitioned
  * dataset; remote nodes' features and labels come in one request per remote machine per batch.
- * @return as fo_loader_create; FO_EINVAL for a bad `tail`. The loader must not outlive `dd`.
+ * Collective: every process creates its loaders in the same order (one at a time), with the
+ * same options; they are checked first (fo_dist_check_same: fanouts, replace, edge_dir,
+ * disjoint, seed, batch_size, input_nodes (count and digest), split, shuffle, drop_last, epoch,
+ * features, labels, tail, input_type, edge_type_fanouts (count and digest)), so processes started with different options fail together instead
+ * of producing a mixture.
+ * @return as fo_loader_create; FO_EINVAL for a bad `tail`, or on every process for options
+ *         that differ between processes (the message names the first such option and two
+ *         ranks with their values); FO_EMPI when not every process created its loader within
+ *         the deadline (the context fails). The loader must not outlive `dd`.
  */
 FO_API int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
                                  fo_dist_tail tail, fo_loader_t **out);

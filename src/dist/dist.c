@@ -241,6 +241,93 @@ int fo_dist_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_sample
   return FO_OK;
 }
 
+/* ---- options every process must share ----------------------------------------------------- */
+
+uint64_t fo__same_digest(const char *name, const char *value) {
+  uint64_t h = UINT64_C(1469598103934665603);
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * UINT64_C(1099511628211);
+  h = (h ^ 0xffu) * UINT64_C(1099511628211); /* the separator: no name or value byte */
+  for (const unsigned char *p = (const unsigned char *)value; *p; p++) h = (h ^ *p) * UINT64_C(1099511628211);
+  return h;
+}
+
+int fo_dist_check_same(fo_dist_t *dd, const char *what, const fo_dist_option *opts, int n) {
+  if (!what) what = "check options";
+  if (!dd) return FO_FAIL(FO_EINVAL, "%s: no context", what);
+  if (n < 0 || n > FO__SAME_MAX || (n && !opts))
+    return FO_FAIL(FO_EINVAL, "%s: %d options to compare, not 0..%d", what, n, FO__SAME_MAX);
+  for (int i = 0; i < n; i++)
+    if (!opts[i].name || !opts[i].value)
+      return FO_FAIL(FO_EINVAL, "%s: option %d has a NULL name or value", what, i);
+  if (!dd->ops || !dd->ops->check_same) return FO_OK;
+  return dd->ops->check_same(dd, what, opts, n);
+}
+
+/* The loader options that decide which batches a process makes, as text (enough of each for a
+ * message; input nodes by count and digest). */
+enum { L_FANOUTS, L_REPLACE, L_EDGE_DIR, L_DISJOINT, L_SEED, L_BATCH, L_INPUT, L_SPLIT,
+       L_SHUFFLE, L_DROP_LAST, L_EPOCH, L_FEATURES, L_LABELS, L_TAIL, L_INPUT_TYPE,
+       L_ET_FANOUTS, L_N };
+
+/* FNV-1a 64 of n bytes. */
+static uint64_t bytes_digest(const void *p, int64_t n) {
+  uint64_t h = UINT64_C(1469598103934665603);
+  for (int64_t i = 0; i < n; i++) h = (h ^ ((const unsigned char *)p)[i]) * UINT64_C(1099511628211);
+  return h;
+}
+
+static int check_loader_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
+                             fo_dist_tail tail) {
+  static const char *const names[L_N] = {"fanouts", "replace", "edge_dir", "disjoint", "seed",
+    "batch_size", "input_nodes", "split", "shuffle", "drop_last", "epoch", "features", "labels",
+    "tail", "input_type", "edge_type_fanouts"};
+  static const char *const tails[] = {"keep", "drop", "pad"};
+  char text[L_N][FO__SAME_TEXT + 16];
+  fo_dist_option opts[L_N];
+  size_t at = 0;
+  const int32_t hops = o->sampler.n_hops < 0 ? 0 : o->sampler.n_hops > 64 ? 64 : o->sampler.n_hops;
+  text[L_FANOUTS][0] = '\0';
+  if (!o->sampler.fanouts) snprintf(text[L_FANOUTS], sizeof text[0], "(none)");
+  for (int32_t h = 0; o->sampler.fanouts && h < hops && at < sizeof text[0] - 12; h++)
+    at += (size_t)snprintf(text[L_FANOUTS] + at, sizeof text[0] - at, "%s%d", h ? "," : "",
+                           (int)o->sampler.fanouts[h]);
+  if (o->sampler.fanouts && !hops) snprintf(text[L_FANOUTS], sizeof text[0], "(%d hops)", (int)o->sampler.n_hops);
+  snprintf(text[L_REPLACE], sizeof text[0], "%s", o->sampler.replace ? "true" : "false");
+  snprintf(text[L_EDGE_DIR], sizeof text[0], "%s", o->sampler.edge_dir == FO_EDGE_DIR_IN ? "in"
+           : o->sampler.edge_dir == FO_EDGE_DIR_OUT ? "out" : "?");
+  snprintf(text[L_DISJOINT], sizeof text[0], "%s", o->sampler.disjoint ? "true" : "false");
+  snprintf(text[L_SEED], sizeof text[0], "%llu", (unsigned long long)o->sampler.seed);
+  snprintf(text[L_BATCH], sizeof text[0], "%lld", (long long)o->batch_size);
+  if (!o->input_nodes) {
+    snprintf(text[L_INPUT], sizeof text[0], "(none)");
+  } else {
+    snprintf(text[L_INPUT], sizeof text[0], "%lld nodes (digest %016llx)",
+             (long long)o->n_input_nodes, (unsigned long long)bytes_digest(o->input_nodes,
+             o->n_input_nodes > 0 ? o->n_input_nodes * 8 : 0));
+  }
+  snprintf(text[L_SPLIT], sizeof text[0], "%s", o->split ? o->split : "(none)");
+  snprintf(text[L_SHUFFLE], sizeof text[0], "%s", o->shuffle ? "true" : "false");
+  snprintf(text[L_DROP_LAST], sizeof text[0], "%s", o->drop_last ? "true" : "false");
+  snprintf(text[L_EPOCH], sizeof text[0], "%llu", (unsigned long long)o->epoch);
+  snprintf(text[L_FEATURES], sizeof text[0], "%s", o->features ? "true" : "false");
+  snprintf(text[L_LABELS], sizeof text[0], "%s", o->labels ? "true" : "false");
+  if ((unsigned)tail <= FO_DIST_TAIL_PAD) snprintf(text[L_TAIL], sizeof text[0], "%s", tails[tail]);
+  else snprintf(text[L_TAIL], sizeof text[0], "%d", (int)tail);
+  snprintf(text[L_INPUT_TYPE], sizeof text[0], "%s", o->input_type ? o->input_type : "(none)");
+  if (!o->sampler.edge_type_fanouts) {
+    snprintf(text[L_ET_FANOUTS], sizeof text[0], "(none)");
+  } else { /* [n_edge_types * n_hops] of the dataset (one edge type for version 1) */
+    int64_t n = (int64_t)(d->n_etypes > 0 ? d->n_etypes : 1) * hops;
+    snprintf(text[L_ET_FANOUTS], sizeof text[0], "%lld values (digest %016llx)", (long long)n,
+             (unsigned long long)bytes_digest(o->sampler.edge_type_fanouts, n * 4));
+  }
+  for (int i = 0; i < L_N; i++) {
+    opts[i].name = names[i];
+    opts[i].value = text[i];
+  }
+  return fo_dist_check_same(dd, "create distributed loader", opts, L_N);
+}
+
 /* ---- distributed loaders -------------------------------------------------------------------- */
 
 typedef struct loader_ctx {
@@ -373,6 +460,9 @@ int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_
   loader_ctx *c;
   int rc;
   *out = NULL;
+  if (!dd || !d || !o) return FO_FAIL(FO_EINVAL, "create distributed loader: dd, d or o is NULL");
+  /* first, before anything that may fail on one process only: the others wait here */
+  if ((rc = check_loader_opts(dd, d, o, tail)) != FO_OK) return rc;
   if ((unsigned)tail > FO_DIST_TAIL_PAD) return FO_FAIL(FO_EINVAL, "unknown tail mode %d", (int)tail);
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");

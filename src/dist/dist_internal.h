@@ -108,6 +108,9 @@ typedef struct fo__transport_ops {
    * just been recorded by fo__dist_fail (dd->fail_rc, dd->fail_msg): tell the other processes. */
   void (*serve)(fo_dist_t *dd);
   void (*failed)(fo_dist_t *dd);
+  /* Optional (NULL: one process, nothing to compare): fo_dist_check_same's collective part
+   * (arguments checked). */
+  int (*check_same)(fo_dist_t *dd, const char *what, const fo_dist_option *opts, int n);
 } fo__transport_ops;
 
 struct fo_dist {
@@ -131,5 +134,11 @@ int fo__dist_new(fo_dist_t **out, const fo_dist_opts *o);
 void fo__dist_free(fo_dist_t *dd);
 
 extern const fo__transport_ops fo__local_ops;
+
+/* fo_dist_check_same: the most options, and how much of a value a message shows. */
+#define FO__SAME_MAX 64
+#define FO__SAME_TEXT 200
+/* 64-bit FNV-1a of name, a 0 byte, and value. */
+uint64_t fo__same_digest(const char *name, const char *value);
 
 #endif

@@ -61,7 +61,8 @@ static void local_fini(fo_dist_t *dd) {
   dd->impl = NULL;
 }
 
-const fo__transport_ops fo__local_ops = {local_exchange, local_barrier, local_fini, NULL, NULL};
+const fo__transport_ops fo__local_ops = {local_exchange, local_barrier, local_fini, NULL, NULL,
+                                         NULL};
 
 int fo_dist_init_local(const fo_dataset_t *d, int32_t machine, const fo_dist_opts *o,
                        fo_dist_t **out) {

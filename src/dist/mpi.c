@@ -8,7 +8,10 @@
  *   group  MPI_Comm_split(world, color = local rank, key = machine): worker group i, in which
  *          rank m is the process of local rank i on machine m; requests travel on it;
  *   resp   MPI_Comm_dup(group): answers, so that the server's "any source, any tag" probe on
- *          `group` can never take an answer meant for one of the process's callers.
+ *          `group` can never take an answer meant for one of the process's callers;
+ *   same   MPI_Comm_dup(world): fo_dist_check_same's collectives, which then never meet the
+ *          final barrier's (a process that finalizes while another checks options sends a
+ *          CLOSING notice on `world` instead).
  *
  * Threads. Every process runs one server thread from fo_dist_init_mpi to fo_dist_finalize. It
  * polls (MPI_Improbe, sleeping 20 us doubling to 1 ms while idle, so that an oversubscribed
@@ -25,12 +28,18 @@
  * answer with MPI_Improbe(source = machine, tag) on `resp`: answers are matched by tag, never by
  * order.
  *
- * Deadlines. MPI has no timed wait: exchange() posts every request (MPI_Isend), then polls
- * (MPI_Improbe, MPI_Test; 20 us growing by half to 5 ms) until every answer is in, the context
- * fails (a notice from another process), or the deadline passes: then it fails with FO_EMPI
- * "machine M (local rank L) did not answer <kind> request within D s". Sends that may still
- * read their buffers are kept (with their buffers) until fini. The final barrier is an
- * MPI_Ibarrier polled the same way.
+ * Deadlines. MPI has no timed wait, and nothing here waits in a blocking MPI call: exchange()
+ * posts every request (MPI_Isend), then polls (MPI_Improbe, then MPI_Imrecv of the probed
+ * answer, MPI_Test; 20 us growing by half to 0.2 ms) until every answer is in whole, the
+ * context fails (a notice from another process), or the deadline passes: then it fails with
+ * FO_EMPI "machine M (local rank L) did not answer <kind> request within D s" (a message over
+ * ~64 KB comes in fragments: a peer that freezes mid-transfer is caught the same way). The
+ * server receives requests the same way (one at a time; one that stalls mid-transfer fails
+ * the context naming its sender). Sends and receives that may still use their buffers are kept
+ * (with their buffers) until fini. The final barrier, every collective of start-up and
+ * fo_dist_check_same are nonblocking collectives polled the same way (waiter, wait_collective);
+ * a poll loop that finds it was not running for STALL_NS (SIGSTOP) extends its wait once, so
+ * that a resumed process hears the others' notices before it blames anyone.
  *
  * Abort path. The first failure of a context (fo__dist_fail: a deadline, a malformed or ERROR
  * answer, a failed barrier) calls mpi_failed, which sends an ABORT notice (status and message)
@@ -46,17 +55,29 @@
 #include <time.h>
 
 /* Tags of the control messages on `world` (nothing else is sent point-to-point there). */
-enum { TAG_ABORT = 1 };
+enum { TAG_ABORT = 1, TAG_CLOSING = 2 };
 
-/* The largest message (in 8-byte words, 4 GiB) either side sends or accepts. */
+/* The largest message (in 8-byte words, 4 GiB) either side sends or accepts; a context's own
+ * limit (fo_dist_opts.max_message_bytes) may be lower. 2^29 words keep MPI's int counts far
+ * from INT_MAX. */
 #define MAX_MSG_WORDS ((int64_t)1 << 29)
+#define MIN_MSG_BYTES 4096
 /* The largest ABORT notice: an int64 status, then the message text (no NUL). */
 #define ABORT_MAX_BYTES 1100
 
+/* Polling naps: callers and collectives grow from 20 us by half to CALL_NAP_MAX_NS, the idle
+ * server doubles to SERVE_NAP_MAX_NS. Small caps keep a wait's latency a tiny fraction of any
+ * deadline; the naps still leave an oversubscribed host's cores to the others. */
 #define CALL_NAP_MIN_NS 20000L
-#define CALL_NAP_MAX_NS 5000000L
+#define CALL_NAP_MAX_NS 200000L
 #define SERVE_NAP_MIN_NS 20000L
 #define SERVE_NAP_MAX_NS 1000000L
+/* A poll loop that did not run for this long was stopped (SIGSTOP, a suspended VM) or starved:
+ * its deadline is then extended once by STALL_GRACE_NS (at most the deadline), so that a
+ * resumed process first hears what happened (ABORT notices, answers that came meanwhile)
+ * instead of blaming the peer it was waiting for. */
+#define STALL_NS 250000000ULL
+#define STALL_GRACE_NS 1000000000ULL
 
 /* A send that may still read its buffer: both are released at fini once it is complete. */
 typedef struct orphan {
@@ -66,6 +87,12 @@ typedef struct orphan {
 
 typedef struct mpi_impl {
   MPI_Comm world, group, resp;
+  MPI_Comm same;                /* MPI_Comm_dup(world): fo_dist_check_same's collectives only, so
+                                   that they never meet the final barrier's */
+  int closing_from;             /* __atomic: 1 + the first rank that told it reached finalize */
+  char *closing_buf;            /* the CLOSING notice this process sent, and its sends */
+  MPI_Request *closing_reqs;
+  int n_closing_reqs;
   int tag_span;                 /* call tags are 1 .. tag_span */
   unsigned next_tag;            /* __atomic */
   int stop;                     /* __atomic: the server thread returns */
@@ -79,7 +106,8 @@ typedef struct mpi_impl {
   char *abort_buf;              /* the notice sent by mpi_failed */
   MPI_Request *abort_reqs;
   int n_abort_reqs;
-  bool pending_collective;      /* an Ibarrier never completed: leave the communicators alone */
+  bool pending_collective;      /* a collective never completed: leave the communicators alone */
+  int64_t max_words;            /* largest message sent or accepted, in words */
 } mpi_impl;
 
 /* FO_EMPI with "<what>: <MPI_Error_string>". */
@@ -105,9 +133,53 @@ static void nap(long *ns, long max_ns, int num, int den) {
   if (*ns > max_ns) *ns = max_ns;
 }
 
-static uint64_t deadline_ns(const fo_dist_t *dd) {
-  double ns = dd->deadline_s * 1e9;
-  return fo__now_ns() + (ns > 1e18 ? (uint64_t)1e18 : (uint64_t)ns);
+static uint64_t span_ns(double s) {
+  double ns = s * 1e9;
+  return ns > 1e18 ? (uint64_t)1e18 : ns < 0 ? 0 : (uint64_t)ns;
+}
+
+static uint64_t deadline_ns(const fo_dist_t *dd) { return fo__now_ns() + span_ns(dd->deadline_s); }
+
+/* One bounded wait: its limit, its nap, and whether this process itself stopped running
+ * during it (see STALL_NS). */
+typedef struct waiter {
+  uint64_t limit, last, stalled_ns;
+  long ns;
+  bool extended;
+} waiter;
+
+static void waiter_init(waiter *w, uint64_t limit) {
+  w->limit = limit;
+  w->last = fo__now_ns();
+  w->stalled_ns = 0;
+  w->ns = CALL_NAP_MIN_NS;
+  w->extended = false;
+}
+
+/* Whether the wait's time is up (call once per round, after looking for progress). A round
+ * that comes STALL_NS or more after the previous one extends the limit once. */
+static bool waiter_expired(waiter *w, double deadline_s) {
+  uint64_t now = fo__now_ns(), gap = now - w->last;
+  w->last = now;
+  if (gap >= STALL_NS) {
+    uint64_t grace = span_ns(deadline_s) < STALL_GRACE_NS ? span_ns(deadline_s) : STALL_GRACE_NS;
+    w->stalled_ns += gap;
+    if (!w->extended && w->limit < now + grace) {
+      w->limit = now + grace;
+      w->extended = true;
+    }
+  }
+  return now >= w->limit;
+}
+
+static void waiter_nap(waiter *w) { nap(&w->ns, CALL_NAP_MAX_NS, 3, 2); }
+
+/* " (this process did not run for X s of that time ...)" after a stall, else "". */
+static const char *stall_note(const waiter *w, char *buf, size_t cap) {
+  if (w->stalled_ns < STALL_NS) return "";
+  snprintf(buf, cap, " (this process itself did not run for %.1f s of that time: it was "
+           "stopped or starved)", (double)w->stalled_ns * 1e-9);
+  return buf;
 }
 
 /* "hop", "fetch" or "?" from a request's header (without touching this thread's message). */
@@ -155,74 +227,106 @@ static void orphan_add(mpi_impl *mi, MPI_Request req, void *buf) {
   pthread_mutex_unlock(&mi->mu);
 }
 
-/* Receive the message `m` of `count` words into *buf (grown; capacity *cap bytes); a message
- * that is too large or not whole words is received into nothing (MPI_ERR_TRUNCATE, ignored)
- * and refused. */
-static int receive(MPI_Message *m, int count, void **buf, size_t *cap, const char *what) {
+/* Take the probed message `m` into nothing: MPI discards it in the background (nobody waits
+ * for it: its sender may be stopped mid-transfer). */
+static void discard(MPI_Message *m, MPI_Datatype type) {
+  static int64_t sink;
+  MPI_Request r;
+  if (MPI_Imrecv(&sink, 0, type, m, &r) == MPI_SUCCESS) (void)MPI_Request_free(&r);
+}
+
+/* The size of a probed message in 8-byte words (*count), or MPI_UNDEFINED with its size in
+ * bytes (*bytes, -1 if unknown) when it is not whole words or more than INT_MAX words. */
+static void probed_size(const MPI_Status *st, int *count, long long *bytes) {
+  MPI_Count n = -1;
+  *bytes = -1;
+  if (MPI_Get_count(st, MPI_INT64_T, count) != MPI_SUCCESS) *count = MPI_UNDEFINED;
+  if (*count == MPI_UNDEFINED && MPI_Get_elements_x(st, MPI_BYTE, &n) == MPI_SUCCESS &&
+      n != MPI_UNDEFINED)
+    *bytes = (long long)n;
+}
+
+/* Start receiving the probed message `m` of `count` words into *buf (grown; capacity *cap
+ * bytes) with MPI_Imrecv: *req completes with it (a message over ~64 KB comes in fragments, so
+ * it is polled against a deadline like everything else, never waited for). A message that is
+ * too large or not whole words is discarded and refused. */
+static int start_receive(const mpi_impl *mi, MPI_Message *m, int count, long long bytes,
+                         void **buf, size_t *cap, MPI_Request *req, const char *what) {
   int err;
-  if (count == MPI_UNDEFINED || count < 0 || count > MAX_MSG_WORDS) {
-    int64_t sink;
-    (void)MPI_Mrecv(&sink, 0, MPI_INT64_T, m, MPI_STATUS_IGNORE);
-    if (count == MPI_UNDEFINED) return FO_FAIL(FO_EFORMAT, "%s is not made of 8-byte words", what);
-    return FO_FAIL(FO_EFORMAT, "%s has %lld bytes, more than the limit of %lld", what,
-                   (long long)count * 8, (long long)MAX_MSG_WORDS * 8);
+  *req = MPI_REQUEST_NULL;
+  if (count == MPI_UNDEFINED || count < 0 || count > mi->max_words) {
+    discard(m, MPI_INT64_T);
+    if ((count == MPI_UNDEFINED || count < 0) && bytes >= 0 && bytes % 8 == 0)
+      return FO_FAIL(FO_ERANGE, "%s has %lld bytes, more than the limit of %lld bytes "
+                     "(max_message_bytes)", what, bytes, (long long)mi->max_words * 8);
+    if (count == MPI_UNDEFINED || count < 0)
+      return FO_FAIL(FO_EFORMAT, "%s is not made of 8-byte words (%lld bytes)", what, bytes);
+    return FO_FAIL(FO_ERANGE, "%s has %lld bytes, more than the limit of %lld bytes "
+                   "(max_message_bytes)", what, (long long)count * 8, (long long)mi->max_words * 8);
   }
-  if ((size_t)count * 8 > *cap) {
-    void *nb = realloc(*buf, (size_t)count * 8);
+  if ((size_t)count * 8 > *cap || !*buf) {
+    void *nb = realloc(*buf, count ? (size_t)count * 8 : 8);
     if (!nb) {
-      int64_t sink;
-      (void)MPI_Mrecv(&sink, 0, MPI_INT64_T, m, MPI_STATUS_IGNORE);
+      discard(m, MPI_INT64_T);
       return FO_FAIL(FO_ENOMEM, "%s of %lld bytes", what, (long long)count * 8);
     }
     *buf = nb;
-    *cap = (size_t)count * 8;
+    *cap = count ? (size_t)count * 8 : 8;
   }
-  if ((err = MPI_Mrecv(*buf, count, MPI_INT64_T, m, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+  if ((err = MPI_Imrecv(*buf, count, MPI_INT64_T, m, req)) != MPI_SUCCESS) {
+    *req = MPI_REQUEST_NULL;
     return mpi_error(err, "receive %s", what);
+  }
   return FO_OK;
 }
 
 /* ---- callers -------------------------------------------------------------------------------- */
 
 typedef struct pending {
-  MPI_Request send;
+  MPI_Request send, recv; /* the request's send; the answer's receive once it has begun */
   int tag;
   bool answered;
 } pending;
 
-/* Take the answer to call c (tag `tag`) if it has come: 1 taken, 0 not yet, < 0 an error. */
-static int take_answer(fo_dist_t *dd, fo__call *c, int tag) {
+/* Progress of call c's answer (tag p->tag): 1 it is in whole, 0 not yet (not come, or coming),
+ * < 0 an error. */
+static int take_answer(fo_dist_t *dd, fo__call *c, pending *p) {
   mpi_impl *mi = dd->impl;
   MPI_Message m;
   MPI_Status st;
   int flag = 0, count = 0, err, rc;
+  long long bytes;
   char what[96];
-  if ((err = MPI_Improbe(c->machine, tag, mi->resp, &flag, &m, &st)) != MPI_SUCCESS)
-    return mpi_error(err, "wait for the answer of machine %d", (int)c->machine);
-  if (!flag) return 0;
-  if ((err = MPI_Get_count(&st, MPI_INT64_T, &count)) != MPI_SUCCESS) {
-    int64_t sink;
-    (void)MPI_Mrecv(&sink, 0, MPI_INT64_T, &m, MPI_STATUS_IGNORE);
-    return mpi_error(err, "answer of machine %d", (int)c->machine);
+  if (p->recv == MPI_REQUEST_NULL) {
+    if ((err = MPI_Improbe(c->machine, p->tag, mi->resp, &flag, &m, &st)) != MPI_SUCCESS)
+      return mpi_error(err, "wait for the answer of machine %d", (int)c->machine);
+    if (!flag) return 0;
+    probed_size(&st, &count, &bytes);
+    snprintf(what, sizeof what, "the %s answer of machine %d (local rank %d)", kind_name(&c->req),
+             (int)c->machine, (int)dd->local_rank);
+    if ((rc = start_receive(mi, &m, count, bytes, &c->resp, &c->resp_cap, &p->recv, what)) != FO_OK)
+      return rc;
+    c->resp_len = (size_t)count * 8;
   }
-  snprintf(what, sizeof what, "the %s answer of machine %d (local rank %d)", kind_name(&c->req),
-           (int)c->machine, (int)dd->local_rank);
-  if ((rc = receive(&m, count, &c->resp, &c->resp_cap, what)) != FO_OK) return rc;
-  c->resp_len = (size_t)count * 8;
-  return 1;
+  if ((err = MPI_Test(&p->recv, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+    p->recv = MPI_REQUEST_NULL; /* (a failed request is freed by MPI) */
+    return mpi_error(err, "receive the %s answer of machine %d", kind_name(&c->req),
+                     (int)c->machine);
+  }
+  return flag ? 1 : 0;
 }
 
 static int mpi_exchange(fo_dist_t *dd, fo__call *calls, int n) {
   mpi_impl *mi = dd->impl;
   pending stack[8], *p = stack;
   const char *msg;
-  uint64_t limit;
-  long ns = CALL_NAP_MIN_NS;
+  waiter w;
+  char note[160];
   int rc = FO_OK, err, i;
   if (n <= 0) return FO_OK;
   if (n > 8 && !(p = calloc((size_t)n, sizeof *p))) return FO_FAIL(FO_ENOMEM, "exchange of %d calls", n);
   for (i = 0; i < n; i++) {
-    p[i].send = MPI_REQUEST_NULL;
+    p[i].send = p[i].recv = MPI_REQUEST_NULL;
     p[i].answered = false;
   }
   /* every request goes out before any answer is awaited */
@@ -233,10 +337,11 @@ static int mpi_exchange(fo_dist_t *dd, fo__call *calls, int n) {
       rc = FO_FAIL(FO_EINVAL, "request to machine %d of %d", (int)c->machine, (int)dd->n_machines);
       goto abandon;
     }
-    if (c->req.n < 2 || c->req.n > MAX_MSG_WORDS) {
-      rc = FO_FAIL(FO_ERANGE, "a %s request of %lld bytes to machine %d is not within the MPI "
-                   "transport's limit of %lld bytes: use smaller batches", kind_name(&c->req),
-                   (long long)c->req.n * 8, (int)c->machine, (long long)MAX_MSG_WORDS * 8);
+    if (c->req.n < 2 || c->req.n > mi->max_words) {
+      rc = FO_FAIL(FO_ERANGE, "a %s request of %lld bytes to machine %d is over the MPI "
+                   "transport's limit of %lld bytes (max_message_bytes): use smaller batches",
+                   kind_name(&c->req), (long long)c->req.n * 8, (int)c->machine,
+                   (long long)mi->max_words * 8);
       goto abandon;
     }
     t = __atomic_fetch_add(&mi->next_tag, 1u, __ATOMIC_RELAXED);
@@ -250,21 +355,25 @@ static int mpi_exchange(fo_dist_t *dd, fo__call *calls, int n) {
       goto abandon;
     }
   }
-  limit = deadline_ns(dd);
+  waiter_init(&w, deadline_ns(dd));
   for (;;) {
     int left = 0;
     for (i = 0; i < n; i++) {
       int flag = 1;
       if (!p[i].answered) {
-        int r = take_answer(dd, &calls[i], p[i].tag);
+        int r = take_answer(dd, &calls[i], &p[i]);
         if (r < 0) {
           rc = r;
           goto abandon;
         }
-        p[i].answered = r == 1;
+        if (r == 1) {
+          p[i].answered = true;
+          p[i].recv = MPI_REQUEST_NULL;
+        }
       }
       if (p[i].send != MPI_REQUEST_NULL &&
           (err = MPI_Test(&p[i].send, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+        p[i].send = MPI_REQUEST_NULL;
         rc = mpi_error(err, "send a %s request to machine %d", kind_name(&calls[i].req),
                        (int)calls[i].machine);
         goto abandon;
@@ -274,26 +383,42 @@ static int mpi_exchange(fo_dist_t *dd, fo__call *calls, int n) {
     if (!left) break;
     if (fo_dist_failed(dd, &msg)) {
       rc = failure(dd, msg);
+      if (w.stalled_ns >= STALL_NS) /* a resumed process: what the others said, and why */
+        rc = FO_FAIL(rc, "%s%s", msg, stall_note(&w, note, sizeof note));
       goto abandon;
     }
-    if (fo__now_ns() >= limit) {
+    if (waiter_expired(&w, dd->deadline_s)) {
+      const char *how = "";
       for (i = 0; i < n && p[i].answered; i++) {}
-      if (i == n) i = 0;
-      rc = FO_FAIL(FO_EMPI, "machine %d (local rank %d) did not answer %s request within %g s",
+      if (i == n) { /* every answer is in: a request's send never completed */
+        for (i = 0; i < n && p[i].send == MPI_REQUEST_NULL; i++) {}
+        if (i == n) i = 0;
+        how = " (its answer came, but the request's send never completed)";
+      } else if (p[i].recv != MPI_REQUEST_NULL) {
+        how = " (its answer began to arrive but never finished)";
+      }
+      rc = FO_FAIL(FO_EMPI, "machine %d (local rank %d) did not answer %s request within %g s%s%s",
                    (int)calls[i].machine, (int)dd->local_rank, kind_name(&calls[i].req),
-                   dd->deadline_s);
+                   dd->deadline_s, how, stall_note(&w, note, sizeof note));
       goto abandon;
     }
-    nap(&ns, CALL_NAP_MAX_NS, 3, 2);
+    waiter_nap(&w);
   }
   if (p != stack) free(p);
   return FO_OK;
 abandon:
-  for (i = 0; i < n; i++)
+  /* MPI may still read the requests and write the answers: their buffers go with them */
+  for (i = 0; i < n; i++) {
     if (p[i].send != MPI_REQUEST_NULL) {
       orphan_add(mi, p[i].send, calls[i].req.w);
       memset(&calls[i].req, 0, sizeof calls[i].req);
     }
+    if (p[i].recv != MPI_REQUEST_NULL) {
+      orphan_add(mi, p[i].recv, calls[i].resp);
+      calls[i].resp = NULL;
+      calls[i].resp_cap = calls[i].resp_len = 0;
+    }
+  }
   if (p != stack) free(p);
   return rc;
 }
@@ -313,8 +438,11 @@ typedef struct serve_state {
   bool ready;           /* sv is initialized */
   int init_rc;          /* why it could not be (answered to every request) */
   char init_msg[1024];
-  void *in;             /* the request being answered */
+  void *in;             /* the request being received or answered */
   size_t in_cap;
+  MPI_Request in_req;   /* its receive, while it is coming in (MPI_REQUEST_NULL: none) */
+  int in_count, in_source, in_tag;
+  waiter in_wait;
   fo__buf err;          /* an ERROR answer made here */
   answer *out;          /* answers in flight */
   int n_out, cap_out;
@@ -336,6 +464,12 @@ static int serve_control(fo_dist_t *dd, mpi_impl *mi) {
       count > ABORT_MAX_BYTES)
     count = -1;
   err = MPI_Mrecv(w, count < 0 ? 0 : count, MPI_BYTE, &m, MPI_STATUS_IGNORE);
+  if (st.MPI_TAG == TAG_CLOSING) { /* that rank will join no fo_dist_check_same any more */
+    int none = 0;
+    (void)__atomic_compare_exchange_n(&mi->closing_from, &none, st.MPI_SOURCE + 1, false,
+                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    return 1;
+  }
   if (st.MPI_TAG != TAG_ABORT) return 1; /* nothing else is sent here */
   if (err != MPI_SUCCESS || count < 8) {
     snprintf(text, sizeof text, "rank %d stopped the job (its notice was unreadable)", st.MPI_SOURCE);
@@ -396,22 +530,22 @@ static int send_answer(fo_dist_t *dd, mpi_impl *mi, serve_state *s, fo__buf *b, 
   return FO_OK;
 }
 
-/* Answer one request, if one has come: 1 answered, 0 none, < 0 an MPI error. */
-static int serve_request(fo_dist_t *dd, mpi_impl *mi, serve_state *s) {
-  MPI_Message m;
-  MPI_Status st;
+/* Answer the request in s->in (rc: FO_OK, or why it could not be received): 1 answered,
+ * < 0 an MPI error. */
+static int answer_request(fo_dist_t *dd, mpi_impl *mi, serve_state *s, int rc) {
   fo__buf *out = &s->err;
-  int flag = 0, count = 0, err, rc;
-  char what[64];
-  if ((err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mi->group, &flag, &m, &st)) != MPI_SUCCESS)
-    return mpi_error(err, "server of machine %d: probe for requests", (int)dd->machine);
-  if (!flag) return 0;
-  if ((err = MPI_Get_count(&st, MPI_INT64_T, &count)) != MPI_SUCCESS) count = MPI_UNDEFINED;
-  snprintf(what, sizeof what, "a request from machine %d", st.MPI_SOURCE);
-  rc = receive(&m, count, &s->in, &s->in_cap, what);
   if (rc == FO_OK && s->ready) {
-    rc = fo__server_answer(&s->sv, s->in, (size_t)count * 8);
+    rc = fo__server_answer(&s->sv, s->in, (size_t)s->in_count * 8);
     if (rc == FO_OK) out = &s->sv.out;
+    if (rc == FO_OK && out->n > mi->max_words) { /* refused here, not inside MPI */
+      int kind = fo__msg_kind(s->in, (size_t)s->in_count * 8);
+      rc = FO_FAIL(FO_ERANGE, "its %s answer to machine %d would have %lld bytes, more than the "
+                   "MPI transport's limit of %lld bytes (max_message_bytes): ask for fewer nodes "
+                   "per request (smaller batches or fanouts)",
+                   kind == FO_MSG_HOP ? "hop" : kind == FO_MSG_FETCH ? "fetch" : "?", s->in_source,
+                   (long long)out->n * 8, (long long)mi->max_words * 8);
+      out = &s->err;
+    }
   } else if (rc == FO_OK) {
     rc = fo_set_error(s->init_rc, s->init_msg);
   }
@@ -424,8 +558,55 @@ static int serve_request(fo_dist_t *dd, mpi_impl *mi, serve_state *s) {
   pthread_mutex_lock(&dd->mu);
   dd->stats.served++;
   pthread_mutex_unlock(&dd->mu);
-  if ((rc = send_answer(dd, mi, s, out, st.MPI_SOURCE, st.MPI_TAG)) != FO_OK) return rc;
+  if ((rc = send_answer(dd, mi, s, out, s->in_source, s->in_tag)) != FO_OK) return rc;
   return 1;
+}
+
+/* Progress on requests: take the one coming in further, or start on a new one; answer one
+ * that is in whole. 1 something happened, 0 nothing, < 0 an MPI error. A request that has
+ * begun to arrive but does not finish within the deadline (its sender stopped mid-transfer,
+ * or the link dropped) fails the context, naming the sender; its buffer stays with MPI. */
+static int serve_request(fo_dist_t *dd, mpi_impl *mi, serve_state *s) {
+  MPI_Message m;
+  MPI_Status st;
+  int flag = 0, count = 0, err, rc;
+  long long bytes;
+  char what[64], note[160];
+  if (s->in_req == MPI_REQUEST_NULL) {
+    if ((err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mi->group, &flag, &m, &st)) != MPI_SUCCESS)
+      return mpi_error(err, "server of machine %d: probe for requests", (int)dd->machine);
+    if (!flag) return 0;
+    probed_size(&st, &count, &bytes);
+    s->in_source = st.MPI_SOURCE;
+    s->in_tag = st.MPI_TAG;
+    s->in_count = count;
+    snprintf(what, sizeof what, "a request from machine %d", st.MPI_SOURCE);
+    rc = start_receive(mi, &m, count, bytes, &s->in, &s->in_cap, &s->in_req, what);
+    if (rc != FO_OK) return answer_request(dd, mi, s, rc);
+    waiter_init(&s->in_wait, deadline_ns(dd));
+  }
+  if ((err = MPI_Test(&s->in_req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+    s->in_req = MPI_REQUEST_NULL;
+    return mpi_error(err, "server of machine %d: receive a request from machine %d",
+                     (int)dd->machine, s->in_source);
+  }
+  if (flag) {
+    s->in_req = MPI_REQUEST_NULL;
+    return answer_request(dd, mi, s, FO_OK);
+  }
+  if (waiter_expired(&s->in_wait, dd->deadline_s)) {
+    orphan_add(mi, s->in_req, s->in);
+    s->in_req = MPI_REQUEST_NULL;
+    s->in = NULL;
+    s->in_cap = 0;
+    fo__dist_fail(dd, FO_FAIL(FO_EMPI, "machine %d (local rank %d) began sending a request of "
+                              "%lld bytes to machine %d but did not finish within %g s (it is "
+                              "stopped or its link is down)%s", s->in_source,
+                              (int)dd->local_rank, (long long)s->in_count * 8, (int)dd->machine,
+                              dd->deadline_s, stall_note(&s->in_wait, note, sizeof note)));
+    return 1;
+  }
+  return 0;
 }
 
 static void *serve_main(void *arg) {
@@ -434,6 +615,7 @@ static void *serve_main(void *arg) {
   serve_state s;
   long ns = SERVE_NAP_MIN_NS;
   memset(&s, 0, sizeof s);
+  s.in_req = MPI_REQUEST_NULL;
   while (!__atomic_load_n(&mi->stop, __ATOMIC_ACQUIRE)) {
     const fo_dataset_t *d;
     int busy = serve_control(dd, mi);
@@ -470,6 +652,10 @@ static void *serve_main(void *arg) {
 broken: /* MPI itself failed here: nobody can be answered any more */
   fo__dist_fail(dd, FO_EMPI);
 out:
+  if (s.in_req != MPI_REQUEST_NULL) { /* a request still coming in: its buffer goes with it */
+    orphan_add(mi, s.in_req, s.in);
+    s.in = NULL;
+  }
   (void)progress_answers(dd, mi, &s, true);
   free(s.out);
   for (int i = 0; i < s.n_spare; i++) fo__buf_free(&s.spare[i]);
@@ -522,36 +708,79 @@ static void mpi_failed(fo_dist_t *dd) {
   pthread_mutex_unlock(&mi->mu);
 }
 
-static int mpi_barrier(fo_dist_t *dd) {
+/* Wait for the nonblocking collective *req until it completes, the context fails (`watch`:
+ * a notice from another process), or w's limit passes. FO_EMPI "<what>: not every process
+ * took part within D s" then; the collective stays pending (MPI can neither cancel nor free
+ * one): the communicators are left alone (pending_collective), and any buffer it uses must be
+ * heap memory that the caller then leaves allocated. */
+enum { WATCH_FAILURE = 1, WATCH_CLOSING = 2 };
+
+static int wait_collective(fo_dist_t *dd, MPI_Request *req, waiter *w, int watch,
+                           const char *what) {
   mpi_impl *mi = dd->impl;
-  MPI_Request req;
   const char *msg;
-  uint64_t limit;
-  long ns = CALL_NAP_MIN_NS;
-  int err;
-  /* (fo_dist_finalize calls this only when the context has not failed) */
-  __atomic_store_n(&mi->closing, 1, __ATOMIC_RELEASE);
-  if ((err = MPI_Ibarrier(mi->world, &req)) != MPI_SUCCESS)
-    return fo__dist_fail(dd, mpi_error(err, "final barrier"));
-  limit = deadline_ns(dd);
+  char note[160];
+  uint64_t grace_limit = 0, g = span_ns(dd->deadline_s);
+  if (g > 2 * STALL_GRACE_NS) g = 2 * STALL_GRACE_NS;
+  w->last = fo__now_ns(); /* the work since the previous wait on w was no stall */
   for (;;) {
-    int flag = 0;
-    if ((err = MPI_Test(&req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+    int flag = 0, err = MPI_Test(req, &flag, MPI_STATUS_IGNORE), closing;
+    bool failed;
+    if (err != MPI_SUCCESS) {
       mi->pending_collective = true;
-      return fo__dist_fail(dd, mpi_error(err, "final barrier"));
+      return mpi_error(err, "%s", what);
     }
     if (flag) return FO_OK;
-    if (fo_dist_failed(dd, &msg)) {
+    failed = (watch & WATCH_FAILURE) && fo_dist_failed(dd, &msg);
+    closing = (watch & WATCH_CLOSING) ? __atomic_load_n(&mi->closing_from, __ATOMIC_ACQUIRE) : 0;
+    /* fo_dist_check_same: a rank that took part, and then failed (its verdict: options that
+     * differ) or finalized, told the others after its part of the collective, which then
+     * completes here soon after: a grace of min(deadline, 2 s) lets every rank report the
+     * check's own verdict; a rank that never took part never will */
+    if ((watch & WATCH_CLOSING) && !grace_limit && (failed || closing))
+      grace_limit = fo__now_ns() + g;
+    if (failed && (!(watch & WATCH_CLOSING) || fo__now_ns() >= grace_limit)) {
       mi->pending_collective = true;
       return failure(dd, msg);
     }
-    if (fo__now_ns() >= limit) {
+    if (closing && fo__now_ns() >= grace_limit) {
       mi->pending_collective = true;
-      return fo__dist_fail(dd, FO_FAIL(FO_EMPI, "final barrier: not every process reached "
-                                       "fo_dist_finalize within %g s", dd->deadline_s));
+      return FO_FAIL(FO_EINVAL, "%s: rank %d reached fo_dist_finalize instead (every process "
+                     "must create the same loaders, in the same order)", what, closing - 1);
     }
-    nap(&ns, CALL_NAP_MAX_NS, 3, 2);
+    if (waiter_expired(w, dd->deadline_s)) {
+      mi->pending_collective = true;
+      return FO_FAIL(FO_EMPI, "%s: not every process took part within %g s (a process that is "
+                     "stopped, has died, or never got here)%s", what, dd->deadline_s,
+                     stall_note(w, note, sizeof note));
+    }
+    waiter_nap(w);
   }
+}
+
+static int mpi_barrier(fo_dist_t *dd) {
+  mpi_impl *mi = dd->impl;
+  MPI_Request req;
+  waiter w;
+  int err, rc;
+  /* (fo_dist_finalize calls this only when the context has not failed) */
+  __atomic_store_n(&mi->closing, 1, __ATOMIC_RELEASE);
+  /* tell the others: one still waiting in fo_dist_check_same (a loader this process never
+   * creates) fails at once instead of at its deadline */
+  if (dd->size > 1 && (mi->closing_buf = malloc(1)) &&
+      (mi->closing_reqs = malloc((size_t)dd->size * sizeof *mi->closing_reqs))) {
+    for (int r = 0; r < dd->size; r++)
+      if (r != dd->rank && MPI_Isend(mi->closing_buf, 0, MPI_BYTE, r, TAG_CLOSING, mi->world,
+                                     &mi->closing_reqs[mi->n_closing_reqs]) == MPI_SUCCESS)
+        mi->n_closing_reqs++;
+  }
+  if ((err = MPI_Ibarrier(mi->world, &req)) != MPI_SUCCESS)
+    return fo__dist_fail(dd, mpi_error(err, "final barrier"));
+  waiter_init(&w, deadline_ns(dd));
+  rc = wait_collective(dd, &req, &w, WATCH_FAILURE, "final barrier (fo_dist_finalize)");
+  if (rc == FO_OK) return FO_OK;
+  if (fo_dist_failed(dd, NULL)) return rc; /* another process's failure, as it said */
+  return fo__dist_fail(dd, rc);
 }
 
 /* Release a finished send's buffer; an unfinished one's request is freed and its buffer kept
@@ -582,6 +811,16 @@ static void mpi_fini(fo_dist_t *dd) {
   }
   if (abort_done) free(mi->abort_buf);
   free(mi->abort_reqs);
+  abort_done = true;
+  for (int i = 0; i < mi->n_closing_reqs; i++) {
+    int flag = 0;
+    if (MPI_Test(&mi->closing_reqs[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag) {
+      (void)MPI_Request_free(&mi->closing_reqs[i]);
+      abort_done = false;
+    }
+  }
+  if (abort_done) free(mi->closing_buf);
+  free(mi->closing_reqs);
   for (int i = 0; i < mi->n_orphans; i++) settle(&mi->orphans[i].req, mi->orphans[i].buf);
   free(mi->orphans);
   /* A failed context keeps its communicators: late messages of the failure (ABORT notices,
@@ -589,6 +828,7 @@ static void mpi_fini(fo_dist_t *dd) {
    * could be given to the next one this process makes (MPI agrees on an id free everywhere;
    * one kept here is not), which would then receive them. */
   if (!mi->pending_collective && !fo_dist_failed(dd, NULL)) {
+    if (mi->same != MPI_COMM_NULL) MPI_Comm_free(&mi->same);
     if (mi->resp != MPI_COMM_NULL) MPI_Comm_free(&mi->resp);
     if (mi->group != MPI_COMM_NULL) MPI_Comm_free(&mi->group);
     if (mi->world != MPI_COMM_NULL) MPI_Comm_free(&mi->world);
@@ -598,8 +838,119 @@ static void mpi_fini(fo_dist_t *dd) {
   dd->impl = NULL;
 }
 
+/* A record of fo_dist_check_same: the number of options, then their digests (zero-padded). */
+#define SAME_WORDS (1 + FO__SAME_MAX)
+
+/* "name\0value" of option k (or "(none)" past this process's options) into buf[cap]. */
+static void same_text(const fo_dist_option *opts, int n, int k, char *buf, size_t cap) {
+  memset(buf, 0, cap);
+  if (k >= n) {
+    snprintf(buf, cap, "(none)");
+    return;
+  }
+  size_t nl = strnlen(opts[k].name, 63);
+  memcpy(buf, opts[k].name, nl);
+  snprintf(buf + nl + 1, cap - nl - 1, "%s", opts[k].value);
+}
+
+/* A broadcast of buf[cap] from `root` polled against w (buf: heap, see wait_collective). */
+static int bcast(fo_dist_t *dd, char *buf, int cap, int root, waiter *w, const char *what) {
+  mpi_impl *mi = dd->impl;
+  MPI_Request req;
+  int err = MPI_Ibcast(buf, cap, MPI_CHAR, root, mi->same, &req);
+  if (err != MPI_SUCCESS) return mpi_error(err, "%s: MPI_Ibcast", what);
+  return wait_collective(dd, &req, w, WATCH_FAILURE | WATCH_CLOSING, what);
+}
+
+static int mpi_check_same(fo_dist_t *dd, const char *what, const fo_dist_option *opts, int n) {
+  enum { TEXT = 64 + FO__SAME_TEXT + 2 };
+  mpi_impl *mi = dd->impl;
+  uint64_t *rec = malloc(SAME_WORDS * sizeof *rec), *all = NULL;
+  char *t0 = NULL, *tr = NULL, where[160];
+  MPI_Request req;
+  waiter w;
+  int size = dd->size, field = -1, first = -1, n_differ = 0, err, rc;
+  const char *msg;
+  if (fo_dist_failed(dd, &msg)) {
+    free(rec);
+    return failure(dd, msg);
+  }
+  if (rec) all = malloc((size_t)size * SAME_WORDS * sizeof *all);
+  if (!rec || !all) {
+    free(rec);
+    return FO_FAIL(FO_ENOMEM, "%s: comparing the options of %d processes", what, size);
+  }
+  memset(rec, 0, SAME_WORDS * sizeof *rec);
+  rec[0] = (uint64_t)n;
+  for (int i = 0; i < n; i++) rec[1 + i] = fo__same_digest(opts[i].name, opts[i].value);
+  snprintf(where, sizeof where, "%s: comparing the options of every process", what);
+  waiter_init(&w, deadline_ns(dd));
+  if ((err = MPI_Iallgather(rec, SAME_WORDS, MPI_UINT64_T, all, SAME_WORDS, MPI_UINT64_T,
+                            mi->same, &req)) != MPI_SUCCESS) {
+    free(rec);
+    free(all);
+    return fo__dist_fail(dd, mpi_error(err, "%s: MPI_Iallgather", where));
+  }
+  if ((rc = wait_collective(dd, &req, &w, WATCH_FAILURE | WATCH_CLOSING, where)) != FO_OK)
+    /* rec, all stay with MPI */
+    return fo_dist_failed(dd, NULL) ? rc : fo__dist_fail(dd, rc);
+  /* the first word (count, then each option) where some rank differs from rank 0 */
+  for (int f = 0; f < SAME_WORDS && field < 0; f++)
+    for (int r = 1; r < size; r++)
+      if (all[(size_t)r * SAME_WORDS + f] != all[f]) {
+        if (field < 0) {
+          field = f;
+          first = r;
+        }
+        n_differ++;
+      }
+  if (field < 0) {
+    free(rec);
+    free(all);
+    return FO_OK;
+  }
+  if (field == 0) {
+    rc = FO_FAIL(FO_EINVAL, "%s: processes compare different numbers of options (rank 0 %llu, "
+                 "rank %d %llu): the processes run different programs or versions", what,
+                 (unsigned long long)all[0],  first,
+                 (unsigned long long)all[(size_t)first * SAME_WORDS]);
+    free(rec);
+    free(all);
+    return rc;
+  }
+  free(rec);
+  free(all);
+  /* every process found the same field and rank: both texts come from their owners */
+  if (!(t0 = malloc(TEXT)) || !(tr = malloc(TEXT))) {
+    free(t0);
+    return fo__dist_fail(dd, FO_FAIL(FO_ENOMEM, "%s", where));
+  }
+  if (dd->rank == 0) same_text(opts, n, field - 1, t0, TEXT);
+  if (dd->rank == first) same_text(opts, n, field - 1, tr, TEXT);
+  if ((rc = bcast(dd, t0, TEXT, 0, &w, where)) != FO_OK ||
+      (rc = bcast(dd, tr, TEXT, first, &w, where)) != FO_OK) /* t0, tr stay with MPI */
+    return fo_dist_failed(dd, NULL) ? rc : fo__dist_fail(dd, rc);
+  t0[TEXT - 1] = tr[TEXT - 1] = '\0';
+  {
+    const char *v0 = t0 + strlen(t0) + 1, *vr = tr + strlen(tr) + 1;
+    char others[64] = "";
+    if (n_differ > 1) snprintf(others, sizeof others, " (%d ranks differ from rank 0)", n_differ);
+    if (strcmp(t0, tr) != 0)
+      rc = FO_FAIL(FO_EINVAL, "%s: option %d differs between processes: rank 0 has %s=%s, rank "
+                   "%d has %s=%s%s (start every process with the same options)", what, field,
+                   t0, v0, first, tr, vr, others);
+    else
+      rc = FO_FAIL(FO_EINVAL, "%s: option %s differs between processes: rank 0 has %s, rank %d "
+                   "has %s%s (start every process with the same options)", what, t0,
+                   *v0 ? v0 : "(empty)", first, *vr ? vr : "(empty)", others);
+  }
+  free(t0);
+  free(tr);
+  return rc;
+}
+
 static const fo__transport_ops mpi_ops = {mpi_exchange, mpi_barrier, mpi_fini, mpi_serve,
-                                          mpi_failed};
+                                          mpi_failed, mpi_check_same};
 
 /* ---- start-up ----------------------------------------------------------------------------------- */
 
@@ -611,40 +962,105 @@ static const char *level_name(int level) {
                                           : "unknown";
 }
 
-/* Element-wise max of v[0..n) over `comm`. */
-static int allmax(MPI_Comm comm, int *v, int n) {
-  int err = MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT, MPI_MAX, comm);
-  return err == MPI_SUCCESS ? FO_OK : mpi_error(err, "dist init: MPI_Allreduce");
+/* Element-wise max of v[0..n) over `comm`: MPI_Iallreduce polled against w (heap buffers:
+ * see wait_collective). */
+static int allmax(fo_dist_t *dd, MPI_Comm comm, int64_t *v, int n, waiter *w, const char *what) {
+  int64_t *buf = malloc((size_t)n * sizeof *buf);
+  MPI_Request req;
+  int err, rc;
+  if (!buf) return FO_FAIL(FO_ENOMEM, "%s", what);
+  memcpy(buf, v, (size_t)n * sizeof *buf);
+  if ((err = MPI_Iallreduce(MPI_IN_PLACE, buf, n, MPI_INT64_T, MPI_MAX, comm, &req)) != MPI_SUCCESS) {
+    free(buf);
+    return mpi_error(err, "%s: MPI_Iallreduce", what);
+  }
+  if ((rc = wait_collective(dd, &req, w, 0, what)) != FO_OK) return rc; /* buf stays */
+  memcpy(v, buf, (size_t)n * sizeof *buf);
+  free(buf);
+  return FO_OK;
+}
+
+/* An MPI_Ibarrier over `comm` polled against w: the gate before each blocking collective
+ * (MPI_Comm_split and MPI_Comm_split_type have no nonblocking form), which then starts only
+ * once every process has come. */
+static int gate(fo_dist_t *dd, MPI_Comm comm, waiter *w, const char *what) {
+  MPI_Request req;
+  int err = MPI_Ibarrier(comm, &req);
+  if (err != MPI_SUCCESS) return mpi_error(err, "%s: MPI_Ibarrier", what);
+  return wait_collective(dd, &req, w, 0, what);
+}
+
+/* MPI_Comm_idup of `comm` into *out, polled against w (the handle is written where MPI was
+ * told, heap memory left allocated if it never completes). */
+static int dup_comm(fo_dist_t *dd, MPI_Comm comm, MPI_Comm *out, waiter *w, const char *what) {
+  MPI_Comm *nc = malloc(sizeof *nc);
+  MPI_Request req;
+  int err, rc;
+  *out = MPI_COMM_NULL;
+  if (!nc) return FO_FAIL(FO_ENOMEM, "%s", what);
+  if ((err = MPI_Comm_idup(comm, nc, &req)) != MPI_SUCCESS) {
+    free(nc);
+    return mpi_error(err, "%s: MPI_Comm_idup", what);
+  }
+  if ((rc = wait_collective(dd, &req, w, 0, what)) != FO_OK) return rc;
+  *out = *nc;
+  free(nc);
+  MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+  return FO_OK;
 }
 
 /* Machine rank, number of machines, local rank and size from the shared-memory domains
  * (MPI_Comm_split_type): machines are numbered in the order of their lowest rank. */
-static int find_machines(MPI_Comm world, int rank, int32_t *machine, int32_t *n_machines,
-                         int32_t *local_rank, int32_t *local_size) {
+static int find_machines(fo_dist_t *dd, MPI_Comm world, int rank, waiter *w, int32_t *machine,
+                         int32_t *n_machines, int32_t *local_rank, int32_t *local_size) {
+  static const char what[] = "dist init: finding the machines";
   MPI_Comm node = MPI_COMM_NULL;
-  int lr = 0, ls = 0, leader, before = 0, total = 0, m, err;
+  MPI_Request req;
+  int64_t *v = NULL;
+  int lr = 0, ls = 0, err, rc;
+  if ((rc = gate(dd, world, w, what)) != FO_OK) return rc;
   if ((err = MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node)) !=
       MPI_SUCCESS)
     return mpi_error(err, "dist init: MPI_Comm_split_type");
   MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
-  if ((err = MPI_Comm_rank(node, &lr)) != MPI_SUCCESS || (err = MPI_Comm_size(node, &ls)) != MPI_SUCCESS)
-    goto fail;
-  leader = lr == 0;
+  if ((err = MPI_Comm_rank(node, &lr)) != MPI_SUCCESS || (err = MPI_Comm_size(node, &ls)) != MPI_SUCCESS) {
+    rc = mpi_error(err, "%s", what);
+    goto out;
+  }
+  /* v: leader flag, machines before this one (exscan), machines in all (sum) */
+  if (!(v = calloc(3, sizeof *v))) {
+    rc = FO_FAIL(FO_ENOMEM, "%s", what);
+    goto out;
+  }
+  v[0] = lr == 0;
   /* a machine's number: how many machines have their lowest rank below its own */
-  if ((err = MPI_Exscan(&leader, &before, 1, MPI_INT, MPI_SUM, world)) != MPI_SUCCESS) goto fail;
-  if (rank == 0) before = 0; /* MPI_Exscan leaves rank 0's result undefined */
-  if ((err = MPI_Allreduce(&leader, &total, 1, MPI_INT, MPI_SUM, world)) != MPI_SUCCESS) goto fail;
-  m = before;
-  if ((err = MPI_Bcast(&m, 1, MPI_INT, 0, node)) != MPI_SUCCESS) goto fail;
-  MPI_Comm_free(&node);
-  *machine = m;
-  *n_machines = total;
+  if ((err = MPI_Iexscan(&v[0], &v[1], 1, MPI_INT64_T, MPI_SUM, world, &req)) != MPI_SUCCESS) {
+    rc = mpi_error(err, "%s: MPI_Iexscan", what);
+    goto out;
+  }
+  if ((rc = wait_collective(dd, &req, w, 0, what)) != FO_OK) goto leave;
+  if (rank == 0) v[1] = 0; /* MPI_Exscan leaves rank 0's result undefined */
+  if ((err = MPI_Iallreduce(&v[0], &v[2], 1, MPI_INT64_T, MPI_SUM, world, &req)) != MPI_SUCCESS) {
+    rc = mpi_error(err, "%s: MPI_Iallreduce", what);
+    goto out;
+  }
+  if ((rc = wait_collective(dd, &req, w, 0, what)) != FO_OK) goto leave;
+  if ((err = MPI_Ibcast(&v[1], 1, MPI_INT64_T, 0, node, &req)) != MPI_SUCCESS) {
+    rc = mpi_error(err, "%s: MPI_Ibcast", what);
+    goto out;
+  }
+  if ((rc = wait_collective(dd, &req, w, 0, what)) != FO_OK) goto leave;
+  *machine = (int32_t)v[1];
+  *n_machines = (int32_t)v[2];
   *local_rank = lr;
   *local_size = ls;
-  return FO_OK;
-fail:
+  rc = FO_OK;
+out:
+  free(v);
   MPI_Comm_free(&node);
-  return mpi_error(err, "dist init: finding the machines");
+  return rc;
+leave: /* a collective on `node` and `world` is still pending: v and node stay */
+  return rc;
 }
 
 int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
@@ -652,9 +1068,11 @@ int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
   fo_dist_t *dd = NULL;
   mpi_impl *mi = NULL;
   int initialized = 0, finalized = 0, level = MPI_THREAD_SINGLE, rank = 0, size = 0, err, rc;
-  int v[4], grank = -1, gsize = -1, flag = 0, local_rc = FO_OK;
+  int grank = -1, gsize = -1, flag = 0, local_rc = FO_OK;
+  int64_t v[5], max_bytes;
   int32_t P, machine = 0, n_machines = 1, local_rank = 0, local_size = 1;
   void *ub = NULL;
+  waiter w;
   if (out) *out = NULL;
   if (!out || !comm) return FO_FAIL(FO_EINVAL, "dist init: comm or out is NULL");
   if (!o) {
@@ -667,41 +1085,53 @@ int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
                    "MPI_THREAD_MULTIPLE comes first)");
   P = o->procs_per_machine;
   if (P < 0) return FO_FAIL(FO_EINVAL, "dist init: procs_per_machine %d is negative", (int)P);
+  max_bytes = o->max_message_bytes ? o->max_message_bytes : MAX_MSG_WORDS * 8;
+  if (max_bytes < MIN_MSG_BYTES || max_bytes > MAX_MSG_WORDS * 8)
+    return FO_FAIL(FO_EINVAL, "dist init: max_message_bytes %lld is outside %d .. %lld",
+                   (long long)o->max_message_bytes, MIN_MSG_BYTES, (long long)MAX_MSG_WORDS * 8);
   if ((rc = fo__dist_new(&dd, o)) != FO_OK) return fo__context(rc, "dist init");
   if (!(mi = calloc(1, sizeof *mi))) {
     fo__dist_free(dd);
     return FO_FAIL(FO_ENOMEM, "dist init");
   }
-  mi->world = mi->group = mi->resp = MPI_COMM_NULL;
+  mi->world = mi->group = mi->resp = mi->same = MPI_COMM_NULL;
+  mi->max_words = max_bytes / 8;
   pthread_mutex_init(&mi->mu, NULL);
   dd->impl = mi;
+  /* one start-up deadline for every collective below: a process that never comes here (it
+   * runs another program, is stopped or has died) fails the others instead of hanging them */
+  waiter_init(&w, deadline_ns(dd));
 
   /* 1. our communicator, and what every process must agree on */
-  if ((err = MPI_Comm_dup(*(const MPI_Comm *)comm, &mi->world)) != MPI_SUCCESS) {
-    mi->world = MPI_COMM_NULL;
-    rc = mpi_error(err, "dist init: MPI_Comm_dup");
+  if ((rc = dup_comm(dd, *(const MPI_Comm *)comm, &mi->world, &w,
+                     "dist init: duplicating the communicator")) != FO_OK)
     goto fail;
-  }
-  MPI_Comm_set_errhandler(mi->world, MPI_ERRORS_RETURN);
   MPI_Comm_rank(mi->world, &rank);
   MPI_Comm_size(mi->world, &size);
   MPI_Query_thread(&level);
   v[0] = level < MPI_THREAD_MULTIPLE ? rank + 1 : 0; /* the last such rank */
   v[1] = P;
   v[2] = -P;
-  if ((rc = allmax(mi->world, v, 3)) != FO_OK) goto fail;
+  v[3] = max_bytes;
+  v[4] = -max_bytes;
+  if ((rc = allmax(dd, mi->world, v, 5, &w, "dist init: checking the options")) != FO_OK) goto fail;
   if (v[0]) {
     if (level < MPI_THREAD_MULTIPLE)
       rc = FO_FAIL(FO_EINVAL, "dist init: MPI must be initialized with MPI_THREAD_MULTIPLE on "
                    "every process (MPI_Init_thread); this one has %s", level_name(level));
     else
       rc = FO_FAIL(FO_EINVAL, "dist init: MPI must be initialized with MPI_THREAD_MULTIPLE on "
-                   "every process (MPI_Init_thread); rank %d has a lower level", v[0] - 1);
+                   "every process (MPI_Init_thread); rank %d has a lower level", (int)v[0] - 1);
     goto fail;
   }
   if (v[1] != -v[2]) {
     rc = FO_FAIL(FO_EINVAL, "dist init: procs_per_machine differs between processes (%d to %d)",
-                 -v[2], v[1]);
+                 (int)-v[2], (int)v[1]);
+    goto fail;
+  }
+  if (v[3] != -v[4]) {
+    rc = FO_FAIL(FO_EINVAL, "dist init: max_message_bytes differs between processes (%lld to "
+                 "%lld)", (long long)-v[4], (long long)v[3]);
     goto fail;
   }
   if (P > 0 && size % P != 0) {
@@ -716,7 +1146,7 @@ int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
     n_machines = size / P;
     local_rank = rank % P;
     local_size = P;
-  } else if ((rc = find_machines(mi->world, rank, &machine, &n_machines, &local_rank,
+  } else if ((rc = find_machines(dd, mi->world, rank, &w, &machine, &n_machines, &local_rank,
                                  &local_size)) != FO_OK) {
     goto fail;
   }
@@ -724,27 +1154,28 @@ int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
   v[1] = -local_size;
   v[2] = n_machines;
   v[3] = -n_machines;
-  if ((rc = allmax(mi->world, v, 4)) != FO_OK) goto fail;
-  if (v[0] != -v[1] || v[2] != -v[3] || (int64_t)v[0] * v[2] != size) {
+  if ((rc = allmax(dd, mi->world, v, 4, &w, "dist init: checking the machines")) != FO_OK) goto fail;
+  if (v[0] != -v[1] || v[2] != -v[3] || v[0] * v[2] != size) {
     rc = FO_FAIL(FO_EINVAL, "dist init: the machines do not agree: %d to %d processes per "
                  "machine, %d to %d machines, %d processes in all (every machine needs the same "
-                 "number of processes; set procs_per_machine)", -v[1], v[0], -v[3], v[2], size);
+                 "number of processes; set procs_per_machine)", (int)-v[1], (int)v[0], (int)-v[3],
+                 (int)v[2], size);
     goto fail;
   }
 
   /* 3. worker group = local rank: rank m in it is machine m; answers on a twin */
+  if ((rc = gate(dd, mi->world, &w, "dist init: making the worker groups")) != FO_OK) goto fail;
   if ((err = MPI_Comm_split(mi->world, local_rank, machine, &mi->group)) != MPI_SUCCESS) {
     mi->group = MPI_COMM_NULL;
     rc = mpi_error(err, "dist init: MPI_Comm_split");
     goto fail;
   }
   MPI_Comm_set_errhandler(mi->group, MPI_ERRORS_RETURN);
-  if ((err = MPI_Comm_dup(mi->group, &mi->resp)) != MPI_SUCCESS) {
-    mi->resp = MPI_COMM_NULL;
-    rc = mpi_error(err, "dist init: MPI_Comm_dup");
+  if ((rc = dup_comm(dd, mi->group, &mi->resp, &w, "dist init: duplicating the worker group")) !=
+      FO_OK ||
+      (rc = dup_comm(dd, mi->world, &mi->same, &w, "dist init: duplicating the communicator")) !=
+      FO_OK)
     goto fail;
-  }
-  MPI_Comm_set_errhandler(mi->resp, MPI_ERRORS_RETURN);
   MPI_Comm_rank(mi->group, &grank);
   MPI_Comm_size(mi->group, &gsize);
   if (MPI_Comm_get_attr(mi->world, MPI_TAG_UB, &ub, &flag) != MPI_SUCCESS || !flag || !ub ||
@@ -762,13 +1193,13 @@ int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
 
   /* 4. this process: the worker runtime, the server thread */
   if (o->init_worker) {
-    fo_worker_opts w = o->worker;
+    fo_worker_opts wo = o->worker;
     fo_worker_info info;
-    w.machine_rank = machine;
-    w.world_size = n_machines;
-    w.local_rank = local_rank;
-    w.local_world_size = local_size;
-    local_rc = fo_worker_init(&w, &info);
+    wo.machine_rank = machine;
+    wo.world_size = n_machines;
+    wo.local_rank = local_rank;
+    wo.local_world_size = local_size;
+    local_rc = fo_worker_init(&wo, &info);
     if (local_rc != FO_OK) local_rc = fo__context(local_rc, "dist init: worker runtime");
   }
   if (local_rc == FO_OK) {
@@ -782,7 +1213,7 @@ int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
   v[0] = grank != machine || gsize != n_machines;
   v[1] = local_rc != FO_OK ? rank + 1 : 0;
   v[2] = local_rc != FO_OK ? -local_rc : 0;
-  if ((rc = allmax(mi->world, v, 3)) != FO_OK) goto fail;
+  if ((rc = allmax(dd, mi->world, v, 3, &w, "dist init: starting")) != FO_OK) goto fail;
   if (v[0]) {
     rc = FO_FAIL(FO_EINVAL, "dist init: worker group %d does not hold one process of every "
                  "machine (rank %d of %d in it, machine %d of %d)", (int)local_rank, grank, gsize,
@@ -791,8 +1222,8 @@ int fo_dist_init_mpi(const void *comm, const fo_dist_opts *o, fo_dist_t **out) {
   }
   if (v[1]) {
     rc = local_rc != FO_OK ? local_rc
-                           : FO_FAIL(-v[2], "dist init: rank %d could not start (its own message "
-                                     "says why)", v[1] - 1);
+                           : FO_FAIL((int)-v[2], "dist init: rank %d could not start (its own "
+                                     "message says why)", (int)v[1] - 1);
     goto fail;
   }
   *out = dd;

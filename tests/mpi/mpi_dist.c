@@ -18,7 +18,15 @@
  *   init PARTS4                start-up errors on every rank (4 ranks): procs_per_machine not
  *                              dividing or differing, a dataset with the wrong number of parts,
  *                              the machines found from shared memory, init_worker;
- *   thread-level               MPI initialized with MPI_THREAD_FUNNELED: FO_EINVAL everywhere.
+ *   thread-level               MPI initialized with MPI_THREAD_FUNNELED: FO_EINVAL everywhere;
+ *   disagree PARTS PPM         each loader option differing on one rank: FO_EINVAL on every
+ *                              rank naming it and both values (fo_dist_check_same);
+ *   nostart D                  the last rank never starts the context: the others' start-up
+ *                              fails within about D;
+ *   oversize PARTS PPM         max_message_bytes 4096: answers over it are refused by their
+ *                              server with an ERROR naming both sizes, on every rank;
+ *   transfer PARTS PPM D OUT   large answers in flight while run.sh stops (SIGSTOP) and later
+ *                              continues one rank: each rank writes how it failed to OUT.
  *
  * Exit status 0 when every check passed on every rank (check, init, thread-level); frozen and
  * corrupt end in MPI_Abort by design.
@@ -60,6 +68,12 @@ static int g_rank, g_size, g_fails;
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double wall_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -256,13 +270,17 @@ static int mode_check(const char *parts, const char *plain_path, int ppm) {
   return finish();
 }
 
-/* frozen, crash and corrupt: sample until the context fails, then report and stop the job. */
+/* frozen, crash and corrupt: sample until the context fails, then report and stop the job.
+ * Every rank creates its loader (a collective); machine 1 only serves in the corrupt mode. */
 static int mode_fault(bool frozen, bool crash, const char *parts, int ppm, double deadline) {
   fo_dist_opts o;
   fo_dist_t *dd;
   fo_dataset_t *d = NULL;
   double t0, limit = frozen ? 4 * deadline : 30;
   const char *msg;
+  fo_loader_opts lo;
+  fo_loader_t *L = NULL;
+  int64_t n = 0, *seeds;
   int rc;
   fo_dist_opts_init(&o);
   o.procs_per_machine = ppm;
@@ -270,6 +288,16 @@ static int mode_fault(bool frozen, bool crash, const char *parts, int ppm, doubl
   CHECK_OK(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd));
   if (!dd) return finish();
   CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
+  seeds = frozen ? NULL : owned_by(parts, 0, &n);
+  fo_loader_opts_init(&lo);
+  lo.sampler.fanouts = (const int32_t[]){-1, -1};
+  lo.sampler.n_hops = 2;
+  lo.batch_size = 8;
+  lo.shuffle = true;
+  lo.num_workers = 2;
+  lo.input_nodes = seeds;
+  lo.n_input_nodes = n;
+  CHECK_OK(fo_dist_loader_create(dd, d, &lo, FO_DIST_TAIL_KEEP, &L));
   MPI_Barrier(MPI_COMM_WORLD);
   t0 = now_s();
   if (frozen && g_rank == g_size - 1) {
@@ -285,18 +313,6 @@ static int mode_fault(bool frozen, bool crash, const char *parts, int ppm, doubl
     while (!fo_dist_failed(dd, &msg) && now_s() - t0 < limit) sleep_s(0.01);
     if (fo_dist_failed(dd, &msg)) stop_job(t0, FO_EMPI, msg);
   } else {
-    fo_loader_opts lo;
-    fo_loader_t *L = NULL;
-    int64_t n = 0, *seeds = frozen ? NULL : owned_by(parts, 0, &n);
-    fo_loader_opts_init(&lo);
-    lo.sampler.fanouts = (const int32_t[]){-1, -1};
-    lo.sampler.n_hops = 2;
-    lo.batch_size = 8;
-    lo.shuffle = true;
-    lo.num_workers = 2;
-    lo.input_nodes = seeds;
-    lo.n_input_nodes = n;
-    CHECK_OK(fo_dist_loader_create(dd, d, &lo, FO_DIST_TAIL_KEEP, &L));
     for (uint64_t e = 1; L && now_s() - t0 < limit; e++) {
       fo_loader_batch_t *b;
       while ((rc = fo_loader_next(L, &b)) == FO_OK && b) fo_loader_release(L, b);
@@ -309,11 +325,218 @@ static int mode_fault(bool frozen, bool crash, const char *parts, int ppm, doubl
       if (fo_dist_failed(dd, &msg)) stop_job(t0, FO_EMPI, msg);
       CHECK_OK(fo_loader_start_epoch(L, e));
     }
-    free(seeds);
   }
+  free(seeds);
   printf("mpi_dist: rank %d: FAIL: no failure within %.0f s\n", g_rank, limit);
   fflush(stdout);
   MPI_Abort(MPI_COMM_WORLD, 4);
+  return 1;
+}
+
+/* disagree PARTS PPM: every option the loaders must share, one at a time, differs on one rank
+ * (rank k mod size for option k): every rank fails with FO_EINVAL naming the option and both
+ * values; the context stays usable, and agreeing options then work. */
+static int mode_disagree(const char *parts, int ppm) {
+  fo_dist_opts o;
+  fo_dist_t *dd = NULL;
+  fo_dataset_t *d = NULL;
+  int64_t nodes_a[4] = {1, 2, 3, 4}, nodes_b[4] = {1, 2, 3, 5};
+  const int32_t fa[2] = {10, 10}, fb[2] = {10, 5};
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = ppm;
+  o.deadline_s = 30;
+  CHECK_OK(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd));
+  if (!dd) return finish();
+  CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
+  if (!d) return finish();
+  for (int k = 0; k <= 16; k++) {
+    fo_loader_opts lo;
+    fo_loader_t *L = NULL;
+    fo_dist_tail tail = FO_DIST_TAIL_KEEP;
+    int who = k % g_size, rc;
+    bool odd = g_rank == who && k < 16; /* k == 16: all agree */
+    char want[200];
+    const char *name = "";
+    fo_loader_opts_init(&lo);
+    lo.sampler.fanouts = fa;
+    lo.sampler.n_hops = 2;
+    lo.batch_size = 16;
+    lo.num_workers = 0;
+    lo.split = NULL;
+    switch (k) {
+    case 0: name = "fanouts"; if (odd) lo.sampler.fanouts = fb; break;
+    case 1: name = "replace"; lo.sampler.replace = odd; break;
+    case 2: name = "edge_dir"; if (odd) lo.sampler.edge_dir = FO_EDGE_DIR_OUT; break;
+    case 3: name = "disjoint"; lo.sampler.disjoint = odd; break;
+    case 4: name = "seed"; lo.sampler.seed = odd ? 8 : 7; break;
+    case 5: name = "batch_size"; lo.batch_size = odd ? 32 : 16; break;
+    case 6: name = "input_nodes"; lo.input_nodes = odd ? nodes_b : nodes_a; lo.n_input_nodes = 4; break;
+    case 7: name = "split"; lo.split = odd ? "val" : "train"; break;
+    case 8: name = "shuffle"; lo.shuffle = odd; break;
+    case 9: name = "drop_last"; lo.drop_last = odd; break;
+    case 10: name = "epoch"; lo.epoch = odd ? 3 : 0; break;
+    case 11: name = "features"; lo.features = !odd; break;
+    case 12: name = "labels"; lo.labels = !odd; break;
+    case 13: name = "tail"; tail = odd ? FO_DIST_TAIL_PAD : FO_DIST_TAIL_KEEP; break;
+    case 14: name = "input_type"; lo.input_type = odd ? "paper" : NULL; break;
+    case 15: name = "edge_type_fanouts"; lo.sampler.edge_type_fanouts = odd ? fb : NULL; break;
+    default: break;
+    }
+    rc = fo_dist_loader_create(dd, d, &lo, tail, &L);
+    if (k == 16) {
+      CHECK(rc == FO_OK, "agreeing options: %s (%s)", fo_last_error(), fo_status_name(rc));
+    } else {
+      char second[32];
+      snprintf(want, sizeof want, "option %s differs between processes: rank 0 has ", name);
+      snprintf(second, sizeof second, ", rank %d has ", who ? who : 1); /* the first differing */
+      CHECK(rc == FO_EINVAL && strstr(fo_last_error(), want) && strstr(fo_last_error(), second),
+            "option %s differing on rank %d: %s (%s)", name, who, fo_last_error(),
+            fo_status_name(rc));
+      if (k == 0) CHECK(strstr(fo_last_error(), "rank 0 has 10,5, rank 1 has 10,10") ||
+                        who != 0, "fanouts: %s", fo_last_error());
+      if (k == 0 && g_rank == 0) printf("mpi_dist: %s\n", fo_last_error());
+      CHECK(!fo_dist_failed(dd, NULL), "the context failed after a disagreement");
+    }
+    fo_loader_destroy(L);
+  }
+  /* the CLI's own options go through the same check */
+  {
+    char v[16];
+    fo_dist_option opt[2] = {{"epochs", "2"}, {"batches", v}};
+    snprintf(v, sizeof v, "%d", g_rank == g_size - 1 ? 5 : 4);
+    CHECK_ERR(fo_dist_check_same(dd, "bench --dist", opt, 2), FO_EINVAL,
+              "option batches differs between processes: rank 0 has 4, rank");
+    CHECK_ERR(fo_dist_check_same(dd, "x", opt, 65), FO_EINVAL, "65 options");
+    opt[1].value = "4";
+    CHECK_OK(fo_dist_check_same(dd, "bench --dist", opt, 2));
+    /* a different number of options (a different program) */
+    CHECK_ERR(fo_dist_check_same(dd, "x", opt, g_rank == 1 ? 1 : 2), FO_EINVAL,
+              "different numbers of options (rank 0 2, rank 1 1)");
+  }
+  CHECK_OK(fo_dist_finalize(dd));
+  fo_dataset_close(d);
+  return finish();
+}
+
+/* nostart D: the last rank never starts fanout's context (it sleeps 4 D, as if it ran another
+ * program); the others fail within about D (start-up deadline) and say so. */
+static int mode_nostart(double deadline) {
+  fo_dist_opts o;
+  fo_dist_t *dd = NULL;
+  double t0 = now_s();
+  int rc;
+  if (g_rank == g_size - 1) {
+    sleep_s(4 * deadline);
+    printf("mpi_dist: rank %d: FAIL: not ended after %.0f s\n", g_rank, 4 * deadline);
+    fflush(stdout);
+    MPI_Abort(MPI_COMM_WORLD, 4);
+  }
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = 1;
+  o.deadline_s = deadline;
+  rc = fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd);
+  printf("mpi_dist: rank %d: init returned %s after %.2f s: %s\n", g_rank, fo_status_name(rc),
+         now_s() - t0, rc ? fo_last_error() : "");
+  fflush(stdout);
+  sleep_s(0.5);
+  MPI_Abort(MPI_COMM_WORLD, 3);
+  return 1;
+}
+
+/* oversize PARTS PPM: max_message_bytes 4096: the feature answers (1433 floats a row) are over
+ * it; the server refuses them with an ERROR naming both sizes, and every rank fails with it. */
+static int mode_oversize(const char *parts, int ppm) {
+  fo_dist_opts o;
+  fo_dist_t *dd = NULL;
+  fo_dataset_t *d = NULL;
+  fo_loader_opts lo;
+  fo_loader_t *L = NULL;
+  fo_loader_batch_t *b;
+  double t0 = now_s();
+  const char *msg;
+  int rc = FO_OK;
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = ppm;
+  o.deadline_s = 30;
+  o.max_message_bytes = 100;
+  CHECK_ERR(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd), FO_EINVAL,
+            "max_message_bytes 100 is outside 4096 .. 4294967296");
+  o.max_message_bytes = g_rank == 1 ? 8192 : 4096;
+  CHECK_ERR(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd), FO_EINVAL,
+            "max_message_bytes differs between processes (4096 to 8192)");
+  o.max_message_bytes = 4096;
+  CHECK_OK(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd));
+  if (!dd) return finish();
+  CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
+  fo_loader_opts_init(&lo);
+  lo.sampler.fanouts = (const int32_t[]){5, 5};
+  lo.sampler.n_hops = 2;
+  lo.batch_size = 16;
+  lo.num_workers = 1;
+  CHECK_OK(fo_dist_loader_create(dd, d, &lo, FO_DIST_TAIL_KEEP, &L));
+  while (L && (rc = fo_loader_next(L, &b)) == FO_OK && b) fo_loader_release(L, b);
+  if (rc != FO_OK) stop_job(t0, rc, fo_last_error());
+  while (!fo_dist_failed(dd, &msg) && now_s() - t0 < 30) sleep_s(0.01);
+  if (fo_dist_failed(dd, &msg)) stop_job(t0, FO_EMPI, msg);
+  printf("mpi_dist: rank %d: FAIL: no failure within 30 s\n", g_rank);
+  fflush(stdout);
+  MPI_Abort(MPI_COMM_WORLD, 4);
+  return 1;
+}
+
+/* transfer PARTS PPM D OUT: every rank samples Cora with all neighbors and features (answers
+ * of hundreds of KB, in fragments over TCP) until its context fails; run.sh SIGSTOPs one rank
+ * meanwhile (and SIGCONTs it later). Each rank writes OUT/rank-R.txt ("failed after T s:
+ * MESSAGE") and waits for OUT/go before it ends the job, so that the stopped one can report
+ * too once continued. */
+static int mode_transfer(const char *parts, int ppm, double deadline, const char *out) {
+  fo_dist_opts o;
+  fo_dist_t *dd = NULL;
+  fo_dataset_t *d = NULL;
+  fo_loader_opts lo;
+  fo_loader_t *L = NULL;
+  char path[4096], text[1300];
+  double t0, t_fail = 0;
+  const char *msg;
+  int rc = FO_OK;
+  FILE *f;
+  fo_dist_opts_init(&o);
+  o.procs_per_machine = ppm;
+  o.deadline_s = deadline;
+  CHECK_OK(fo_dist_init_mpi(&(MPI_Comm){MPI_COMM_WORLD}, &o, &dd));
+  if (!dd) return finish();
+  CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
+  fo_loader_opts_init(&lo);
+  lo.sampler.fanouts = (const int32_t[]){-1, -1};
+  lo.sampler.n_hops = 2;
+  lo.batch_size = 32;
+  lo.shuffle = true;
+  lo.num_workers = 2;
+  CHECK_OK(fo_dist_loader_create(dd, d, &lo, FO_DIST_TAIL_KEEP, &L));
+  MPI_Barrier(MPI_COMM_WORLD);
+  printf("mpi_dist: rank %d: pid %d samples\n", g_rank, (int)getpid());
+  fflush(stdout);
+  t0 = now_s();
+  for (uint64_t e = 1; L && now_s() - t0 < 120; e++) {
+    fo_loader_batch_t *b;
+    while ((rc = fo_loader_next(L, &b)) == FO_OK && b) fo_loader_release(L, b);
+    if (rc != FO_OK) break;
+    CHECK_OK(fo_loader_start_epoch(L, e));
+  }
+  t_fail = wall_s();
+  snprintf(text, sizeof text, "%s (%s)", rc ? fo_last_error() : "no failure", fo_status_name(rc));
+  if (fo_dist_failed(dd, &msg) && rc == FO_OK) snprintf(text, sizeof text, "%s", msg);
+  snprintf(path, sizeof path, "%s/rank-%d.txt", out, g_rank);
+  if ((f = fopen(path, "w"))) {
+    /* wall-clock time, as run.sh's `date +%s.%N` */
+    fprintf(f, "failed at %.3f s: %s\n", t_fail, text);
+    fclose(f);
+  }
+  snprintf(path, sizeof path, "%s/go", out);
+  for (double w0 = now_s(); access(path, F_OK) != 0 && now_s() - w0 < 120;) sleep_s(0.05);
+  fo_loader_destroy(L);
+  sleep_s(0.2);
+  MPI_Abort(MPI_COMM_WORLD, 3);
   return 1;
 }
 
@@ -405,6 +628,11 @@ int main(int argc, char **argv) {
     return mode_fault(strcmp(mode, "corrupt") != 0, !strcmp(mode, "crash"), argv[2],
                       atoi(argv[3]), atof(argv[4]));
   if (!strcmp(mode, "init") && argc == 3) return mode_init(argv[2]);
+  if (!strcmp(mode, "disagree") && argc == 4) return mode_disagree(argv[2], atoi(argv[3]));
+  if (!strcmp(mode, "nostart") && argc == 3) return mode_nostart(atof(argv[2]));
+  if (!strcmp(mode, "oversize") && argc == 4) return mode_oversize(argv[2], atoi(argv[3]));
+  if (!strcmp(mode, "transfer") && argc == 6)
+    return mode_transfer(argv[2], atoi(argv[3]), atof(argv[4]), argv[5]);
   if (thread_level) {
     fo_dist_t *dd = NULL;
     CHECK(provided < MPI_THREAD_MULTIPLE, "asked for MPI_THREAD_FUNNELED, got level %d", provided);
@@ -415,7 +643,8 @@ int main(int argc, char **argv) {
   }
   if (g_rank == 0)
     fprintf(stderr, "usage: mpi_dist check PARTS PLAIN PPM | frozen|crash PARTS PPM D | "
-                    "corrupt PARTS PPM D | init PARTS4 | thread-level\n");
+                    "corrupt PARTS PPM D | init PARTS4 | thread-level | disagree PARTS PPM | "
+                    "nostart D | oversize PARTS PPM | transfer PARTS PPM D OUT\n");
   MPI_Finalize();
   return 2;
 }

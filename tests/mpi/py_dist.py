@@ -17,7 +17,10 @@ tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory)
                              naming it, and the job ends (MPI_Abort at exit, no MPI_Finalize
                              waiting for the stopped rank)
   noopen PARTS PPM           the last rank never opens its part and finalizes after 1 s
-                             (deadline 60 s): the others raise at once with its ERROR answer
+                             (deadline 60 s): the others, creating their loaders (a
+                             collective), raise within seconds: it reached finalize instead
+  disagree PARTS PPM         rank 2 asks for another batch size: every rank raises naming the
+                             option and both values
   thread PARTS PPM           rank 1's training thread dies of an uncaught exception: the
                              others raise with it (threading.excepthook aborts the context)
   sigint PARTS PPM           the last rank stops; 1 s later rank 1 gets SIGINT while its batch
@@ -171,7 +174,12 @@ def failing(mode, parts, ppm):
         ctx.finalize()  # the barrier fails when the others fail
         return
     ds = ctx.open_dataset(parts)
-    loader = fanout.DistNeighborLoader(ctx, ds, **dict(OPTS, input_nodes=None))
+    try:  # collective: in noopen, the last rank finalizes instead
+        loader = fanout.DistNeighborLoader(ctx, ds, **dict(OPTS, input_nodes=None))
+    except Exception as e:  # noqa: BLE001 - the test prints whatever it is
+        say(f"rank {ctx.rank}: raised {type(e).__name__} after {time.monotonic() - t0:.1f} s: "
+            f"{e}")
+        raise
     if mode == "thread" and ctx.rank == 1:
         import threading
 
@@ -202,6 +210,24 @@ def failing(mode, parts, ppm):
             f"{e}")
         raise
     say(f"rank {ctx.rank}: FAIL: no exception")
+
+
+def disagree(parts, ppm):
+    """rank 2 asks for another batch size: every rank raises naming the option and both
+    values (DistNeighborLoader goes through fo_dist_loader_create's check)."""
+    ctx = fanout.DistContext(procs_per_machine=ppm, deadline=30)
+    ds = ctx.open_dataset(parts)
+    opts = dict(OPTS)
+    if ctx.rank == 2:
+        opts["batch_size"] = 32
+    try:
+        fanout.DistNeighborLoader(ctx, ds, **opts)
+    except Exception as e:  # noqa: BLE001 - the test prints whatever it is
+        say(f"rank {ctx.rank}: raised {type(e).__name__}: {e}")
+        time.sleep(1)
+        os._exit(1)
+    say(f"rank {ctx.rank}: FAIL: no exception")
+    os._exit(2)
 
 
 def corrupt(parts, ppm):
@@ -315,6 +341,8 @@ if __name__ == "__main__":
         subcomm(args[0], args[1])
     elif mode == "lowthread":
         lowthread(args[0])
+    elif mode == "disagree":
+        disagree(args[0], int(args[1]))
     elif mode in ("uncaught", "frozen", "noopen", "thread", "sigint"):
         failing(mode, args[0], int(args[1]))
     else:

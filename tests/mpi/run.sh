@@ -27,6 +27,12 @@
 #   python_comm  fanout.DistContext(comm=...) over mpi4py communicators (py_dist.py subcomm,
 #            lowthread): sub-communicators of MPI.COMM_WORLD.Split, MPI_COMM_WORLD untouched,
 #            mpi4py at MPI_THREAD_FUNNELED refused with the way out (skipped without mpi4py)
+#   disagree ranks started with different options: every loader option (C API) and the CLI's
+#            (MPMD runs), each differing on one rank: every rank fails naming it and two values
+#   nostart  a rank that never starts fanout's context: the others fail at the start-up deadline
+#   oversize answers over max_message_bytes: refused by their server, every rank fails
+#   transfer a rank stopped while answers of hundreds of KB are in flight over TCP: the others
+#            fail within 2 x the deadline naming it; continued, it does not blame its peer
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
@@ -85,6 +91,11 @@ same_digest() {
 }
 
 mkdir -p "$WORK/$case_name" && cd "$WORK/$case_name" || exit 1
+# a session directory of its own: two mpiexecs of parallel cases creating /tmp/ompi.HOST.UID at
+# once can fail ("mkdir ... File exists", orte_init failed)
+TMPDIR=$(mktemp -d /tmp/fo-mpi.XXXXXX) || exit 1
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 
 case $case_name in
 data)
@@ -300,6 +311,13 @@ python)
   if [ $rc != 0 ] && [ "$n" = 4 ]; then
     echo "ok   python: a corrupt part raises on all 4 ranks, exit $rc"
   else fail "python corrupt: exit $rc, $n of 4 ranks raised"; cat bad.out; fi
+  # rank 2 started with another batch size: every rank raises naming it
+  mpi 4 $PY "$here/py_dist.py" disagree "$D/cora-h2" 2 > dis.out 2>&1
+  rc=$?
+  n=$(grep -c "^rank [0-3]: raised ValueError: create distributed loader: option batch_size differs between processes: rank 0 has 16, rank 2 has 32" dis.out)
+  if [ $rc != 0 ] && [ "$n" = 4 ]; then
+    echo "ok   python: a batch size differing on rank 2 raises on all 4 ranks, exit $rc"
+  else fail "python disagree: exit $rc, $n of 4 ranks raised"; cat dis.out; fi
   # an uncaught exception on rank 1: ranks 0, 2, 3 raise with it; the job ends
   timed 4 $PY "$here/py_dist.py" uncaught "$D/cora-h2" 2 > /dev/null
   n=$(grep -c "^rank [023]: raised RuntimeError .*rank 1 (machine 0, local rank 1) stopped the job: uncaught ValueError: a test exception on rank 1" out.txt)
@@ -312,10 +330,10 @@ python)
   if [ $rc != 0 ] && [ "$n" = 3 ] && awk -v t="$secs" 'BEGIN { exit !(t < 30) }'; then
     echo "ok   python: a stopped rank fails ranks 0, 1, 2 within 2 x the deadline; exit $rc after $secs s"
   else fail "python frozen: exit $rc after $secs s, $n of 3 ranks raised in time"; cat out.txt err.txt; fi
-  # the last rank never opens its part and finalizes: its server answers with an ERROR at once
-  # (deadline 60 s); rank 1's training thread dies of an uncaught exception; rank 1 gets Ctrl-C
+  # the last rank never opens its part and finalizes: the others, creating their loaders, hear
+  # it at once (deadline 60 s); rank 1's training thread dies of an uncaught exception; rank 1 gets Ctrl-C
   # while its batch waits for a stopped rank (deadline 60 s)
-  for c in "noopen|[012]|machine 1 (local rank 1): reached fo_dist_finalize without opening its part" \
+  for c in "noopen|[012]|create distributed loader: .*rank 3 reached fo_dist_finalize instead" \
     "thread|[023]|stopped the job: uncaught ValueError: NaN loss in a training thread in thread trainer" \
     "sigint|[02]|rank 1 (machine 0, local rank 1) stopped the job: uncaught KeyboardInterrupt"; do
     IFS='|' read -r m who want <<< "$c"
@@ -355,6 +373,126 @@ api)
   if mpi 2 "$MPI_DIST" thread-level > thread.out 2>&1 && grep -q "mpi_dist: ok" thread.out; then
     echo "ok   MPI_THREAD_FUNNELED refused on every rank"
   else fail "mpi_dist thread-level"; cat thread.out; fi
+  ;;
+
+disagree)
+  # every option kind differing on one rank (C API), on 4 ranks: all fail naming it
+  if mpi 4 "$MPI_DIST" disagree "$D/cora-h2" 2 > dis.out 2>&1 && grep -q "mpi_dist: ok" dis.out; then
+    echo "ok   C API: 16 loader options and the CLI's, each differing on one of 4 ranks: FO_EINVAL everywhere"
+    grep "option fanouts" dis.out
+  else fail "mpi_dist disagree"; cat dis.out; fi
+  # the CLI started with different options on 3 ranks (MPMD): every rank says which, exit 1
+  for c in "--fanout 10,5|option fanouts differs between processes: rank 0 has 10,10, rank 2 has 10,5" \
+    "--batch-size 32|option batch_size differs between processes: rank 0 has 16, rank 2 has 32" \
+    "--seed 4|option seed differs between processes: rank 0 has 3, rank 2 has 4" \
+    "--epochs 2|option epochs differs between processes: rank 0 has 1, rank 2 has 2" \
+    "--batches 3|option batches differs between processes: rank 0 has all, rank 2 has 3" \
+    "--no-shuffle|option shuffle differs between processes: rank 0 has true, rank 2 has false"; do
+    IFS='|' read -r odd want <<< "$c"
+    base=(bench "$D/cora-h1" --dist --procs-per-machine 3 --fanout 10,10 --batch-size 16 --seed 3
+      --threads 1)
+    # shellcheck disable=SC2086
+    timed 2 "$FANOUT" "${base[@]}" : -n 1 "$FANOUT" "${base[@]}" $odd > /dev/null
+    n=$(grep -c "^fanout: rank [0-2]: .*$want.* (FO_EINVAL)$" err.txt)
+    if [ $rc != 0 ] && [ "$n" = 3 ]; then echo "ok   CLI, rank 2 with $odd: all 3 ranks fail ('$want'), exit $rc after $secs s"
+    else fail "CLI rank 2 with $odd: exit $rc, $n of 3 ranks said '$want'"; cat err.txt; fi
+  done
+  ;;
+
+nostart)
+  # the last of 4 ranks never starts fanout's context; start-up deadline 3 s: the others fail
+  # within 1.5 x the deadline, saying so
+  deadline=3
+  timed 4 "$MPI_DIST" nostart $deadline > /dev/null
+  for r in 0 1 2; do
+    line=$(grep "^mpi_dist: rank $r: init returned" out.txt)
+    t=$(echo "$line" | sed -n 's/.*after \([0-9.]*\) s:.*/\1/p')
+    if [ -z "$line" ]; then fail "rank $r did not return from init"
+    elif ! echo "$line" | grep -q "FO_EMPI after .*dist init: .*not every process took part within 3 s"; then
+      fail "rank $r: $line"
+    elif ! awk -v t="$t" -v d=$deadline 'BEGIN { exit !(t >= d - 0.1 && t <= 1.5 * d) }'; then
+      fail "rank $r: init failed after $t s, deadline $deadline s"
+    else echo "ok   rank $r: init failed after $t s (start-up deadline $deadline s)"; fi
+  done
+  [ $rc != 0 ] || fail "mpiexec exit 0"
+  echo "mpiexec exit $rc after $secs s"
+  ;;
+
+oversize)
+  # max_message_bytes 4096 (and its checks): the feature answers are over it; their servers
+  # refuse them with an ERROR naming both sizes, and every rank fails with it
+  timed 4 "$MPI_DIST" oversize "$D/cora-h2" 2 > /dev/null
+  n=$(grep -c "^mpi_dist: rank [0-3]: failed after .*its fetch answer to machine [01] would have [0-9]* bytes, more than the MPI transport's limit of 4096 bytes (max_message_bytes)" out.txt)
+  if [ $rc != 0 ] && [ "$n" = 4 ] && ! grep -q FAIL out.txt; then
+    echo "ok   answers over max_message_bytes: refused by their server, all 4 ranks fail; exit $rc after $secs s"
+    grep -m1 "rank 0: failed" out.txt
+  else fail "oversize: exit $rc, $n of 4 ranks failed with the limit"; cat out.txt err.txt; fi
+  ;;
+
+transfer)
+  # 2 machines x 2 sampling Cora with all neighbors and features over TCP (answers of hundreds
+  # of KB, in fragments); rank 3 is stopped (SIGSTOP) while they are in flight; deadline 3 s:
+  # every other rank fails within 2 x the deadline naming machine 1 (local rank 1); then rank 3
+  # is continued and reports without blaming a healthy peer
+  deadline=3
+  tcp=()
+  case "$MPIFLAGS" in *--oversubscribe*) tcp=(--mca btl tcp,self --mca btl_tcp_if_include lo) ;; esac
+  rm -rf tr && mkdir tr
+  # shellcheck disable=SC2086
+  timeout -k 5 120 "$MPIEXEC" $MPIFLAGS "${tcp[@]}" -n 4 "$MPI_DIST" transfer "$D/cora-h2" 2 \
+    $deadline "$PWD/tr" > out.txt 2>&1 &
+  job=$!
+  for _ in $(seq 1 120); do
+    [ "$(grep -c ' samples$' out.txt)" = 4 ] && break
+    sleep 0.5
+  done
+  pid=$(sed -n 's/^mpi_dist: rank 3: pid \([0-9]*\) samples$/\1/p' out.txt)
+  if [ -z "$pid" ]; then
+    fail "the ranks did not start sampling"
+    cat out.txt
+    kill -TERM $job 2> /dev/null
+    wait $job
+  else
+    sleep 1.5 # answers in flight
+    t_stop=$(date +%s.%N)
+    kill -STOP "$pid"
+    for _ in $(seq 1 $((8 * deadline))); do
+      [ -f tr/rank-0.txt ] && [ -f tr/rank-1.txt ] && [ -f tr/rank-2.txt ] && break
+      sleep 0.5
+    done
+    for r in 0 1 2; do
+      line=$(cat tr/rank-$r.txt 2> /dev/null)
+      t=$(echo "$line" | sed -n 's/^failed at \([0-9.]*\) s:.*/\1/p')
+      if [ -z "$line" ]; then fail "rank $r did not fail within $((4 * deadline)) s of the stop"
+      elif ! echo "$line" | grep -q "machine 1 (local rank 1) .*within 3 s"; then
+        fail "rank $r: the message does not name machine 1 (local rank 1): $line"
+      elif ! awk -v t="$t" -v s="$t_stop" -v d=$deadline 'BEGIN { exit !(t - s <= 2 * d) }'; then
+        fail "rank $r failed $(awk -v t="$t" -v s="$t_stop" 'BEGIN { print t - s }') s after the stop, more than 2 x $deadline s"
+      else echo "ok   rank $r failed $(awk -v t="$t" -v s="$t_stop" 'BEGIN { printf "%.2f", t - s }') s after the stop: ${line#*: }"; fi
+    done
+    if [ $fails != 0 ] && command -v gdb > /dev/null; then # where they wait, for the report
+      for p in $(pgrep -P "$(pgrep -n -P $job)" 2> /dev/null); do
+        echo "--- pid $p"
+        timeout 20 gdb -p "$p" -batch -ex "thread apply all bt" 2> /dev/null | grep "^#" | head -60
+      done
+    fi
+    kill -CONT "$pid"
+    for _ in $(seq 1 20); do [ -f tr/rank-3.txt ] && break; sleep 0.5; done
+    line=$(cat tr/rank-3.txt 2> /dev/null)
+    if [ -z "$line" ]; then fail "the continued rank 3 did not report within 10 s"
+    elif echo "$line" | grep -q "machine 0 (local rank 1)"; then fail "the continued rank 3 blames its healthy peer: $line"
+    elif ! echo "$line" | grep -q "machine 1 (local rank 1)\|did not run for"; then fail "the continued rank 3: $line"
+    else echo "ok   the continued rank 3 reports: ${line#*: }"; fi
+    touch tr/go
+    wait $job
+    rc=$?
+    [ $rc != 0 ] || fail "mpiexec exit 0"
+    for _ in 1 2 3 4 5 6 7 8 9 10; do # mpiexec may still be ending it
+      kill -0 "$pid" 2> /dev/null || break
+      sleep 0.5
+    done
+    ! kill -0 "$pid" 2> /dev/null || { fail "rank 3 outlived the job"; kill -KILL "$pid"; }
+  fi
   ;;
 
 *)
