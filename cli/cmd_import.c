@@ -13,6 +13,8 @@ static void help(void) {
   fo_import_opts o;
   fo_import_opts_init(&o);
   printf("usage: fanout import --format F [options] INPUT... -o DIR\n"
+         "       fanout import --edge-type SRC,REL,DST FILE [--edge-type ...]... [options] -o DIR\n"
+         "       fanout import --edge-type-col K --node-types FILE [options] INPUT... -o DIR\n"
          "\n"
          "Build a dataset directory DIR from INPUT (atomically: nothing is left on failure).\n"
          "\n"
@@ -48,6 +50,20 @@ static void help(void) {
          "                       1000 test) (default %llu)\n"
          "  --allow-nonfinite    keep NaN and infinite feature values (default: refused, naming\n"
          "                       the file, row and column)\n"
+         "Typed (heterogeneous) graphs (edgelist; TYPE is a node type, S,R,D an edge type):\n"
+         "  --edge-type S,R,D FILE  FILE holds the edges (src of type S, dst of type D, relation\n"
+         "                       R); repeat per edge type; ids are local to their node type\n"
+         "  --num-nodes TYPE=N   nodes of an integer-id type (default: max id + 1)\n"
+         "  --node-ids TYPE=FILE the type's ids, one per line, fixing their order and count\n"
+         "  --edge-type-col K    one edge list for all types: column K is the relation, each\n"
+         "                       line's edge type is (type of src, relation, type of dst)\n"
+         "  --node-types FILE    with --edge-type-col: lines 'node_id<TAB>type'\n"
+         "  --default-node-type TYPE  with --edge-type-col: the type of endpoints no list names\n"
+         "  --reverse-edges      add (D, rev_R, S) for every edge type (S, R, D) with S != D\n"
+         "  --features TYPE=X.npy, --labels TYPE=Y.npy, --split TYPE:NAME=F.npy,...  per type\n"
+         "  (--undirected and --remove-self-loops apply to types with S = D; --dedup, --csc,\n"
+         "  --csr, --columns, --string-ids, --index-dtype to every type)\n"
+         "\n"
          "  --force              replace DIR if it is an existing dataset (the whole directory)\n"
          "  --json               print the report as JSON\n"
          "  -q, --quiet          no progress bar\n",
@@ -58,7 +74,139 @@ static void help(void) {
 enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELABEL, OPT_NUM,
        OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON, OPT_FEATURES, OPT_LABELS, OPT_SPLIT,
        OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS, OPT_NODE_ARRAY, OPT_ARRAY,
-       OPT_NONFINITE };
+       OPT_NONFINITE,
+       OPT_EDGE_TYPE, OPT_EDGE_TYPE_COL, OPT_NODE_TYPES, OPT_NODE_IDS, OPT_DEFAULT_TYPE, OPT_REVERSE };
+
+/* What the typed options collect; freed by typed_free. */
+typedef struct typed_args {
+  fo_import_edge_type *et;
+  int n_et;
+  const char **et_files; /* the FILE after each --edge-type, in order */
+  int n_et_files;
+  fo_import_node_type *nt;
+  int n_nt;
+  char **owned;
+  int n_owned;
+  const char *feat[64], *lab[64], *split[64]; /* raw values, in order */
+  int n_feat, n_lab, n_split;
+  char **argv; /* argv without the FILEs of --edge-type */
+  int argc;
+} typed_args;
+
+static void typed_free(typed_args *t) {
+  for (int i = 0; i < t->n_owned; i++) free(t->owned[i]);
+  free(t->owned);
+  free(t->et);
+  free(t->et_files);
+  free(t->nt);
+  free(t->argv);
+}
+
+static char *own(typed_args *t, const char *s, size_t n) {
+  char **o = realloc(t->owned, (size_t)(t->n_owned + 1) * sizeof *o), *c;
+  if (!o) return NULL;
+  t->owned = o;
+  if (!(c = malloc(n + 1))) return NULL;
+  memcpy(c, s, n);
+  c[n] = '\0';
+  t->owned[t->n_owned++] = c;
+  return c;
+}
+
+/* Take the FILE after every --edge-type out of argv, so getopt sees only the triple. */
+static int split_edge_type_files(typed_args *t, int argc, char **argv) {
+  t->argv = calloc((size_t)argc + 1, sizeof *t->argv);
+  t->et_files = calloc((size_t)argc + 1, sizeof *t->et_files);
+  if (!t->argv || !t->et_files) return cli_usage_error("import", "out of memory");
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (i > 0 && !strcmp(a, "--")) {
+      while (i < argc) t->argv[t->argc++] = argv[i++];
+      break;
+    }
+    t->argv[t->argc++] = argv[i];
+    if (i > 0 && (!strcmp(a, "--edge-type") || !strncmp(a, "--edge-type=", 12))) {
+      int need = a[11] == '=' ? 1 : 2;
+      if (i + need >= argc)
+        return cli_usage_error("import", "--edge-type needs SRC,REL,DST and a FILE");
+      if (need == 2) t->argv[t->argc++] = argv[++i];
+      t->et_files[t->n_et_files++] = argv[++i];
+    }
+  }
+  return CLI_OK;
+}
+
+/* The entry for node type name[len] (added if new). */
+static fo_import_node_type *node_entry(typed_args *t, const char *name, size_t len) {
+  fo_import_node_type *n;
+  for (int i = 0; i < t->n_nt; i++)
+    if (strlen(t->nt[i].name) == len && !strncmp(t->nt[i].name, name, len)) return &t->nt[i];
+  if (!(n = realloc(t->nt, (size_t)(t->n_nt + 1) * sizeof *n))) return NULL;
+  t->nt = n;
+  n = &t->nt[t->n_nt];
+  memset(n, 0, sizeof *n);
+  n->num_nodes = -1;
+  if (!(n->name = own(t, name, len))) return NULL;
+  t->n_nt++;
+  return n;
+}
+
+/* "TYPE<sep>REST": the entry of TYPE and REST; usage error if malformed or set twice. */
+static int typed_value(typed_args *t, const char *opt, const char *arg, char sep,
+                       fo_import_node_type **out, const char **rest) {
+  const char *p = strchr(arg, sep);
+  if (!p || p == arg || !p[1])
+    return cli_usage_error("import", "%s: '%s' is not TYPE%cVALUE", opt, arg, sep);
+  if (!(*out = node_entry(t, arg, (size_t)(p - arg))))
+    return cli_usage_error("import", "out of memory");
+  *rest = p + 1;
+  return CLI_OK;
+}
+
+static int add_edge_type(typed_args *t, const char *arg) {
+  const char *c1 = strchr(arg, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+  fo_import_edge_type *e;
+  if (!c1 || !c2 || strchr(c2 + 1, ',') || c1 == arg || c2 == c1 + 1 || !c2[1])
+    return cli_usage_error("import", "--edge-type: '%s' is not SRC,REL,DST", arg);
+  if (t->n_et >= t->n_et_files)
+    return cli_usage_error("import", "--edge-type %s: no FILE", arg);
+  if (!(e = realloc(t->et, (size_t)(t->n_et + 1) * sizeof *e)))
+    return cli_usage_error("import", "out of memory");
+  t->et = e;
+  e = &t->et[t->n_et];
+  e->src = own(t, arg, (size_t)(c1 - arg));
+  e->rel = own(t, c1 + 1, (size_t)(c2 - c1 - 1));
+  e->dst = own(t, c2 + 1, strlen(c2 + 1));
+  e->path = t->et_files[t->n_et];
+  if (!e->src || !e->rel || !e->dst) return cli_usage_error("import", "out of memory");
+  t->n_et++;
+  return CLI_OK;
+}
+
+/* Per-type --features, --labels, --split (raw values collected in the option loop). */
+static int typed_node_data(typed_args *t) {
+  fo_import_node_type *n;
+  const char *rest;
+  int rc;
+  for (int i = 0; i < t->n_feat; i++) {
+    if ((rc = typed_value(t, "--features", t->feat[i], '=', &n, &rest))) return rc;
+    if (n->features) return cli_usage_error("import", "--features %s given twice", n->name);
+    n->features = rest;
+  }
+  for (int i = 0; i < t->n_lab; i++) {
+    if ((rc = typed_value(t, "--labels", t->lab[i], '=', &n, &rest))) return rc;
+    if (n->labels) return cli_usage_error("import", "--labels %s given twice", n->name);
+    n->labels = rest;
+  }
+  for (int i = 0; i < t->n_split; i++) {
+    if ((rc = typed_value(t, "--split", t->split[i], ':', &n, &rest))) return rc;
+    if (n->splits) return cli_usage_error("import", "--split %s given twice", n->name);
+    n->splits = rest;
+  }
+  return CLI_OK;
+}
+
+static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, typed_args *t);
 
 int cmd_import(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -75,7 +223,26 @@ int cmd_import(int argc, char **argv) {
       {"string-ids", no_argument, NULL, OPT_STRING_IDS}, {"columns", required_argument, NULL, OPT_COLUMNS},
       {"node-array", required_argument, NULL, OPT_NODE_ARRAY}, {"array", required_argument, NULL, OPT_ARRAY},
       {"allow-nonfinite", no_argument, NULL, OPT_NONFINITE},
+      {"edge-type", required_argument, NULL, OPT_EDGE_TYPE},
+      {"edge-type-col", required_argument, NULL, OPT_EDGE_TYPE_COL},
+      {"node-types", required_argument, NULL, OPT_NODE_TYPES},
+      {"node-ids", required_argument, NULL, OPT_NODE_IDS},
+      {"default-node-type", required_argument, NULL, OPT_DEFAULT_TYPE},
+      {"reverse-edges", no_argument, NULL, OPT_REVERSE},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  typed_args t;
+  int rc;
+
+  memset(&t, 0, sizeof t);
+  if ((rc = split_edge_type_files(&t, argc, argv))) goto done;
+  rc = cmd_import_parsed(t.argc, t.argv, lopts, &t);
+done:
+  typed_free(&t);
+  return rc;
+}
+
+static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, typed_args *tp) {
+  typed_args *t = tp;
   fo_import_opts o;
   fo_import_report r;
   const char *out = NULL;
@@ -98,6 +265,15 @@ int cmd_import(int argc, char **argv) {
     case OPT_DROP: o.drop_unknown = true; break;
     case OPT_RELABEL: o.relabel = true; break;
     case OPT_NUM:
+      if (strchr(optarg, '=')) {
+        fo_import_node_type *n;
+        const char *rest;
+        if ((rc = typed_value(t, "--num-nodes", optarg, '=', &n, &rest))) return rc;
+        if (n->num_nodes >= 0) return cli_usage_error("import", "--num-nodes %s given twice", n->name);
+        if ((rc = cli_i64("import", "--num-nodes", rest, &n->num_nodes))) return rc;
+        if (n->num_nodes < 0) return cli_usage_error("import", "--num-nodes: %s is negative", optarg);
+        break;
+      }
       if ((rc = cli_i64("import", "--num-nodes", optarg, &o.num_nodes))) return rc;
       if (o.num_nodes < 0) return cli_usage_error("import", "--num-nodes: %s is negative", optarg);
       break;
@@ -124,9 +300,39 @@ int cmd_import(int argc, char **argv) {
       free(cols);
       break;
     }
-    case OPT_FEATURES: o.features = optarg; break;
-    case OPT_LABELS: o.labels = optarg; break;
-    case OPT_SPLIT: o.splits = optarg; break;
+    case OPT_FEATURES:
+    case OPT_LABELS:
+    case OPT_SPLIT: {
+      const char **list = c == OPT_FEATURES ? t->feat : c == OPT_LABELS ? t->lab : t->split;
+      int *n = c == OPT_FEATURES ? &t->n_feat : c == OPT_LABELS ? &t->n_lab : &t->n_split;
+      if (*n == 64) return cli_usage_error("import", "too many %s options", argv[optind - 1]);
+      list[(*n)++] = optarg;
+      if (c == OPT_FEATURES) o.features = optarg;
+      else if (c == OPT_LABELS) o.labels = optarg;
+      else o.splits = optarg;
+      break;
+    }
+    case OPT_EDGE_TYPE:
+      if ((rc = add_edge_type(t, optarg))) return rc;
+      break;
+    case OPT_EDGE_TYPE_COL: {
+      int64_t k;
+      if ((rc = cli_i64("import", "--edge-type-col", optarg, &k))) return rc;
+      if (k < 0 || k > 1000) return cli_usage_error("import", "--edge-type-col: %s is not a column in 0..1000", optarg);
+      o.edge_type_column = (int32_t)k;
+      break;
+    }
+    case OPT_NODE_TYPES: o.node_types = optarg; break;
+    case OPT_NODE_IDS: {
+      fo_import_node_type *n;
+      const char *rest;
+      if ((rc = typed_value(t, "--node-ids", optarg, '=', &n, &rest))) return rc;
+      if (n->node_ids) return cli_usage_error("import", "--node-ids %s given twice", n->name);
+      n->node_ids = rest;
+      break;
+    }
+    case OPT_DEFAULT_TYPE: o.default_node_type = optarg; break;
+    case OPT_REVERSE: o.reverse_edges = true; break;
     case OPT_NODE_ARRAY: o.node_arrays = optarg; break;
     case OPT_ARRAY: o.arrays = optarg; break;
     case OPT_SPLIT_SEED:
@@ -148,7 +354,19 @@ int cmd_import(int argc, char **argv) {
     }
   }
   if (!out) return cli_usage_error("import", "missing -o DIR");
-  if (optind >= argc) return cli_usage_error("import", "missing INPUT file(s)");
+  if (t->n_et > 0 || o.edge_type_column >= 0) {
+    /* typed: node data options are TYPE=...; the homogeneous fields stay unset */
+    o.features = o.labels = o.splits = NULL;
+    if ((rc = typed_node_data(t))) return rc;
+    o.edge_types = t->et;
+    o.n_edge_types = t->n_et;
+    o.node_type_opts = t->nt;
+    o.n_node_type_opts = t->n_nt;
+  } else if (t->n_nt > 0) {
+    return cli_usage_error("import", "%s TYPE=... needs --edge-type or --edge-type-col",
+                           t->nt[0].node_ids ? "--node-ids" : "--num-nodes");
+  }
+  if (t->n_et == 0 && optind >= argc) return cli_usage_error("import", "missing INPUT file(s)");
   if (want_csc || want_csr) {
     o.csc = want_csc;
     o.csr = want_csr;
@@ -161,6 +379,8 @@ int cmd_import(int argc, char **argv) {
   if (json) {
     printf("{\"output\": ");
     cli_json_string(stdout, out, strlen(out));
+    if (r.n_node_types) printf(", \"node_types\": %d, \"edge_types\": %d", (int)r.n_node_types,
+                               (int)r.n_edge_types);
     printf(", \"num_nodes\": %lld, \"num_edges\": %lld, \"input_edges\": %lld, "
            "\"self_loops_removed\": %lld, \"reverse_added\": %lld, \"duplicates_removed\": %lld, "
            "\"unknown_nodes\": %lld, \"unknown_edges_dropped\": %lld, \"isolated_nodes\": %lld}\n",
@@ -169,10 +389,15 @@ int cmd_import(int argc, char **argv) {
            (long long)r.n_duplicates_removed, (long long)r.n_unknown_nodes,
            (long long)r.n_unknown_edges_dropped, (long long)r.n_isolated);
   } else {
-    printf("imported %s: %lld nodes, %lld edges\n", out, (long long)r.n_nodes, (long long)r.n_edges);
+    if (r.n_node_types)
+      printf("imported %s: %lld nodes of %d types, %lld edges of %d types\n", out,
+             (long long)r.n_nodes, (int)r.n_node_types, (long long)r.n_edges, (int)r.n_edge_types);
+    else
+      printf("imported %s: %lld nodes, %lld edges\n", out, (long long)r.n_nodes, (long long)r.n_edges);
     printf("  input edges          %lld\n", (long long)r.n_input_edges);
     if (o.remove_self_loops) printf("  self loops removed   %lld\n", (long long)r.n_self_loops_removed);
-    if (o.undirected) printf("  reverse edges added  %lld\n", (long long)r.n_reverse_added);
+    if (o.undirected || o.reverse_edges)
+      printf("  reverse edges added  %lld\n", (long long)r.n_reverse_added);
     if (o.undirected || o.dedup) printf("  duplicates removed   %lld\n", (long long)r.n_duplicates_removed);
     if (o.format == FO_FORMAT_PLANETOID) {
       printf("  ids only in cites    %lld (%s)\n", (long long)r.n_unknown_nodes,

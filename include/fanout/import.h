@@ -48,6 +48,42 @@
  * removed and `out_dir` is untouched, so a failed import leaves no dataset behind.
  *
  * Memory: about 40 bytes per input edge at the peak (edge arrays, CSC, CSR, permutation).
+ *
+ * Typed (heterogeneous) import, format_version 2 of docs/FORMAT.md (edgelist format only).
+ * Chosen by setting `edge_types` (one file per edge type) or `edge_type_column` (one file);
+ * the homogeneous `num_nodes`, `relabel`, `features`, `labels` and `splits` must then be unset
+ * (`node_type_opts` gives them per node type). Node type and relation names: 1..64 printable
+ * ASCII bytes, no whitespace, none of , = : " \ / (relations may contain '=' and '\', as
+ * WordNet's pointer symbols do), no "__", no leading or trailing '_'.
+ *  - One file per edge type (`edge_types`, the CLI's --edge-type SRC,REL,DST FILE): `inputs`
+ *    must be empty. Ids are local to their node type: integers kept as they are (n_t = the
+ *    largest id of the type in any edge type + 1, or the type's `num_nodes`); with `string_ids`
+ *    tokens interned per node type in order of first appearance (edge types in the order
+ *    given, each file in line order); with a type's `node_ids` file, looked up in that list
+ *    (integers or, with `string_ids`, tokens), an id not listed being an error. Node types are
+ *    numbered in order of first appearance in `edge_types` (src before dst).
+ *  - One file, relation column (`edge_type_column`, the CLI's --edge-type-col K): every line
+ *    is "... src ... rel ... dst ..." in columns src_column, edge_type_column, dst_column.
+ *    Node ids are global tokens (integers, or any tokens with `string_ids`); each node has one
+ *    type, given by `node_types` (a node listed twice or without a type is an error), by a
+ *    type's `node_ids` list (all of that type), or else `default_node_type`. A node's index
+ *    within its type is its position in those lists (node_types file, then node_ids files in
+ *    the order of node_type_opts), then, for the default type, order of first appearance in
+ *    the edges. Node types are numbered in order of first appearance in those lists. The edge
+ *    types are inferred: every line is an edge of the type (type of src, rel, type of dst),
+ *    numbered in order of first appearance; edge_orig positions count that type's lines.
+ *  - For every edge type: `remove_self_loops` and `undirected` apply to types whose src and dst
+ *    types are equal; `dedup`, `csc`, `csr` and `index_dtype` to all. `reverse_edges` then adds
+ *    the reverse types, holding the same edges reversed (edge_orig: the original's position).
+ *  - Node data per node type from node_type_opts (features, labels, splits; shapes checked
+ *    against that type's count), stored as "n<k>.x", "n<k>.y", "n<k>.split.<name>"; node_orig
+ *    "n<k>.node_orig" when ids are not kept as they are (string ids, node_ids, one-file form).
+ *  - Errors (FO_EINVAL unless said; message naming the option, file and line, type, value): an
+ *    option naming a node type that does not occur; a node type or edge type given twice; a
+ *    name breaking the rules (FO_EFORMAT for a name read from a file); an id out of range for
+ *    its type or not in its node_ids list (FO_ERANGE); a node listed twice or without a type
+ *    (FO_EFORMAT); an endpoint with no type; input files besides the edge type files; a
+ *    reverse type that exists already. As always, nothing is written on failure.
  */
 #ifndef FANOUT_IMPORT_H
 #define FANOUT_IMPORT_H
@@ -85,6 +121,26 @@ typedef enum fo_index_dtype {
   FO_INDEX_INT64 = 2  /**< always int64 */
 } fo_index_dtype;
 
+/** One edge type of a typed import with one edge list file per edge type. */
+typedef struct fo_import_edge_type {
+  const char *src;   /**< source node type */
+  const char *rel;   /**< relation */
+  const char *dst;   /**< destination node type */
+  const char *path;  /**< its edge list (edgelist format: `src_column`, `dst_column`; .gz ok) */
+} fo_import_edge_type;
+
+/** Settings of one node type of a typed import; every field but `name` is optional. */
+typedef struct fo_import_node_type {
+  const char *name;      /**< the node type (it must occur in the import) */
+  int64_t num_nodes;     /**< -1 (default): infer; else n_t, and every integer id must be < n_t
+                              (one file per edge type, integer ids without node_ids only) */
+  const char *node_ids;  /**< file: the type's ids, one per line (first field; '#', '%'
+                              comments), line k = node k: fixes the order and the count */
+  const char *features;  /**< .npy [n_t, D], as fo_import_opts.features */
+  const char *labels;    /**< .npy [n_t], as fo_import_opts.labels */
+  const char *splits;    /**< "train=a.npy,val=b.npy": ids of this type, as fo_import_opts.splits */
+} fo_import_node_type;
+
 typedef struct fo_import_opts {
   fo_format format;        /**< default FO_FORMAT_EDGELIST */
   bool undirected;         /**< add reverse edges, then remove duplicates; default false */
@@ -121,6 +177,19 @@ typedef struct fo_import_opts {
   bool progress;           /**< draw a progress bar on stderr when it is a terminal; default false */
   const volatile int *cancel; /**< if set and it becomes non-zero (e.g. from a signal
                                    handler), stop with FO_ECANCELED; default NULL */
+  /* ---- typed (heterogeneous) import: set edge_types or edge_type_column (see below) ---- */
+  const fo_import_edge_type *edge_types; /**< [n_edge_types] one file per edge type; borrowed */
+  int32_t n_edge_types;                  /**< default 0 */
+  int32_t edge_type_column;   /**< >= 0: one typed edge list (the inputs), this 0-based column
+                                   holds the relation; default -1 */
+  const char *node_types;     /**< one-file form: file of lines "node_id<TAB>type" (further
+                                   fields ignored; '#', '%' comments); default NULL */
+  const char *default_node_type; /**< one-file form: the type of endpoints no list names (else
+                                      such an endpoint is an error); default NULL */
+  const fo_import_node_type *node_type_opts; /**< [n_node_type_opts] per-type settings; borrowed */
+  int32_t n_node_type_opts;   /**< default 0 */
+  bool reverse_edges;         /**< add (d, "rev_" + r, s) for every edge type (s, r, d) with
+                                   s != d, after the original types; default false */
 } fo_import_opts;
 
 /** What an import did; every field is a count. */
@@ -133,7 +202,9 @@ typedef struct fo_import_report {
   int64_t n_duplicates_removed; /**< by `undirected` or `dedup` */
   int64_t n_unknown_nodes;      /**< planetoid: ids only in cites (added, or dropped) */
   int64_t n_unknown_edges_dropped; /**< planetoid with drop_unknown */
-  int64_t n_isolated;           /**< nodes with no edge at all */
+  int64_t n_isolated;           /**< nodes with no edge at all (typed: of any edge type) */
+  int32_t n_node_types;         /**< typed import: node types written; 0 for version 1 */
+  int32_t n_edge_types;         /**< typed import: edge types written (with reverse types) */
 } fo_import_report;
 
 /** Write the defaults into `o`. Cost: O(1). */

@@ -17,11 +17,7 @@
 #include "io/io_internal.h"
 #include "store/store_internal.h"
 
-typedef struct edge_set {
-  int64_t *src, *dst, *orig; /* [m] */
-  int64_t m;
-  const volatile int *cancel; /* fo_import_opts.cancel */
-} edge_set;
+typedef fo__edge_set edge_set;
 
 /* Cancellation: every loop over nodes or edges polls the flag once per POLL iterations (a few
  * milliseconds of work), so that Ctrl-C stops an import within a fraction of a second
@@ -243,19 +239,20 @@ static json_t *report_json(const fo_import_report *r) {
                    (json_int_t)r->n_isolated);
 }
 
-/* Write the string ids as offsets + bytes: "node_orig_offsets" int64 [n + 1] and
- * "node_orig_bytes" uint8 [total], id v being bytes [offsets[v], offsets[v + 1]) (no padding:
- * one long id does not make every id that long; docs/FORMAT.md). Sets the manifest's
- * "node_orig" to {"offsets": ..., "bytes": ...}. */
-static int write_string_ids(fo__writer *w, json_t *man, const fo__strmap *sm, int64_t n) {
+/* Write the string ids as offsets + bytes: "<prefix>node_orig_offsets" int64 [n + 1] and
+ * "<prefix>node_orig_bytes" uint8 [total], id v being bytes [offsets[v], offsets[v + 1]) (no
+ * padding: one long id does not make every id that long; docs/FORMAT.md); string v is
+ * which[v] of sm (which NULL: v). Sets obj's "node_orig" to {"offsets": ..., "bytes": ...}. */
+int fo__write_string_ids(fo__writer *w, json_t *obj, const char *prefix, const fo__strmap *sm,
+                         const int64_t *which, int64_t n) {
   int64_t *off, total = 0, have = fo__strmap_count(sm);
-  char *buf;
+  char *buf, ao[96], ab[96];
   int rc;
   if (!(off = fo__malloc_n(n + 1, sizeof *off))) return FO_FAIL(FO_ENOMEM, "node_orig offsets");
   off[0] = 0;
   for (int64_t i = 0; i < n; i++) {
     size_t len = 0;
-    if (i < have) fo__strmap_str(sm, i, &len);
+    if (which || i < have) fo__strmap_str(sm, which ? which[i] : i, &len);
     total += (int64_t)len;
     off[i + 1] = total;
   }
@@ -263,66 +260,267 @@ static int write_string_ids(fo__writer *w, json_t *man, const fo__strmap *sm, in
     free(off);
     return FO_FAIL(FO_ENOMEM, "node_orig strings (%lld bytes)", (long long)total);
   }
-  for (int64_t i = 0; i < n && i < have; i++) {
+  for (int64_t i = 0; i < n && (which || i < have); i++) {
     size_t len;
-    const char *str = fo__strmap_str(sm, i, &len);
+    const char *str = fo__strmap_str(sm, which ? which[i] : i, &len);
     memcpy(buf + off[i], str, len);
   }
-  if ((rc = fo__writer_add_i64(w, "node_orig_offsets", 8, off, n + 1)) == FO_OK &&
-      (rc = fo__writer_add(w, "node_orig_bytes", "|u1", 1, &total, buf)) == FO_OK)
-    json_object_set_new(man, "node_orig", json_pack("{s:s, s:s}", "offsets", "node_orig_offsets",
-                                                    "bytes", "node_orig_bytes"));
+  snprintf(ao, sizeof ao, "%snode_orig_offsets", prefix);
+  snprintf(ab, sizeof ab, "%snode_orig_bytes", prefix);
+  if ((rc = fo__writer_add_i64(w, ao, 8, off, n + 1)) == FO_OK &&
+      (rc = fo__writer_add(w, ab, "|u1", 1, &total, buf)) == FO_OK)
+    json_object_set_new(obj, "node_orig", json_pack("{s:s, s:s}", "offsets", ao, "bytes", ab));
   free(buf);
   free(off);
   return rc;
 }
 
+int fo__edges_take(fo__edges *e, bool undirected, const volatile int *cancel, fo__edge_set *es) {
+  int64_t cap;
+  int rc = FO_OK;
+  memset(es, 0, sizeof *es);
+  es->src = e->src;
+  es->dst = e->dst;
+  es->m = e->n;
+  es->cancel = cancel;
+  e->src = e->dst = NULL;
+  e->n = e->cap = 0;
+  if (undirected && es->m > INT64_MAX / 2) return FO_FAIL(FO_ERANGE, "too many edges");
+  cap = undirected ? 2 * es->m : es->m;
+  {
+    int64_t *s2 = realloc(es->src, (size_t)(cap ? cap : 1) * sizeof *s2);
+    if (s2) es->src = s2;
+    int64_t *d2 = realloc(es->dst, (size_t)(cap ? cap : 1) * sizeof *d2);
+    if (d2) es->dst = d2;
+    es->orig = fo__malloc_n(cap, sizeof *es->orig);
+    if (!s2 || !d2 || !es->orig) return FO_FAIL(FO_ENOMEM, "edge list of %lld edges", (long long)cap);
+  }
+  for (int64_t i = 0; i < es->m; i++) {
+    POLL_OR_STOP(cancel, i);
+    es->orig[i] = i;
+  }
+out:
+  return rc;
+}
+
+void fo__edge_set_free(fo__edge_set *es) {
+  free(es->src);
+  free(es->dst);
+  free(es->orig);
+  memset(es, 0, sizeof *es);
+}
+
+int fo__edges_prepare(fo__edge_set *es, int64_t m_input, int64_t n_dst, bool self_loops,
+                      bool undirected, bool dedup_edges, fo_import_report *r) {
+  int rc = FO_OK;
+  /* 3: self loops */
+  if (self_loops) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < es->m; i++) {
+      POLL_OR_STOP(es->cancel, i);
+      if (es->src[i] == es->dst[i]) continue;
+      es->src[k] = es->src[i];
+      es->dst[k] = es->dst[i];
+      es->orig[k] = es->orig[i];
+      k++;
+    }
+    r->n_self_loops_removed += es->m - k;
+    es->m = k;
+  }
+  /* 4: reverse edges (the caller reserved 2 m) */
+  if (undirected) {
+    int64_t m0 = es->m;
+    for (int64_t i = 0; i < m0; i++) {
+      POLL_OR_STOP(es->cancel, i);
+      es->src[m0 + i] = es->dst[i];
+      es->dst[m0 + i] = es->src[i];
+      es->orig[m0 + i] = m_input + es->orig[i];
+    }
+    es->m = 2 * m0;
+    r->n_reverse_added += m0;
+  }
+  /* 5: duplicates */
+  if (undirected || dedup_edges) {
+    int64_t removed = 0;
+    if ((rc = dedup(es, n_dst, &removed)) != FO_OK) return rc;
+    r->n_duplicates_removed += removed;
+  }
+  if (es->cancel && *es->cancel) return interrupted();
+out:
+  return rc;
+}
+
+void fo__topology_free(fo__topology *t) {
+  free(t->csc_ptr);
+  free(t->csc_pos);
+  free(t->csc_idx);
+  free(t->csr_ptr);
+  free(t->csr_pos);
+  free(t->csr_idx);
+  free(t->csr_eid);
+  free(t->edge_orig);
+  memset(t, 0, sizeof *t);
+}
+
+int fo__topology_widths(int64_t n_src, int64_t n_dst, int64_t m, const fo_import_opts *o,
+                        int *iw, int *ew) {
+  int rc;
+  *iw = *ew = 8;
+  if ((rc = width_for(o->index_dtype, (n_src > n_dst ? n_src : n_dst) - 1, "node ids", iw)) != FO_OK)
+    return rc;
+  return width_for(o->index_dtype, m - 1, "edge ids", ew);
+}
+
+int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
+                       const fo_import_opts *o, fo__topology *t) {
+  int rc;
+  memset(t, 0, sizeof *t);
+  t->n_src = n_src;
+  t->n_dst = n_dst;
+  t->m = es->m;
+  t->csc = o->csc;
+  if ((rc = fo__topology_widths(n_src, n_dst, es->m, o, &t->iw, &t->ew)) != FO_OK) return rc;
+  /* 6: CSC */
+  if (o->csc) {
+    t->csc_ptr = fo__malloc_n(n_dst + 1, sizeof *t->csc_ptr);
+    t->csc_pos = fo__malloc_n(es->m, sizeof *t->csc_pos);
+    t->csc_idx = fo__malloc_n(es->m, sizeof *t->csc_idx);
+    if (!t->csc_ptr || !t->csc_pos || !t->csc_idx) {
+      rc = FO_FAIL(FO_ENOMEM, "CSC of %lld edges", (long long)es->m);
+      goto out;
+    }
+    if ((rc = counting_sort(es->dst, es->m, n_dst, t->csc_ptr, t->csc_pos, o->cancel)) != FO_OK) goto out;
+    for (int64_t i = 0; i < es->m; i++) {
+      POLL_OR_STOP(o->cancel, i);
+      t->csc_idx[t->csc_pos[i]] = es->src[i];
+    }
+  }
+  if (o->cancel && *o->cancel) {
+    rc = interrupted();
+    goto out;
+  }
+  /* 7: CSR */
+  if (o->csr) {
+    t->csr_ptr = fo__malloc_n(n_src + 1, sizeof *t->csr_ptr);
+    t->csr_pos = fo__malloc_n(es->m, sizeof *t->csr_pos);
+    t->csr_idx = fo__malloc_n(es->m, sizeof *t->csr_idx);
+    if (!t->csr_ptr || !t->csr_pos || !t->csr_idx) {
+      rc = FO_FAIL(FO_ENOMEM, "CSR of %lld edges", (long long)es->m);
+      goto out;
+    }
+    if ((rc = counting_sort(es->src, es->m, n_src, t->csr_ptr, t->csr_pos, o->cancel)) != FO_OK) goto out;
+    for (int64_t i = 0; i < es->m; i++) {
+      POLL_OR_STOP(o->cancel, i);
+      t->csr_idx[t->csr_pos[i]] = es->dst[i];
+    }
+    if (o->csc) {
+      if (!(t->csr_eid = fo__malloc_n(es->m, sizeof *t->csr_eid))) {
+        rc = FO_FAIL(FO_ENOMEM, "csr_eid");
+        goto out;
+      }
+      for (int64_t i = 0; i < es->m; i++) {
+        POLL_OR_STOP(o->cancel, i);
+        t->csr_eid[t->csr_pos[i]] = t->csc_pos[i];
+      }
+    }
+  }
+  if (o->cancel && *o->cancel) {
+    rc = interrupted();
+    goto out;
+  }
+  /* edge ids are positions in the primary direction; edge_orig maps them back */
+  {
+    const int64_t *id_pos = o->csc ? t->csc_pos : t->csr_pos;
+    if (!(t->edge_orig = fo__malloc_n(es->m, sizeof *t->edge_orig))) {
+      rc = FO_FAIL(FO_ENOMEM, "edge_orig");
+      goto out;
+    }
+    for (int64_t i = 0; i < es->m; i++) {
+      POLL_OR_STOP(o->cancel, i);
+      t->edge_orig[id_pos[i]] = es->orig[i];
+      if (id_pos[i] != es->orig[i]) t->need_orig = true;
+    }
+  }
+  return FO_OK;
+out:
+  fo__topology_free(t);
+  return rc;
+}
+
+/* "<prefix><what>" into buf. */
+static const char *pname(char *buf, size_t cap, const char *prefix, const char *what) {
+  snprintf(buf, cap, "%s%s", prefix, what);
+  return buf;
+}
+
+int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const char *prefix,
+                       fo__writer *w, json_t *obj) {
+  char a[96], b[96], c[96];
+  json_t *topo = json_object();
+  int rc = FO_OK;
+  json_object_set_new(obj, "topology", topo);
+  json_object_set_new(obj, "edge_ids", json_string(t->csc ? "csc" : "csr"));
+  if (t->csc_ptr) {
+    pname(a, sizeof a, prefix, "csc_indptr");
+    pname(b, sizeof b, prefix, "csc_indices");
+    json_object_set_new(topo, "csc", json_pack("{s:s, s:s}", "indptr", a, "indices", b));
+    if ((rc = fo__writer_add_i64(w, a, 8, t->csc_ptr, t->n_dst + 1)) != FO_OK ||
+        (rc = fo__writer_add_i64(w, b, t->iw, t->csc_idx, t->m)) != FO_OK)
+      return rc;
+  }
+  if (t->csr_ptr) {
+    json_t *j;
+    pname(a, sizeof a, prefix, "csr_indptr");
+    pname(b, sizeof b, prefix, "csr_indices");
+    pname(c, sizeof c, prefix, "csr_eid");
+    j = json_pack("{s:s, s:s}", "indptr", a, "indices", b);
+    if (t->csr_eid) json_object_set_new(j, "eid", json_string(c));
+    json_object_set_new(topo, "csr", j);
+    if ((rc = fo__writer_add_i64(w, a, 8, t->csr_ptr, t->n_src + 1)) != FO_OK ||
+        (rc = fo__writer_add_i64(w, b, t->iw, t->csr_idx, t->m)) != FO_OK ||
+        (t->csr_eid && (rc = fo__writer_add_i64(w, c, t->ew, t->csr_eid, t->m)) != FO_OK))
+      return rc;
+  }
+  if (t->need_orig) {
+    int ow = 8;
+    int64_t maxo = 0;
+    for (int64_t i = 0; i < t->m; i++) {
+      POLL_OR_STOP(o->cancel, i);
+      if (t->edge_orig[i] > maxo) maxo = t->edge_orig[i];
+    }
+    pname(a, sizeof a, prefix, "edge_orig");
+    if ((rc = width_for(o->index_dtype == FO_INDEX_INT32 ? FO_INDEX_AUTO : o->index_dtype, maxo,
+                        "edge positions", &ow)) != FO_OK ||
+        (rc = fo__writer_add_i64(w, a, ow, t->edge_orig, t->m)) != FO_OK)
+      return rc;
+    json_object_set_new(obj, "edge_orig", json_string(a));
+  }
+out:
+  return rc;
+}
+
+json_t *fo__report_json(const fo_import_report *r) { return report_json(r); }
+
 int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_opts *o,
                       fo_import_report *rep) {
   edge_set es = {0};
   int64_t n = in->n_nodes, m_input = in->edges.n, *orig_ids = NULL;
-  int64_t *csc_ptr = NULL, *csc_pos = NULL, *csc_idx = NULL, *edge_orig = NULL;
-  int64_t *csr_ptr = NULL, *csr_pos = NULL, *csr_idx = NULL, *csr_eid = NULL;
   int64_t *out_deg = NULL, *in_deg = NULL;
+  fo__topology t;
   fo__writer *w = NULL;
-  json_t *man, *topo;
-  int rc = FO_OK, iw = 8, ew = 8;
-  bool need_orig = false;
+  json_t *man;
+  int rc = FO_OK, iw = 8;
   fo_import_report r;
 
   memset(&r, 0, sizeof r);
+  memset(&t, 0, sizeof t);
   r.n_input_edges = m_input;
   r.n_unknown_nodes = in->n_unknown_nodes;
   r.n_unknown_edges_dropped = in->n_unknown_edges_dropped;
   if (!o->csc && !o->csr) return FO_FAIL(FO_EINVAL, "neither --csc nor --csr: nothing to store");
 
   /* Take over the parser's edge arrays; orig positions start as the identity. */
-  es.src = in->edges.src;
-  es.dst = in->edges.dst;
-  es.m = m_input;
-  es.cancel = o->cancel;
-  in->edges.src = in->edges.dst = NULL;
-  in->edges.n = in->edges.cap = 0;
-  if (o->undirected && es.m > INT64_MAX / 2) {
-    rc = FO_FAIL(FO_ERANGE, "too many edges");
-    goto out;
-  }
-  {
-    int64_t cap = o->undirected ? 2 * es.m : es.m;
-    int64_t *s2 = realloc(es.src, (size_t)(cap ? cap : 1) * sizeof *s2);
-    if (s2) es.src = s2;
-    int64_t *d2 = realloc(es.dst, (size_t)(cap ? cap : 1) * sizeof *d2);
-    if (d2) es.dst = d2;
-    es.orig = fo__malloc_n(cap, sizeof *es.orig);
-    if (!s2 || !d2 || !es.orig) {
-      rc = FO_FAIL(FO_ENOMEM, "edge list of %lld edges", (long long)cap);
-      goto out;
-    }
-    for (int64_t i = 0; i < es.m; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      es.orig[i] = i;
-    }
-  }
+  if ((rc = fo__edges_take(&in->edges, o->undirected, o->cancel, &es)) != FO_OK) goto out;
 
   /* 1-2: ids and n */
   if (o->relabel && !in->orig_str) {
@@ -374,45 +572,16 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     rc = interrupted();
     goto out;
   }
-  /* 3: self loops */
-  if (o->remove_self_loops) {
-    int64_t k = 0;
-    for (int64_t i = 0; i < es.m; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      if (es.src[i] == es.dst[i]) continue;
-      es.src[k] = es.src[i];
-      es.dst[k] = es.dst[i];
-      es.orig[k] = es.orig[i];
-      k++;
-    }
-    r.n_self_loops_removed = es.m - k;
-    es.m = k;
-  }
-  /* 4: reverse edges */
-  if (o->undirected) {
-    int64_t m0 = es.m;
-    for (int64_t i = 0; i < m0; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      es.src[m0 + i] = es.dst[i];
-      es.dst[m0 + i] = es.src[i];
-      es.orig[m0 + i] = m_input + es.orig[i];
-    }
-    es.m = 2 * m0;
-    r.n_reverse_added = m0;
-  }
-  /* 5: duplicates */
-  if (o->undirected || o->dedup) {
-    if ((rc = dedup(&es, n, &r.n_duplicates_removed)) != FO_OK) goto out;
-  }
-  if (o->cancel && *o->cancel) {
-    rc = FO_FAIL(FO_ECANCELED, "import interrupted");
+  /* 3-5: self loops, reverse edges, duplicates */
+  if ((rc = fo__edges_prepare(&es, m_input, n, o->remove_self_loops, o->undirected, o->dedup,
+                              &r)) != FO_OK)
     goto out;
-  }
 
   /* 6-7: CSC and CSR (each step below polls the cancel flag; so does the writer) */
-  if ((rc = width_for(o->index_dtype, n - 1, "node ids", &iw)) != FO_OK ||
-      (rc = width_for(o->index_dtype, es.m - 1, "edge ids", &ew)) != FO_OK)
-    goto out;
+  {
+    int ew;
+    if ((rc = fo__topology_widths(n, n, es.m, o, &iw, &ew)) != FO_OK) goto out;
+  }
   in_deg = fo__calloc_n(n, sizeof *in_deg);
   out_deg = fo__calloc_n(n, sizeof *out_deg);
   if (!in_deg || !out_deg) {
@@ -428,65 +597,7 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     POLL_OR_STOP(o->cancel, v);
     r.n_isolated += !in_deg[v] && !out_deg[v];
   }
-  if (o->csc) {
-    csc_ptr = fo__malloc_n(n + 1, sizeof *csc_ptr);
-    csc_pos = fo__malloc_n(es.m, sizeof *csc_pos);
-    csc_idx = fo__malloc_n(es.m, sizeof *csc_idx);
-    if (!csc_ptr || !csc_pos || !csc_idx) {
-      rc = FO_FAIL(FO_ENOMEM, "CSC of %lld edges", (long long)es.m);
-      goto out;
-    }
-    if ((rc = counting_sort(es.dst, es.m, n, csc_ptr, csc_pos, o->cancel)) != FO_OK) goto out;
-    for (int64_t i = 0; i < es.m; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      csc_idx[csc_pos[i]] = es.src[i];
-    }
-  }
-  if (o->cancel && *o->cancel) {
-    rc = interrupted();
-    goto out;
-  }
-  if (o->csr) {
-    csr_ptr = fo__malloc_n(n + 1, sizeof *csr_ptr);
-    csr_pos = fo__malloc_n(es.m, sizeof *csr_pos);
-    csr_idx = fo__malloc_n(es.m, sizeof *csr_idx);
-    if (!csr_ptr || !csr_pos || !csr_idx) {
-      rc = FO_FAIL(FO_ENOMEM, "CSR of %lld edges", (long long)es.m);
-      goto out;
-    }
-    if ((rc = counting_sort(es.src, es.m, n, csr_ptr, csr_pos, o->cancel)) != FO_OK) goto out;
-    for (int64_t i = 0; i < es.m; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      csr_idx[csr_pos[i]] = es.dst[i];
-    }
-    if (o->csc) {
-      if (!(csr_eid = fo__malloc_n(es.m, sizeof *csr_eid))) {
-        rc = FO_FAIL(FO_ENOMEM, "csr_eid");
-        goto out;
-      }
-      for (int64_t i = 0; i < es.m; i++) {
-        POLL_OR_STOP(o->cancel, i);
-        csr_eid[csr_pos[i]] = csc_pos[i];
-      }
-    }
-  }
-  if (o->cancel && *o->cancel) {
-    rc = interrupted();
-    goto out;
-  }
-  /* edge ids are positions in the primary direction; edge_orig maps them back */
-  {
-    const int64_t *id_pos = o->csc ? csc_pos : csr_pos;
-    if (!(edge_orig = fo__malloc_n(es.m, sizeof *edge_orig))) {
-      rc = FO_FAIL(FO_ENOMEM, "edge_orig");
-      goto out;
-    }
-    for (int64_t i = 0; i < es.m; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      edge_orig[id_pos[i]] = es.orig[i];
-      if (id_pos[i] != es.orig[i]) need_orig = true;
-    }
-  }
+  if ((rc = fo__topology_build(&es, n, n, o, &t)) != FO_OK) goto out;
   r.n_nodes = n;
   r.n_edges = es.m;
 
@@ -496,43 +607,12 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   man = fo__writer_manifest(w);
   json_object_set_new(man, "num_nodes", json_integer(n));
   json_object_set_new(man, "num_edges", json_integer(es.m));
-  topo = json_object();
-  json_object_set_new(man, "topology", topo);
-  json_object_set_new(man, "edge_ids", json_string(o->csc ? "csc" : "csr"));
-  if (o->csc) {
-    json_object_set_new(topo, "csc", json_pack("{s:s, s:s}", "indptr", "csc_indptr", "indices",
-                                               "csc_indices"));
-    if ((rc = fo__writer_add_i64(w, "csc_indptr", 8, csc_ptr, n + 1)) != FO_OK ||
-        (rc = fo__writer_add_i64(w, "csc_indices", iw, csc_idx, es.m)) != FO_OK)
-      goto out;
-  }
-  if (o->csr) {
-    json_t *t = json_pack("{s:s, s:s}", "indptr", "csr_indptr", "indices", "csr_indices");
-    if (csr_eid) json_object_set_new(t, "eid", json_string("csr_eid"));
-    json_object_set_new(topo, "csr", t);
-    if ((rc = fo__writer_add_i64(w, "csr_indptr", 8, csr_ptr, n + 1)) != FO_OK ||
-        (rc = fo__writer_add_i64(w, "csr_indices", iw, csr_idx, es.m)) != FO_OK ||
-        (csr_eid && (rc = fo__writer_add_i64(w, "csr_eid", ew, csr_eid, es.m)) != FO_OK))
-      goto out;
-  }
-  if (need_orig) {
-    int ow = 8;
-    int64_t maxo = 0;
-    for (int64_t i = 0; i < es.m; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      if (edge_orig[i] > maxo) maxo = edge_orig[i];
-    }
-    if ((rc = width_for(o->index_dtype == FO_INDEX_INT32 ? FO_INDEX_AUTO : o->index_dtype, maxo,
-                        "edge positions", &ow)) != FO_OK ||
-        (rc = fo__writer_add_i64(w, "edge_orig", ow, edge_orig, es.m)) != FO_OK)
-      goto out;
-    json_object_set_new(man, "edge_orig", json_string("edge_orig"));
-  }
+  if ((rc = fo__topology_write(&t, o, "", w, man)) != FO_OK) goto out;
   if (orig_ids) {
     if ((rc = fo__writer_add_i64(w, "node_orig", 8, orig_ids, n)) != FO_OK) goto out;
     json_object_set_new(man, "node_orig", json_string("node_orig"));
   } else if (in->orig_str) {
-    if ((rc = write_string_ids(w, man, in->orig_str, n)) != FO_OK) goto out;
+    if ((rc = fo__write_string_ids(w, man, "", in->orig_str, NULL, n)) != FO_OK) goto out;
   }
   if ((rc = fo__node_data_write(&in->node, n, o, w, man)) != FO_OK) goto out;
   if (in->provenance) {
@@ -547,18 +627,9 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   w = NULL;
 out:
   fo__writer_abort(w);
-  free(es.src);
-  free(es.dst);
-  free(es.orig);
+  fo__edge_set_free(&es);
+  fo__topology_free(&t);
   free(orig_ids);
-  free(csc_ptr);
-  free(csc_pos);
-  free(csc_idx);
-  free(csr_ptr);
-  free(csr_pos);
-  free(csr_idx);
-  free(csr_eid);
-  free(edge_orig);
   free(in_deg);
   free(out_deg);
   if (rc == FO_OK && rep) *rep = r;

@@ -10,7 +10,7 @@
 static bool is_sep(char c) { return c == ' ' || c == '\t' || c == ','; }
 
 /* The next token of line[*i..len): sets *tok and *tlen, advances *i past it. */
-static bool next_token(const char *line, size_t len, size_t *i, const char **tok, size_t *tlen) {
+bool fo__next_token(const char *line, size_t len, size_t *i, const char **tok, size_t *tlen) {
   size_t j = *i;
   while (j < len && is_sep(line[j])) j++;
   if (j == len) return false;
@@ -21,8 +21,7 @@ static bool next_token(const char *line, size_t len, size_t *i, const char **tok
   return true;
 }
 
-static int parse_id(const fo__reader *r, const char *tok, size_t tlen, const fo_import_opts *o,
-                    int64_t *out) {
+int fo__parse_int_token(const fo__reader *r, const char *tok, size_t tlen, int64_t *out) {
   if (!fo__parse_i64(tok, tlen, out)) {
     size_t i = tlen && (tok[0] == '-' || tok[0] == '+');
     bool digits = i < tlen;
@@ -33,6 +32,13 @@ static int parse_id(const fo__reader *r, const char *tok, size_t tlen, const fo_
     return FO_FAIL(FO_EFORMAT, "%s:%lld: '%.*s' is not an integer node id", r->path,
                    (long long)r->lineno, (int)(tlen > 40 ? 40 : tlen), tok);
   }
+  return FO_OK;
+}
+
+static int parse_id(const fo__reader *r, const char *tok, size_t tlen, const fo_import_opts *o,
+                    int64_t *out) {
+  int rc = fo__parse_int_token(r, tok, tlen, out);
+  if (rc != FO_OK) return rc;
   if (!o->relabel && *out < 0)
     return FO_FAIL(FO_ERANGE, "%s:%lld: node id %lld is negative (--relabel maps any integer ids)",
                    r->path, (long long)r->lineno, (long long)*out);
@@ -70,7 +76,7 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
       int32_t col = 0;
       while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
       if (i == len || line[i] == '#' || line[i] == '%') continue;
-      for (; col <= last && next_token(line, len, &i, &tok, &tlen); col++) {
+      for (; col <= last && fo__next_token(line, len, &i, &tok, &tlen); col++) {
         if (col == o->src_column) stok = tok, slen = tlen;
         if (col == o->dst_column) dtok = tok, dlen = tlen;
       }

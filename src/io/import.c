@@ -14,6 +14,7 @@ void fo_import_opts_init(fo_import_opts *o) {
   o->num_nodes = -1;
   o->src_column = 0;
   o->dst_column = 1;
+  o->edge_type_column = -1;
 }
 
 static const char *const format_names[] = {"edgelist", "planetoid", "npy", "mtx", "ogb"};
@@ -81,6 +82,12 @@ static int check_opts(const fo_import_opts *o) {
                    o->drop_unknown ? "--drop-unknown" : "--split-seed");
   if ((unsigned)o->feature_dtype > FO_FEATURES_UINT8)
     return FO_FAIL(FO_EINVAL, "unknown feature dtype %d", (int)o->feature_dtype);
+  if (!fo__import_is_typed(o) && (o->n_node_type_opts || o->reverse_edges || o->node_types ||
+                                 o->default_node_type))
+    return FO_FAIL(FO_EINVAL, "%s: per-type options need a typed import (--edge-type or "
+                   "--edge-type-col)", o->reverse_edges ? "--reverse-edges" : o->node_types
+                   ? "--node-types" : o->default_node_type ? "--default-node-type"
+                   : "node type options");
   return FO_OK;
 }
 
@@ -115,6 +122,25 @@ static int check_outputs(const char *const *inputs, int n_inputs, const char *ou
   return FO_OK;
 }
 
+/* The typed import's files (edge files, node lists, per-type node data) are not the output. */
+static int check_typed_outputs(const char *out_dir, const fo_import_opts *o) {
+  int rc = FO_OK;
+  for (int i = 0; i < o->n_edge_types && o->edge_types; i++)
+    if (o->edge_types[i].path &&
+        (rc = fo__writer_check_input(out_dir, o->edge_types[i].path, "edge type file")) != FO_OK)
+      return rc;
+  if (o->node_types && (rc = fo__writer_check_input(out_dir, o->node_types, "node types file")) != FO_OK)
+    return rc;
+  for (int i = 0; i < o->n_node_type_opts && o->node_type_opts; i++) {
+    const fo_import_node_type *t = &o->node_type_opts[i];
+    if ((t->node_ids && (rc = fo__writer_check_input(out_dir, t->node_ids, "node ids file")) != FO_OK) ||
+        (t->features && (rc = fo__writer_check_input(out_dir, t->features, "features file")) != FO_OK) ||
+        (t->labels && (rc = fo__writer_check_input(out_dir, t->labels, "labels file")) != FO_OK))
+      return rc;
+  }
+  return rc;
+}
+
 static void free_input(fo__graph_input *in) {
   fo__edges_free(&in->edges);
   fo__node_data_free(&in->node);
@@ -134,6 +160,17 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
     o = &defaults;
   }
   if (!out_dir) return FO_FAIL(FO_EINVAL, "import: output directory is NULL");
+  if (fo__import_is_typed(o)) {
+    if (n_inputs < 0 || (n_inputs > 0 && !inputs))
+      return fo__context(FO_FAIL(FO_EINVAL, "bad input list"), "import '%s'", out_dir);
+    for (int i = 0; i < n_inputs; i++)
+      if (!inputs[i]) return fo__context(FO_FAIL(FO_EINVAL, "input %d is NULL", i), "import '%s'", out_dir);
+    if ((rc = check_opts(o)) == FO_OK && (rc = check_outputs(inputs, n_inputs, out_dir, o)) == FO_OK &&
+        (rc = check_typed_outputs(out_dir, o)) == FO_OK)
+      rc = fo__import_typed(inputs, n_inputs, out_dir, o, rep);
+    if (rc != FO_OK) return fo__context(rc, "import '%s'", out_dir);
+    return FO_OK;
+  }
   if (!inputs || n_inputs < 1) return fo__context(FO_FAIL(FO_EINVAL, "no input files"), "import '%s'", out_dir);
   for (int i = 0; i < n_inputs; i++)
     if (!inputs[i]) return fo__context(FO_FAIL(FO_EINVAL, "input %d is NULL", i), "import '%s'", out_dir);
@@ -176,6 +213,9 @@ int fo_import_edges(const int64_t *src, const int64_t *dst, int64_t n_edges, con
                        "import '%s'", out_dir);
   if ((rc = check_opts(o)) != FO_OK || (rc = check_outputs(NULL, 0, out_dir, o)) != FO_OK)
     return fo__context(rc, "import '%s'", out_dir);
+  if (fo__import_is_typed(o))
+    return fo__context(FO_FAIL(FO_EINVAL, "fo_import_edges builds untyped datasets only (use "
+                               "fo_import with edge_types)"), "import '%s'", out_dir);
   for (int64_t i = 0; i < n_edges; i++) {
     int64_t s = src[i], d = dst[i];
     if (!o->relabel && (s < 0 || d < 0))

@@ -76,6 +76,11 @@ size_t fo__strmap_max_len(const fo__strmap *m);
 
 /* Parse a decimal int64 from s[len] (optional leading '-' or '+'); false on junk or overflow. */
 bool fo__parse_i64(const char *s, size_t len, int64_t *out);
+/* An integer node id token at r's current line: FO_ERANGE "does not fit in int64" or FO_EFORMAT
+ * "is not an integer node id", naming file and line. */
+int fo__parse_int_token(const fo__reader *r, const char *tok, size_t tlen, int64_t *out);
+/* The next field of line[*i..len) (fields are separated by tabs, spaces or commas). */
+bool fo__next_token(const char *line, size_t len, size_t *i, const char **tok, size_t *tlen);
 
 /* ---- node data (nodedata.c) ----------------------------------------------------------------- */
 
@@ -112,6 +117,9 @@ void fo__node_data_free(fo__node_data *nd);
 /* Read o->features, o->labels and o->splits (.npy files) into `nd` (replacing what a parser
  * put there), checking dtypes; shapes are checked against n by fo__node_data_write. */
 int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o);
+/* The same from explicit paths (each may be NULL); splits as "train=a.npy,val=b.npy". */
+int fo__node_data_load_files(fo__node_data *nd, const char *features, const char *labels,
+                             const char *splits);
 /* The standard Planetoid split from the labels (see import.h). */
 int fo__node_data_planetoid_split(fo__node_data *nd, uint64_t seed);
 
@@ -124,6 +132,12 @@ int fo__node_data_check_labels(const fo__node_data *nd, const char *what);
 struct fo__writer;
 int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o,
                         struct fo__writer *w, json_t *manifest);
+/* The same for one node type of a typed dataset: arrays "<prefix>x", "<prefix>y",
+ * "<prefix>split.<name>" (prefix "n<k>."), keys set in obj (the node type's entry); features
+ * and labels name the input files for messages. */
+int fo__node_data_write_as(fo__node_data *nd, int64_t n, const char *prefix, const char *features,
+                           const char *labels, fo_feature_dtype dt, struct fo__writer *w,
+                           json_t *obj);
 
 /* ---- builder (build.c) ---------------------------------------------------------------------- */
 
@@ -142,6 +156,50 @@ typedef struct fo__graph_input {
  * and write the dataset to `out_dir` atomically. Frees nothing in `in` (the caller does). */
 int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_opts *o,
                       fo_import_report *rep);
+
+/* The pieces fo__build_dataset is made of, shared with the typed import (typed.c), which runs
+ * them once per edge type on a bipartite (n_src, n_dst) edge list. */
+typedef struct fo__edge_set {
+  int64_t *src, *dst, *orig; /* [m]: endpoints and original positions */
+  int64_t m;
+  const volatile int *cancel; /* fo_import_opts.cancel, polled by every loop */
+} fo__edge_set;
+/* Take over e's arrays (e is left empty), with room for 2 m edges if `undirected`; orig = i. */
+int fo__edges_take(fo__edges *e, bool undirected, const volatile int *cancel, fo__edge_set *es);
+void fo__edge_set_free(fo__edge_set *es);
+/* Steps 3-5 of build.c: drop self loops, append reverse edges (original position m_input + i),
+ * drop duplicates (implied by undirected); counts are added to r. */
+int fo__edges_prepare(fo__edge_set *es, int64_t m_input, int64_t n_dst, bool self_loops,
+                      bool undirected, bool dedup, fo_import_report *r);
+/* CSC (over n_dst columns) and/or CSR (over n_src rows) of an edge set, edge ids, edge_orig. */
+typedef struct fo__topology {
+  int64_t n_src, n_dst, m;
+  bool csc, need_orig;
+  int iw, ew; /* bytes per index / edge id */
+  int64_t *csc_ptr, *csc_pos, *csc_idx, *csr_ptr, *csr_pos, *csr_idx, *csr_eid, *edge_orig;
+} fo__topology;
+int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
+                       const fo_import_opts *o, fo__topology *t);
+/* Write the arrays "<prefix>csc_indptr" ... and set "topology", "edge_ids" and "edge_orig" in
+ * obj (the manifest for version 1, an edge type's entry for version 2). */
+struct fo__writer;
+int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const char *prefix,
+                       struct fo__writer *w, json_t *obj);
+void fo__topology_free(fo__topology *t);
+/* String ids as "<prefix>node_orig_offsets" + "<prefix>node_orig_bytes" (docs/FORMAT.md), id v
+ * being string which[v] of sm (which == NULL: string v); sets obj's "node_orig". */
+int fo__write_string_ids(struct fo__writer *w, json_t *obj, const char *prefix,
+                         const fo__strmap *sm, const int64_t *which, int64_t n);
+json_t *fo__report_json(const fo_import_report *r);
+
+static inline bool fo__import_is_typed(const fo_import_opts *o) {
+  return o->n_edge_types > 0 || o->edge_type_column >= 0;
+}
+/* Typed import (typed.c): one edge file per edge type, or one file with a relation column. */
+int fo__import_typed(const char *const *inputs, int n_inputs, const char *out_dir,
+                     const fo_import_opts *o, fo_import_report *rep);
+/* A node type or relation name as docs/FORMAT.md allows (relation: also '=' and '\'). */
+bool fo__valid_type_name(const char *s, size_t len, bool relation);
 
 /* Provenance skeleton {"tool", "format", "inputs": [{"path","bytes"}], "options"}. */
 json_t *fo__provenance(const char *format, const char *const *inputs, int n_inputs,

@@ -253,20 +253,27 @@ static int load_list(fo__node_data *nd, const char *spec, const char *opt, int k
 int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o) {
   int rc;
   nd->allow_nonfinite = o->allow_nonfinite;
-  if (o->features && (rc = read_features(nd, o->features)) != FO_OK) return rc;
-  if (o->labels) {
-    free(nd->y);
-    nd->y = NULL;
-    if ((rc = read_ids(o->labels, "labels", &nd->y, &nd->y_rows)) != FO_OK) return rc;
-    if ((rc = fo__node_data_check_labels(nd, o->labels)) != FO_OK) return rc;
-  }
-  if (o->splits) {
-    for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
-    nd->n_splits = 0;
-    if ((rc = load_list(nd, o->splits, "--split", 0)) != FO_OK) return rc;
-  }
+  if ((rc = fo__node_data_load_files(nd, o->features, o->labels, o->splits)) != FO_OK) return rc;
   if (o->node_arrays && (rc = load_list(nd, o->node_arrays, "--node-array", 1)) != FO_OK) return rc;
   if (o->arrays && (rc = load_list(nd, o->arrays, "--array", 2)) != FO_OK) return rc;
+  return FO_OK;
+}
+
+int fo__node_data_load_files(fo__node_data *nd, const char *features, const char *labels,
+                             const char *splits) {
+  int rc;
+  if (features && (rc = read_features(nd, features)) != FO_OK) return rc;
+  if (labels) {
+    free(nd->y);
+    nd->y = NULL;
+    if ((rc = read_ids(labels, "labels", &nd->y, &nd->y_rows)) != FO_OK) return rc;
+    if ((rc = fo__node_data_check_labels(nd, labels)) != FO_OK) return rc;
+  }
+  if (splits) {
+    for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
+    nd->n_splits = 0;
+    if ((rc = load_list(nd, splits, "--split", 0)) != FO_OK) return rc;
+  }
   return FO_OK;
 }
 
@@ -378,8 +385,8 @@ static bool all_small_ints(const float *x, int64_t rows, int64_t dim, int64_t j)
   return true;
 }
 
-static int write_features(fo__node_data *nd, fo_feature_dtype dt, const char *src, bool allow,
-                          fo__writer *w, json_t *man) {
+static int write_features(fo__node_data *nd, fo_feature_dtype dt, const char *prefix,
+                          const char *src, bool allow, fo__writer *w, json_t *man) {
   const int64_t rows = nd->x_rows, dim = nd->x_dim, cnt = rows * dim;
   const int64_t shape[2] = {rows, dim};
   const char *name = NULL, *descr = NULL;
@@ -387,6 +394,7 @@ static int write_features(fo__node_data *nd, fo_feature_dtype dt, const char *sr
   float *scale = NULL, *offset = NULL;
   int rc = FO_OK;
   json_t *jf;
+  char ax[48], as[48], ao[48];
   if (dt == FO_FEATURES_AUTO) dt = nd->x_src ? nd->x_src : FO_FEATURES_FLOAT32;
   for (int64_t i = 0; i < cnt; i++)
     if (!isfinite(nd->x[i]) && dt == FO_FEATURES_UINT8)
@@ -453,16 +461,19 @@ static int write_features(fo__node_data *nd, fo_feature_dtype dt, const char *sr
     descr = "<f4";
     break;
   }
-  if ((rc = fo__writer_add(w, "x", descr, 2, shape, buf ? buf : nd->x)) != FO_OK) goto out;
-  jf = json_pack("{s:s, s:s}", "array", "x", "dtype", name);
+  snprintf(ax, sizeof ax, "%sx", prefix);
+  snprintf(as, sizeof as, "%sx_scale", prefix);
+  snprintf(ao, sizeof ao, "%sx_offset", prefix);
+  if ((rc = fo__writer_add(w, ax, descr, 2, shape, buf ? buf : nd->x)) != FO_OK) goto out;
+  jf = json_pack("{s:s, s:s}", "array", ax, "dtype", name);
   if (scale) {
-    if ((rc = fo__writer_add(w, "x_scale", "<f4", 1, &dim, scale)) != FO_OK ||
-        (rc = fo__writer_add(w, "x_offset", "<f4", 1, &dim, offset)) != FO_OK) {
+    if ((rc = fo__writer_add(w, as, "<f4", 1, &dim, scale)) != FO_OK ||
+        (rc = fo__writer_add(w, ao, "<f4", 1, &dim, offset)) != FO_OK) {
       json_decref(jf);
       goto out;
     }
-    json_object_set_new(jf, "scale", json_string("x_scale"));
-    json_object_set_new(jf, "offset", json_string("x_offset"));
+    json_object_set_new(jf, "scale", json_string(as));
+    json_object_set_new(jf, "offset", json_string(ao));
   }
   json_object_set_new(man, "features", jf);
 out:
@@ -474,45 +485,55 @@ out:
 
 int fo__node_data_write(fo__node_data *nd, int64_t n, const fo_import_opts *o, fo__writer *w,
                         json_t *man) {
+  return fo__node_data_write_as(nd, n, NULL, o->features ? o->features : "(planetoid)",
+                                o->labels ? o->labels : "(planetoid)", o->feature_dtype, w, man);
+}
+
+/* prefix NULL: version 1 names ("x", "y", "<split>_idx"); else "<prefix>x", "<prefix>y",
+ * "<prefix>split.<split>" */
+int fo__node_data_write_as(fo__node_data *nd, int64_t n, const char *prefix, const char *features,
+                           const char *labels, fo_feature_dtype dt, fo__writer *w, json_t *man) {
   int rc;
+  char ay[48];
+  snprintf(ay, sizeof ay, "%sy", prefix ? prefix : "");
   if (nd->x) {
     if (nd->x_rows != n)
       return FO_FAIL(FO_EINVAL, "features '%s' have %lld rows, the graph has %lld nodes",
-                     o->features ? o->features : "(planetoid)", (long long)nd->x_rows, (long long)n);
-    const char *src = o->features ? o->features : "(planetoid content)";
-    if (!o->allow_nonfinite)
+                     features, (long long)nd->x_rows, (long long)n);
+    if (!nd->allow_nonfinite)
       for (int64_t i = 0; i < nd->x_rows * nd->x_dim; i++)
         if (FO_UNLIKELY(!isfinite(nd->x[i])))
           return FO_FAIL(FO_ERANGE, "features '%s': row %lld, column %lld is %g (NaN and infinite "
-                         "values are refused; --allow-nonfinite keeps them)", src,
+                         "values are refused; --allow-nonfinite keeps them)", features,
                          (long long)(i / nd->x_dim), (long long)(i % nd->x_dim), (double)nd->x[i]);
-    if ((rc = write_features(nd, o->feature_dtype, src, o->allow_nonfinite, w, man)) != FO_OK)
+    if ((rc = write_features(nd, dt, prefix ? prefix : "", features, nd->allow_nonfinite, w, man)) != FO_OK)
       return rc;
   }
   if (nd->y) {
     int64_t k = 0;
     if (nd->y_rows != n)
       return FO_FAIL(FO_EINVAL, "labels '%s' have %lld entries, the graph has %lld nodes",
-                     o->labels ? o->labels : "(planetoid)", (long long)nd->y_rows, (long long)n);
+                     labels, (long long)nd->y_rows, (long long)n);
     for (int64_t v = 0; v < n; v++) {
       if (nd->y[v] < -1 || nd->y[v] >= FO_MAX_CLASSES)
         return FO_FAIL(FO_ERANGE, "labels: label of node %lld is %lld (expected -1 or a class id "
                        "in [0, %lld))", (long long)v, (long long)nd->y[v], (long long)FO_MAX_CLASSES);
       if (nd->y[v] + 1 > k) k = nd->y[v] + 1;
     }
-    if ((rc = fo__writer_add(w, "y", "<i8", 1, &n, nd->y)) != FO_OK) return rc;
-    json_object_set_new(man, "labels", json_pack("{s:s, s:I}", "array", "y", "num_classes", (json_int_t)k));
+    if ((rc = fo__writer_add(w, ay, "<i8", 1, &n, nd->y)) != FO_OK) return rc;
+    json_object_set_new(man, "labels", json_pack("{s:s, s:I}", "array", ay, "num_classes", (json_int_t)k));
   }
   if (nd->n_splits) {
     json_t *js = json_object();
     json_object_set_new(man, "splits", js);
     for (int i = 0; i < nd->n_splits; i++) {
-      char arr[48];
+      char arr[64];
       for (int64_t j = 0; j < nd->splits[i].n; j++)
         if (nd->splits[i].ids[j] < 0 || nd->splits[i].ids[j] >= n)
           return FO_FAIL(FO_ERANGE, "split '%s': entry %lld is %lld, not a node id in [0, %lld)",
                          nd->splits[i].name, (long long)j, (long long)nd->splits[i].ids[j], (long long)n);
-      snprintf(arr, sizeof arr, "%s_idx", nd->splits[i].name);
+      if (prefix) snprintf(arr, sizeof arr, "%ssplit.%s", prefix, nd->splits[i].name);
+      else snprintf(arr, sizeof arr, "%s_idx", nd->splits[i].name);
       if ((rc = fo__writer_add(w, arr, "<i8", 1, &nd->splits[i].n, nd->splits[i].ids)) != FO_OK) return rc;
       json_object_set_new(js, nd->splits[i].name, json_string(arr));
     }
