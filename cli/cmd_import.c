@@ -390,8 +390,9 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
            (long long)r.n_unknown_edges_dropped, (long long)r.n_isolated);
   } else {
     if (r.n_node_types)
-      printf("imported %s: %lld nodes of %d types, %lld edges of %d types\n", out,
-             (long long)r.n_nodes, (int)r.n_node_types, (long long)r.n_edges, (int)r.n_edge_types);
+      printf("imported %s: %lld nodes of %d type%s, %lld edges of %d type%s\n", out,
+             (long long)r.n_nodes, (int)r.n_node_types, r.n_node_types == 1 ? "" : "s",
+             (long long)r.n_edges, (int)r.n_edge_types, r.n_edge_types == 1 ? "" : "s");
     else
       printf("imported %s: %lld nodes, %lld edges\n", out, (long long)r.n_nodes, (long long)r.n_edges);
     printf("  input edges          %lld\n", (long long)r.n_input_edges);

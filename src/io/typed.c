@@ -263,14 +263,14 @@ static int parse_per_type(typed *T) {
   const fo_import_opts *o = T->o;
   const int32_t cols[2] = {o->src_column, o->dst_column};
   int rc;
-  char where[64];
+  char where[256];
   for (int i = 0; i < o->n_edge_types; i++) {
     const fo_import_edge_type *e = &o->edge_types[i];
     int s, d, k;
     char nm[3 * MAX_NAME + 8];
-    snprintf(where, sizeof where, "--edge-type %d", i + 1);
     if (!e->src || !e->rel || !e->dst || !e->path)
-      return FO_FAIL(FO_EINVAL, "%s: src, rel, dst and path must all be set", where);
+      return FO_FAIL(FO_EINVAL, "edge type %d: src, rel, dst and path must all be set", i + 1);
+    snprintf(where, sizeof where, "--edge-type %.70s,%.70s,%.70s", e->src, e->rel, e->dst);
     if ((rc = check_name(e->src, false, where)) != FO_OK ||
         (rc = check_name(e->rel, true, where)) != FO_OK ||
         (rc = check_name(e->dst, false, where)) != FO_OK)
