@@ -50,6 +50,7 @@ static void help(void) {
          "                       1000 test) (default %llu)\n"
          "  --allow-nonfinite    keep NaN and infinite feature values (default: refused, naming\n"
          "                       the file, row and column)\n"
+         "\n"
          "Typed (heterogeneous) graphs (edgelist; TYPE is a node type, S,R,D an edge type):\n"
          "  --edge-type S,R,D FILE  FILE holds the edges (src of type S, dst of type D, relation\n"
          "                       R); repeat per edge type; ids are local to their node type\n"
