@@ -23,6 +23,30 @@ fo import --edge-type paper,writes,author pa.txt --edge-type paper,in,venue pc.t
 show g1
 fo import --json --edge-type paper,writes,author pa.txt --num-nodes author=2 -o g2
 
+echo "== per-type node data: --features/--labels TYPE=F.npy, --split TYPE:NAME=F.npy (read back with numpy)"
+PY=/usr/bin/python3
+$PY -c '
+import numpy as np
+np.save("ax.npy", np.array([[1, 2], [3, 4]], dtype=np.float32))
+np.save("ay.npy", np.array([1, 0], dtype=np.int64))
+np.save("ptrain.npy", np.array([2, 0], dtype=np.int64))
+np.save("px.npy", np.ones((2, 3), dtype=np.float32))
+'
+fo import --edge-type paper,writes,author pa.txt --features author=ax.npy --labels author=ay.npy \
+  --split paper:train=ptrain.npy -o g5
+show g5
+$PY -c '
+import json, numpy as np
+m = json.load(open("g5/fanout.json"))
+for t in m["node_types"]:
+    for k in ("features", "labels"):
+        if k in t:
+            print(t["name"], k, np.load("g5/" + t[k]["array"] + ".npy").tolist())
+    for s, a in t.get("splits", {}).items():
+        print(t["name"], "split", s, np.load("g5/" + a + ".npy").tolist())
+'
+fo import --edge-type paper,writes,author pa.txt --features paper=px.npy -o bad
+
 echo "== string ids interned per type; --node-ids fixes a type's order and count"
 printf 'p1\ta1\np2\ta1\n' > pa-s.txt
 printf 'a9\na1\n' > authors.txt
