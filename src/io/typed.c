@@ -16,7 +16,7 @@
 #include "io/io_internal.h"
 #include "store/store_internal.h"
 
-#define MAX_NAME 64
+#define MAX_NAME FO_TYPE_NAME_MAX
 #define FORMAT_VERSION_TYPED 2
 
 typedef enum id_mode { IDS_KEEP = 0, IDS_LIST = 1, IDS_INTERN = 2 } id_mode;
@@ -61,8 +61,15 @@ typedef struct typed {
 
 /* ---- names ---------------------------------------------------------------------------------- */
 
-/* NULL if s[len] is a valid node type (relation: relation name), else why not. */
+/* NULL if s[len] is a valid node type (relation: relation name), else why not. The rule is
+ * the reader's (fo__type_name_ok, docs/FORMAT.md); this only finds the reason. */
 static const char *name_problem(const char *s, size_t len, bool relation) {
+  char buf[MAX_NAME + 1];
+  if (len >= 1 && len <= MAX_NAME) {
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    if (fo__type_name_ok(buf, relation)) return NULL;
+  }
   if (len == 0) return "it is empty";
   if (len > MAX_NAME) return "it is longer than 64 bytes";
   for (size_t i = 0; i < len; i++) {
@@ -74,7 +81,7 @@ static const char *name_problem(const char *s, size_t len, bool relation) {
     if (i + 1 < len && c == '_' && s[i + 1] == '_') return "it contains \"__\"";
   }
   if (s[0] == '_' || s[len - 1] == '_') return "it starts or ends with '_'";
-  return NULL;
+  return "it breaks the name rules of docs/FORMAT.md";
 }
 
 bool fo__valid_type_name(const char *s, size_t len, bool relation) {

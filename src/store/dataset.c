@@ -557,11 +557,12 @@ static int parse_edges(fo_dataset_t *d, json_t *root, fo_load_mode load, int64_t
 
 /* ---- types ---------------------------------------------------------------------------------- */
 
-bool fo__type_name_ok(const char *s) {
+bool fo__type_name_ok(const char *s, bool relation) {
   size_t n = strlen(s);
-  if (n < 1 || n > FO_TYPE_NAME_MAX || strstr(s, "__")) return false;
+  if (n < 1 || n > FO_TYPE_NAME_MAX || strstr(s, "__") || s[0] == '_' || s[n - 1] == '_')
+    return false;
   for (; *s; s++)
-    if (*s <= ' ' || *s > '~' || strchr(",=:\"\\/", *s)) return false;
+    if (*s <= ' ' || *s > '~' || strchr(relation ? ",:\"/" : ",=:\"\\/", *s)) return false;
   return true;
 }
 
@@ -594,9 +595,10 @@ static fo_dataset_t *new_view(fo_dataset_t *d) {
 
 static int type_string(json_t *obj, const char *key, const char *where, int64_t i, char **out) {
   json_t *v = json_object_get(obj, key);
-  if (!json_is_string(v) || !fo__type_name_ok(json_string_value(v)))
+  if (!json_is_string(v) || !fo__type_name_ok(json_string_value(v), !strcmp(key, "rel")))
     return FO_FAIL(FO_EFORMAT, "%s: %s[%lld]: '%s' is missing or not a valid type name "
-                   "(1..%d printable bytes, no whitespace, ',', '=', ':', quote, slashes or '__')",
+                   "(1..%d printable bytes, no whitespace, ',', ':', quote, '/', '__', leading or "
+                   "trailing '_'; in node types also no '=' or '\\')",
                    FO_MANIFEST, where, (long long)i, key, FO_TYPE_NAME_MAX);
   if (!(*out = fo__strdup(json_string_value(v)))) return FO_FAIL(FO_ENOMEM, "types");
   return FO_OK;

@@ -124,8 +124,9 @@ struct fo_dataset {
 
 #define FO_TYPE_NAME_MAX 64
 
-/* Whether `s` is a valid node type or relation name (docs/FORMAT.md, version 2). */
-bool fo__type_name_ok(const char *s);
+/* Whether `s` is a valid node type name or, with `relation`, relation name (which may also
+ * contain '=' and backslash); docs/FORMAT.md, version 2. */
+bool fo__type_name_ok(const char *s, bool relation);
 
 /* The array called `name`, or NULL. */
 const fo__array *fo__dataset_find(const fo_dataset_t *d, const char *name);

@@ -103,6 +103,26 @@ static void typed_import(typed_ds *t, const char *const *inputs, int n, const fo
   assert_int_equal(json_integer_value(json_object_get(t->man, "format_version")), 2);
   assert_int_equal(json_integer_value(json_object_get(t->man, "num_nodes")), t->rep.n_nodes);
   assert_int_equal(json_integer_value(json_object_get(t->man, "num_edges")), t->rep.n_edges);
+  /* the reader opens and verifies it, with the same types and counts */
+  {
+    fo_dataset_t *d;
+    json_t *l = json_object_get(t->man, "edge_types"), *e;
+    size_t i;
+    assert_fo_ok(fo_dataset_open(t->out, NULL, &d));
+    assert_fo_ok(fo_dataset_verify(d));
+    assert_true(fo_dataset_is_typed(d));
+    assert_int_equal(fo_dataset_num_node_types(d), t->rep.n_node_types);
+    assert_int_equal(fo_dataset_num_edge_types(d), t->rep.n_edge_types);
+    assert_int_equal(fo_dataset_num_nodes(d), t->rep.n_nodes);
+    assert_int_equal(fo_dataset_num_edges(d), t->rep.n_edges);
+    json_array_foreach(l, i, e) {
+      fo_edge_type et;
+      assert_fo_ok(fo_dataset_edge_type(d, (int32_t)i, &et));
+      assert_string_equal(et.name, json_string_value(json_object_get(e, "name")));
+      assert_int_equal(et.n_edges, json_integer_value(json_object_get(e, "num_edges")));
+    }
+    fo_dataset_close(d);
+  }
 }
 
 static void typed_free(typed_ds *t) {

@@ -5,7 +5,8 @@
  * equal), string ids per node type and --node-ids lists, the one-file form with a relation
  * column (inferred edge types, node-types file, default type, edge_orig per type), per-type
  * node data, and every bad input (status, message naming file, line, type; nothing written).
- * The manifest and the .npy files are read directly (jansson, the .npy parser).
+ * The manifest and the .npy files are read directly (jansson, the .npy parser), and the datasets
+ * are opened and verified through the typed accessors of dataset.h.
  */
 #include "support.h"
 
@@ -123,6 +124,27 @@ static void assert_absent(json_t *man, const char *path) {
   if (get_path(man, path)) fail_msg("%s is present", path);
 }
 
+/* Open the dataset, verify it, and check its node and edge type counts. */
+static fo_dataset_t *open_typed(const ctx *c, int32_t n_ntypes, int32_t n_etypes) {
+  fo_dataset_t *d;
+  assert_fo_ok(fo_dataset_open(c->out, NULL, &d));
+  assert_fo_ok(fo_dataset_verify(d));
+  assert_true(fo_dataset_is_typed(d));
+  assert_int_equal(fo_dataset_num_node_types(d), n_ntypes);
+  assert_int_equal(fo_dataset_num_edge_types(d), n_etypes);
+  return d;
+}
+
+static void assert_topo(const fo_topology *t, const int64_t *indptr, int64_t n_rows,
+                        const int64_t *indices, int64_t m) {
+  assert_int_equal(t->n_rows, n_rows);
+  assert_int_equal(t->n_edges, m);
+  for (int64_t i = 0; i <= n_rows; i++) assert_int_equal(t->indptr[i], indptr[i]);
+  for (int64_t i = 0; i < m; i++)
+    assert_int_equal(t->indices_bytes == 4 ? ((const int32_t *)t->indices)[i]
+                                           : ((const int64_t *)t->indices)[i], indices[i]);
+}
+
 /* ---- the tiny graph ------------------------------------------------------------------------ */
 
 /* paper->author: 5 lines, the last (1, 1) not a self loop (two types); paper->paper cites with a
@@ -234,6 +256,53 @@ static void tiny_exact(void **state) {
   assert_ints(&c, "e2.csr_indices", 1, 0, 2, 0, 1);
   assert_ints(&c, "e2.csr_eid", 2, 0, 4, 1, 3);
   assert_null(get_path(c.man, "edge_types.3"));
+
+  /* the same through the reader */
+  {
+    fo_dataset_t *d = open_typed(&c, 2, 3);
+    const fo_dataset_t *author, *paper;
+    fo_edge_type e;
+    fo_topology t;
+    fo_features f;
+    const int64_t *yy, *ids;
+    int64_t n, k;
+    const int64_t ip0[] = {0, 1, 5}, ix0[] = {1, 0, 2, 0, 1};
+    const int64_t ip2[] = {0, 1, 5}, ix2[] = {1, 0, 2, 0, 1};
+    assert_int_equal(fo_dataset_num_nodes(d), 5);
+    assert_int_equal(fo_dataset_num_edges(d), 14);
+    assert_string_equal(fo_dataset_node_type_name(d, 0), "paper");
+    assert_int_equal(fo_dataset_node_type_find(d, "author"), 1);
+    assert_fo_ok(fo_dataset_edge_type(d, 2, &e));
+    assert_string_equal(e.name, "author__rev_writes__paper");
+    assert_string_equal(e.rel, "rev_writes");
+    assert_int_equal(e.src_type, 1);
+    assert_int_equal(e.dst_type, 0);
+    assert_int_equal(e.n_edges, 5);
+    assert_int_equal(fo_dataset_edge_type_find(d, "paper__cites__paper"), 1);
+    assert_int_equal(fo_dataset_edge_type_find(d, "writes"), 0);
+    assert_fo_ok(fo_dataset_edge_topology(d, 0, FO_EDGE_DIR_IN, &t));
+    assert_topo(&t, ip0, 2, ix0, 5);
+    assert_int_equal(t.n_nodes, 3);
+    assert_fo_ok(fo_dataset_edge_topology(d, 2, FO_EDGE_DIR_OUT, &t));
+    assert_topo(&t, ip2, 2, ix2, 5);
+    author = fo_dataset_node_data(d, 1);
+    paper = fo_dataset_node_data(d, 0);
+    assert_non_null(author);
+    assert_int_equal(fo_dataset_num_nodes(author), 2);
+    assert_fo_ok(fo_dataset_features(author, &f));
+    assert_int_equal(f.n_rows, 2);
+    assert_int_equal(f.dim, 3);
+    assert_true(((const float *)f.data)[5] == 6.0f);
+    assert_fo_ok(fo_dataset_labels(author, &yy, &n, &k));
+    assert_int_equal(n, 2);
+    assert_int_equal(k, 2);
+    assert_int_equal(yy[0], 1);
+    assert_false(fo_dataset_has_features(paper));
+    assert_fo_ok(fo_dataset_split(paper, "train", &ids, &n));
+    assert_int_equal(n, 2);
+    assert_int_equal(ids[1], 2);
+    fo_dataset_close(d);
+  }
   free(pa);
   free(pp);
   free(xa);
@@ -284,6 +353,17 @@ static void string_ids_and_node_ids(void **state) {
     free(buf);
     free(p);
   }
+  {
+    fo_dataset_t *d = open_typed(&c, 2, 1);
+    const fo_dataset_t *author = fo_dataset_node_data(d, 1);
+    const char *str;
+    size_t len;
+    assert_int_equal(fo_dataset_node_orig_kind(author), FO_ORIG_STRING);
+    assert_fo_ok(fo_dataset_node_orig_str(author, 2, &str, &len));
+    assert_int_equal(len, 2);
+    assert_memory_equal(str, "a5", 2);
+    fo_dataset_close(d);
+  }
   /* an id missing from the list */
   fot_write_file(pa, "p1\ta1\np2\ta7\n");
   assert_fo_error(fo_import(NULL, 0, c.out, &o, &r), FO_ERANGE,
@@ -297,6 +377,13 @@ static void string_ids_and_node_ids(void **state) {
   assert_ints(&c, "e0.csc_indptr", 0, 1, 1, 2);
   assert_ints(&c, "e0.csc_indices", 1, 0);
   assert_ints(&c, "n1.node_orig", 10, 20, 30);
+  {
+    fo_dataset_t *d = open_typed(&c, 2, 1);
+    int64_t v;
+    assert_fo_ok(fo_dataset_node_orig_int(fo_dataset_node_data(d, 1), 2, &v));
+    assert_int_equal(v, 30);
+    fo_dataset_close(d);
+  }
   free(pa);
   free(ids);
   ctx_free(&c);
@@ -351,6 +438,14 @@ static void one_file_relation_column(void **state) {
   assert_ints(&c, "e2.csc_indices", 1);
   assert_ints(&c, "e3.csc_indptr", 0, 1, 1);
   assert_ints(&c, "e3.csc_indices", 1);
+  {
+    fo_dataset_t *d = open_typed(&c, 3, 4);
+    fo_edge_type et;
+    assert_fo_ok(fo_dataset_edge_type(d, 3, &et));
+    assert_string_equal(et.rel, "@~#m;c\\=");
+    assert_int_equal(fo_dataset_edge_type_find(d, "item__@~#m;c\\=__user"), 3);
+    fo_dataset_close(d);
+  }
   /* the same positions within a type's lines: a later line of type e0 after others */
   fot_write_file(e, "u2\tlikes\ti2\nu1\tfollows\tu2\nu1\tlikes\ti2\nu1\tlikes\ti1\n");
   o.force = true;
