@@ -180,6 +180,10 @@ typedef struct fo__topology {
 } fo__topology;
 int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
                        const fo_import_opts *o, fo__topology *t);
+/* The index and edge id widths (4 or 8 bytes) o->index_dtype gives; FO_ERANGE if int32 is
+ * asked for and a value does not fit. O(1): check it before allocating per-node arrays. */
+int fo__topology_widths(int64_t n_src, int64_t n_dst, int64_t m, const fo_import_opts *o,
+                        int *iw, int *ew);
 /* Write the arrays "<prefix>csc_indptr" ... and set "topology", "edge_ids" and "edge_orig" in
  * obj (the manifest for version 1, an edge type's entry for version 2). */
 struct fo__writer;

@@ -767,6 +767,17 @@ int fo__import_typed(const char *const *inputs, int n_inputs, const char *out_di
   rc = o->n_edge_types > 0 ? parse_per_type(&T) : parse_one_file(&T, inputs, n_inputs);
   fo__progress_end(&T.prog);
   if (rc == FO_OK && o->reverse_edges) rc = check_reverse(&T);
+  /* index widths first, so that FO_ERANGE comes before anything big is allocated */
+  for (int k = 0; rc == FO_OK && k < T.n_et; k++) {
+    const etype *e = &T.et[k];
+    int iw, ew;
+    int64_t m = e->edges.n * (e->src == e->dst && o->undirected ? 2 : 1);
+    char nm[3 * MAX_NAME + 8];
+    if ((rc = fo__topology_widths(T.nt[e->src].n, T.nt[e->dst].n, m, o, &iw, &ew)) != FO_OK) {
+      et_name(&T, e->src, e->rel, e->dst, nm, sizeof nm);
+      rc = fo__context(rc, "edge type %s", nm);
+    }
+  }
   for (int t = 0; rc == FO_OK && t < T.n_nt; t++) {
     if (!(T.nt[t].touched = fo__calloc_n(T.nt[t].n ? T.nt[t].n : 1, 1)))
       rc = FO_FAIL(FO_ENOMEM, "node type '%s': %lld nodes", T.nt[t].name, (long long)T.nt[t].n);

@@ -564,8 +564,17 @@ static void bad_per_type(void **state) {
   IMPORT_FAILS(&b, NULL, 0, FO_EFORMAT, "pc.txt:2: 'c7' is not an integer node id");
   fot_write_file(b.pc, "0 0\n1\n");
   IMPORT_FAILS(&b, NULL, 0, FO_EFORMAT, "pc.txt:2: expected two node ids, got 1 field");
-  /* homogeneous options in a typed import */
+  /* int32 cannot hold ids of a huge type: FO_ERANGE before anything per node is allocated */
   fot_write_file(b.pc, "0 0\n");
+  b.nt[0] = (fo_import_node_type){"conf", (int64_t)INT32_MAX + 2, NULL, NULL, NULL, NULL};
+  b.o.node_type_opts = b.nt;
+  b.o.n_node_type_opts = 1;
+  b.o.index_dtype = FO_INDEX_INT32;
+  IMPORT_FAILS(&b, NULL, 0, FO_ERANGE,
+               "edge type paper__in__conf: node ids up to 2147483648 do not fit in int32");
+  b.o.index_dtype = FO_INDEX_AUTO;
+  b.o.n_node_type_opts = 0;
+  /* homogeneous options in a typed import */
   b.o.num_nodes = 5;
   IMPORT_FAILS(&b, NULL, 0, FO_EINVAL, "a typed import takes --num-nodes per node type");
   b.o.num_nodes = -1;
