@@ -53,8 +53,8 @@
  * Chosen by setting `edge_types` (one file per edge type) or `edge_type_column` (one file);
  * the homogeneous `num_nodes`, `relabel`, `features`, `labels` and `splits` must then be unset
  * (`node_type_opts` gives them per node type). Node type and relation names: 1..64 printable
- * ASCII bytes, no whitespace, none of , = : " \ / (relations may contain '=' and '\', as
- * WordNet's pointer symbols do), no "__", no leading or trailing '_'.
+ * ASCII bytes, no whitespace, none of , = : " / and backslash (relations may contain '=' and
+ * backslash, as WordNet's pointer symbols do), no "__", no leading or trailing '_'.
  *  - One file per edge type (`edge_types`, the CLI's --edge-type SRC,REL,DST FILE): `inputs`
  *    must be empty. Ids are local to their node type: integers kept as they are (n_t = the
  *    largest id of the type in any edge type + 1, or the type's `num_nodes`); with `string_ids`
@@ -198,7 +198,8 @@ typedef struct fo_import_report {
   int64_t n_edges;              /**< edges in the dataset */
   int64_t n_input_edges;        /**< edges read from the input (symmetric mtx: after mirroring) */
   int64_t n_self_loops_removed;
-  int64_t n_reverse_added;      /**< reverse edges appended by `undirected` */
+  int64_t n_reverse_added;      /**< reverse edges appended by `undirected`, plus the edges of
+                                     the reverse types of `reverse_edges` */
   int64_t n_duplicates_removed; /**< by `undirected` or `dedup` */
   int64_t n_unknown_nodes;      /**< planetoid: ids only in cites (added, or dropped) */
   int64_t n_unknown_edges_dropped; /**< planetoid with drop_unknown */
@@ -218,7 +219,9 @@ FO_API int fo_format_parse(const char *name, fo_format *out);
  *
  * @param inputs    [n_inputs] file paths; edgelist: one or more files (concatenated);
  *                  planetoid: the .content and the .cites file; npy, mtx: one file;
- *                  ogb: the dataset directory.
+ *                  ogb: the dataset directory; typed with edge_types: none (n_inputs 0, the
+ *                  files are in edge_types); typed with edge_type_column: the typed edge
+ *                  list(s), read as one.
  * @param out_dir   the dataset directory to create; its parent must exist.
  * @param o         options, or NULL for the defaults.
  * @param rep       if not NULL, filled on success (zeroed on failure).

@@ -13,6 +13,10 @@
  *  7. CSR: a stable counting sort by src, with csr_eid mapping CSR positions to edge ids
  *     (when the CSC is not stored, CSR positions are the edge ids instead).
  * Then every array is written through the atomic writer (store/writer.c).
+ *
+ * Steps 3-7 are also the typed import's (typed.c), once per edge type on a bipartite
+ * (n_src, n_dst) list: fo__edges_prepare (3-5), fo__topology_build and fo__topology_write (6-7,
+ * arrays named with the edge type's prefix "e<k>.").
  */
 #include "io/io_internal.h"
 #include "store/store_internal.h"
