@@ -578,6 +578,9 @@ static void bad_per_type(void **state) {
   b.o.num_nodes = 5;
   IMPORT_FAILS(&b, NULL, 0, FO_EINVAL, "a typed import takes --num-nodes per node type");
   b.o.num_nodes = -1;
+  b.o.node_arrays = "year=y.npy";
+  IMPORT_FAILS(&b, NULL, 0, FO_EINVAL, "--node-array applies to untyped imports only");
+  b.o.node_arrays = NULL;
   b.o.n_edge_types = 0;
   b.o.reverse_edges = true;
   in[0] = b.pa;
