@@ -8,7 +8,7 @@
 show() {
   ls "$1" | tr '\n' ' '; echo
   sed '/"provenance"/q' "$1/fanout.json" |
-    grep -E '"(name|num_nodes|num_edges|prefix|format_version|node_orig|edge_orig|eid|array)"' |
+    grep -E '"(name|num_nodes|num_edges|prefix|format_version|node_orig|offsets|bytes|edge_orig|eid|array)"' |
     tr -d ' ,' | tr '\n' ' '; echo
 }
 

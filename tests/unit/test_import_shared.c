@@ -252,8 +252,8 @@ static void debian_deps(void **state) {
     snprintf(name, sizeof name, "package__%s__virtual", rels[i].rel);
     assert_int_equal(count_of(&t, "edge_types", name), rels[i].rows - rels[i].to_packages);
   }
-  assert_string_equal(json_string_value(json_object_get(entry(&t, "node_types", "virtual"), "node_orig")),
-                      "n1.node_orig");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(entry(&t, "node_types",
+                      "virtual"), "node_orig"), "offsets")), "n1.node_orig_offsets");
   typed_free(&t);
   free(edges);
   free(nodes);

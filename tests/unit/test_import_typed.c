@@ -336,19 +336,22 @@ static void string_ids_and_node_ids(void **state) {
   assert_int_equal(r.n_isolated, 1); /* a5 */
   load_manifest(&c);
   assert_int_at(c.man, "node_types.0.num_nodes", 2);
-  assert_str_at(c.man, "node_types.0.node_orig", "n0.node_orig");
+  assert_str_at(c.man, "node_types.0.node_orig.offsets", "n0.node_orig_offsets");
   assert_int_at(c.man, "node_types.1.num_nodes", 3);
-  assert_str_at(c.man, "node_types.1.node_orig", "n1.node_orig");
+  assert_str_at(c.man, "node_types.1.node_orig.offsets", "n1.node_orig_offsets");
+  assert_str_at(c.man, "node_types.1.node_orig.bytes", "n1.node_orig_bytes");
   /* author ids: a9 = 0, a1 = 1, a5 = 2; papers p1 = 0, p2 = 1 */
   assert_ints(&c, "e0.csc_indptr", 0, 1, 3, 3);
   assert_ints(&c, "e0.csc_indices", 0, 0, 1);
+  assert_ints(&c, "n1.node_orig_offsets", 0, 2, 4, 6);
   {
-    char *p = fot_path(c.out, "n1.node_orig.npy");
+    char *p = fot_path(c.out, "n1.node_orig_bytes.npy");
     size_t len;
     char *buf = fot_read_file(p, &len);
     fo__npy_header h;
     assert_fo_ok(fo__npy_parse(buf, len, &h));
-    assert_string_equal(h.descr, "|S2");
+    assert_string_equal(h.descr, "|u1");
+    assert_int_equal(h.shape[0], 6);
     assert_memory_equal(buf + h.data_offset, "a9a1a5", 6);
     free(buf);
     free(p);
@@ -467,7 +470,7 @@ static void one_file_relation_column(void **state) {
     load_manifest(&c);
     assert_str_at(c.man, "edge_types.0.name", "synset__@__synset");
     assert_str_at(c.man, "edge_types.1.name", "synset__~__synset");
-    assert_str_at(c.man, "node_types.0.node_orig", "n0.node_orig");
+    assert_str_at(c.man, "node_types.0.node_orig.bytes", "n0.node_orig_bytes");
   }
   free(e);
   free(types);
