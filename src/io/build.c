@@ -158,12 +158,13 @@ static int counting_sort(const int64_t *key, int64_t m, int64_t n, int64_t *ptr,
 /* Step 5: drop repeated (src, dst), keeping the first in list order. Two stable counting
  * sorts (by src, then by dst) put the edges in (dst, src) order with list order among equal
  * pairs, so every repeat follows its first occurrence: O(n + m), polling the cancel flag. */
-static int dedup(edge_set *es, int64_t n, int64_t *removed) {
+/* (n_src, n_dst: the id ranges of sources and targets; equal for one node type) */
+static int dedup(edge_set *es, int64_t n_src, int64_t n, int64_t *removed) {
   int64_t m = es->m, *ptr = NULL, *pos = NULL, *by_src = NULL, *order = NULL, w = 0;
   uint8_t *dup = NULL;
   int rc = FO_OK;
   *removed = 0;
-  ptr = fo__malloc_n(n + 1, sizeof *ptr);
+  ptr = fo__malloc_n((n_src > n ? n_src : n) + 1, sizeof *ptr);
   pos = fo__malloc_n(m, sizeof *pos);
   by_src = fo__malloc_n(m, sizeof *by_src);
   order = fo__malloc_n(m, sizeof *order);
@@ -172,7 +173,7 @@ static int dedup(edge_set *es, int64_t n, int64_t *removed) {
     rc = FO_FAIL(FO_ENOMEM, "dedup of %lld edges", (long long)m);
     goto out;
   }
-  if ((rc = counting_sort(es->src, m, n, ptr, pos, es->cancel)) != FO_OK) goto out;
+  if ((rc = counting_sort(es->src, m, n_src, ptr, pos, es->cancel)) != FO_OK) goto out;
   for (int64_t i = 0; i < m; i++) {
     POLL_OR_STOP(es->cancel, i);
     by_src[pos[i]] = i;
@@ -314,8 +315,8 @@ void fo__edge_set_free(fo__edge_set *es) {
   memset(es, 0, sizeof *es);
 }
 
-int fo__edges_prepare(fo__edge_set *es, int64_t m_input, int64_t n_dst, bool self_loops,
-                      bool undirected, bool dedup_edges, fo_import_report *r) {
+int fo__edges_prepare(fo__edge_set *es, int64_t m_input, int64_t n_src, int64_t n_dst,
+                      bool self_loops, bool undirected, bool dedup_edges, fo_import_report *r) {
   int rc = FO_OK;
   /* 3: self loops */
   if (self_loops) {
@@ -346,7 +347,7 @@ int fo__edges_prepare(fo__edge_set *es, int64_t m_input, int64_t n_dst, bool sel
   /* 5: duplicates */
   if (undirected || dedup_edges) {
     int64_t removed = 0;
-    if ((rc = dedup(es, n_dst, &removed)) != FO_OK) return rc;
+    if ((rc = dedup(es, n_src, n_dst, &removed)) != FO_OK) return rc;
     r->n_duplicates_removed += removed;
   }
   if (es->cancel && *es->cancel) return interrupted();
@@ -577,8 +578,8 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     goto out;
   }
   /* 3-5: self loops, reverse edges, duplicates */
-  if ((rc = fo__edges_prepare(&es, m_input, n, o->remove_self_loops, o->undirected, o->dedup,
-                              &r)) != FO_OK)
+  if ((rc = fo__edges_prepare(&es, m_input, n, n, o->remove_self_loops, o->undirected,
+                              o->dedup, &r)) != FO_OK)
     goto out;
 
   /* 6-7: CSC and CSR (each step below polls the cancel flag; so does the writer) */

@@ -169,8 +169,8 @@ int fo__edges_take(fo__edges *e, bool undirected, const volatile int *cancel, fo
 void fo__edge_set_free(fo__edge_set *es);
 /* Steps 3-5 of build.c: drop self loops, append reverse edges (original position m_input + i),
  * drop duplicates (implied by undirected); counts are added to r. */
-int fo__edges_prepare(fo__edge_set *es, int64_t m_input, int64_t n_dst, bool self_loops,
-                      bool undirected, bool dedup, fo_import_report *r);
+int fo__edges_prepare(fo__edge_set *es, int64_t m_input, int64_t n_src, int64_t n_dst,
+                      bool self_loops, bool undirected, bool dedup, fo_import_report *r);
 /* CSC (over n_dst columns) and/or CSR (over n_src rows) of an edge set, edge ids, edge_orig. */
 typedef struct fo__topology {
   int64_t n_src, n_dst, m;

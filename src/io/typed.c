@@ -608,7 +608,8 @@ static int write_edge_types(typed *T, fo__writer *w, json_t *list, fo_import_rep
     fo__edge_set es;
     r->n_input_edges += m_input;
     if ((rc = fo__edges_take(&e->edges, same && o->undirected, o->cancel, &es)) == FO_OK &&
-        (rc = fo__edges_prepare(&es, m_input, T->nt[e->dst].n, same && o->remove_self_loops,
+        (rc = fo__edges_prepare(&es, m_input, T->nt[e->src].n, T->nt[e->dst].n,
+                                same && o->remove_self_loops,
                                 same && o->undirected, o->dedup, r)) == FO_OK) {
       for (int64_t i = 0; i < es.m; i++) {
         T->nt[e->src].touched[es.src[i]] = 1;

@@ -669,6 +669,32 @@ static void bad_node_data(void **state) {
   bad_free(&b);
 }
 
+/* dedup on a bipartite type with more sources than targets (the sort by src spans n_src). */
+static void dedup_bipartite(void **state) {
+  ctx c;
+  fo_import_opts o;
+  fo_import_report r;
+  fo_import_edge_type et[1];
+  char *pc;
+  (void)state;
+  ctx_init(&c);
+  pc = put(&c, "pc.txt", "9 0\n9 0\n3 0\n9 1\n");
+  fo_import_opts_init(&o);
+  et[0] = (fo_import_edge_type){"paper", "in", "conf", pc};
+  o.edge_types = et;
+  o.n_edge_types = 1;
+  o.dedup = true;
+  o.csr = true;
+  assert_fo_ok(fo_import(NULL, 0, c.out, &o, &r));
+  assert_int_equal(r.n_duplicates_removed, 1);
+  assert_ints(&c, "e0.csc_indptr", 0, 2, 3);
+  assert_ints(&c, "e0.csc_indices", 9, 3, 9);
+  assert_ints(&c, "e0.csr_indptr", 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 3);
+  assert_ints(&c, "e0.csr_indices", 0, 0, 1);
+  free(pc);
+  ctx_free(&c);
+}
+
 /* A homogeneous import still writes format_version 1. */
 static void homogeneous_stays_v1(void **state) {
   ctx c;
@@ -696,6 +722,7 @@ int main(void) {
       cmocka_unit_test(bad_per_type),
       cmocka_unit_test(bad_one_file),
       cmocka_unit_test(bad_node_data),
+      cmocka_unit_test(dedup_bipartite),
       cmocka_unit_test(homogeneous_stays_v1),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
