@@ -12,6 +12,13 @@
  * With --features D it also stores random float32 node features [n, D] (uniform in [-1, 1)),
  * labels in 0..classes-1 and a random train split of --train-fraction of the nodes, written as
  * .npy files into a scratch directory and imported with --features/--labels/--split.
+ *
+ * With --typed the same graph becomes a typed dataset (format version 2) with 2 node types and
+ * 4 edge types: node v (after scrambling) is node v >> 1 of type "a" (v even) or "b" (v odd),
+ * and an edge u -> v is an edge of type (type(u), "r", type(v)). Both directions of every
+ * generated edge are written and duplicates and self loops dropped, so the typed dataset holds
+ * exactly the edges of the one-type dataset of the same scale and seed (for the 1.25x goal of
+ * typed against one-type sampling on the same graph).
  */
 #include <fanout/fanout.h>
 
@@ -36,10 +43,11 @@ static double now_s(void) {
 
 static void usage(FILE *f) {
   fprintf(f, "usage: fanout-rmat --scale S [--edgefactor 16] [--seed 1] [--csr] [--force]\n"
-             "                   [--features D [--classes 16] [--train-fraction 0.1]] -o DIR\n"
+             "                   [--features D [--classes 16] [--train-fraction 0.1]] [--typed] -o DIR\n"
              "Generate a Graph500-style R-MAT graph (2^S nodes, edgefactor * 2^S edges before\n"
              "symmetrizing) and import it as a fanout dataset (undirected, no self loops or\n"
-             "duplicates, CSC; --csr adds the CSR), optionally with random node data.\n");
+             "duplicates, CSC; --csr adds the CSR), optionally with random node data; --typed\n"
+             "writes it with 2 node types (a, b) and 4 edge types (a__r__a, a__r__b, ...).\n");
 }
 
 /* Write a C-order .npy file: header (numpy format 1.0, 64-byte aligned) then the data. */
@@ -98,15 +106,59 @@ static int write_node_data(const char *dir, int64_t n, int64_t dim, int64_t clas
   return rc;
 }
 
+/* --typed: the edges by (type(u), type(v)) in four edge list files, both directions, imported
+ * as a typed dataset with dedup and self loops removed. */
+static int import_typed(const int64_t *src, const int64_t *dst, int64_t m, int64_t n,
+                        const char *out, const fo_import_opts *base, fo_import_report *rep) {
+  static const char *const names[2] = {"a", "b"};
+  const char *tmp = getenv("TMPDIR");
+  char dir[4096], path[4][4200];
+  FILE *f[4];
+  fo_import_edge_type et[4];
+  fo_import_node_type nt[2];
+  fo_import_opts o = *base;
+  int rc = FO_OK;
+  snprintf(dir, sizeof dir, "%s/fanout-rmat-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) return fo_set_error(FO_EIO, "fanout-rmat: scratch directory");
+  for (int k = 0; k < 4; k++) {
+    snprintf(path[k], sizeof path[k], "%s/e%d.tsv", dir, k);
+    if (!(f[k] = fopen(path[k], "w"))) return fo_set_error(FO_EIO, "fanout-rmat: scratch file");
+    et[k] = (fo_import_edge_type){names[k >> 1], "r", names[k & 1], path[k]};
+  }
+  for (int64_t i = 0; i < m; i++) {
+    int64_t u = src[i], v = dst[i];
+    fprintf(f[(u & 1) << 1 | (v & 1)], "%lld\t%lld\n", (long long)(u >> 1), (long long)(v >> 1));
+    fprintf(f[(v & 1) << 1 | (u & 1)], "%lld\t%lld\n", (long long)(v >> 1), (long long)(u >> 1));
+  }
+  for (int k = 0; k < 4; k++) fclose(f[k]);
+  for (int t = 0; t < 2; t++) {
+    memset(&nt[t], 0, sizeof nt[t]);
+    nt[t].name = names[t];
+    nt[t].num_nodes = (n + 1 - t) / 2;
+  }
+  o.undirected = false; /* both directions are in the files */
+  o.dedup = true;
+  o.remove_self_loops = true;
+  o.num_nodes = -1;
+  o.edge_types = et;
+  o.n_edge_types = 4;
+  o.node_type_opts = nt;
+  o.n_node_type_opts = 2;
+  rc = fo_import(NULL, 0, out, &o, rep);
+  for (int k = 0; k < 4; k++) remove(path[k]);
+  remove(dir);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   static const struct option lopts[] = {
       {"scale", required_argument, NULL, 's'}, {"edgefactor", required_argument, NULL, 'e'},
       {"seed", required_argument, NULL, 'S'}, {"csr", no_argument, NULL, 'c'},
       {"force", no_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
       {"features", required_argument, NULL, 'F'}, {"classes", required_argument, NULL, 'C'},
-      {"train-fraction", required_argument, NULL, 'T'},
+      {"train-fraction", required_argument, NULL, 'T'}, {"typed", no_argument, NULL, 'Y'},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-  int scale = -1, c, rc;
+  int scale = -1, c, rc, typed = 0;
   int64_t ef = 16, n, m, *src, *dst, *perm, dim = 0, classes = 16;
   double train_fraction = 0.1;
   char scratch[4096] = "", fpath[4200], lpath[4200], spath[4300];
@@ -133,9 +185,14 @@ int main(int argc, char **argv) {
     case 'F': dim = atoll(optarg); break;
     case 'C': classes = atoll(optarg); break;
     case 'T': train_fraction = atof(optarg); break;
+    case 'Y': typed = 1; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
     }
+  }
+  if (typed && dim > 0) {
+    fprintf(stderr, "fanout-rmat: --typed writes no node data (no --features)\n");
+    return 2;
   }
   if (scale < 1 || scale > 40 || ef < 1 || !out || optind != argc || dim < 0 || classes < 1 ||
       !(train_fraction >= 0 && train_fraction <= 1)) {
@@ -212,7 +269,8 @@ int main(int argc, char **argv) {
   }
   t1 = now_s();
   o.num_nodes = n;
-  rc = fo_import_edges(src, dst, m, out, &o, &rep);
+  if (typed) rc = import_typed(src, dst, m, n, out, &o, &rep);
+  else rc = fo_import_edges(src, dst, m, out, &o, &rep);
   free(src);
   free(dst);
   if (scratch[0]) {

@@ -154,7 +154,7 @@ const char *fot_check_batch(const fo_dataset_t *d, const fo_sampler_opts *o, con
 
 /* ---- typed datasets and the typed reference (typed.c) ------------------------------------- */
 
-#define FOT_MAX_TYPES 64
+#define FOT_MAX_TYPES 128
 
 /* One edge type of a typed test dataset: its canonical triple and its edges (ids local to the
  * src and dst types), in input order. */
