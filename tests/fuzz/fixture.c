@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #ifndef FO_FUZZ_DATA_DIR
-#error FO_FUZZ_DATA_DIR (the repository's data/) must be defined
+#error "FO_FUZZ_DATA_DIR (the data/ directory of the repository) must be defined"
 #endif
 
 static char g_fix[FZ_N_FIXTURES][512];

@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int64_t want = len >= 24 ? msg[2] : 0;
     if ((rc = fo__dec_fetch_res(msg, len, want, &r)) == FO_OK) {
       volatile unsigned char sink = 0;
-      if (r.x && r.n * r.row_bytes) sink ^= r.x[r.n * r.row_bytes - 1];
+      if (r.x && r.n > 0 && r.row_bytes > 0) sink ^= r.x[r.n * r.row_bytes - 1];
       if (r.y && r.n) sink ^= (unsigned char)r.y[r.n - 1];
       (void)sink;
     }
