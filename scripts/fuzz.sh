@@ -36,10 +36,16 @@ for h in "${HARNESSES[@]}"; do
   case $h in book | dataset) maxlen=(-max_len=1024) ;; esac
   dirs=("$BUILD/corpus/$h" "$ROOT/tests/fuzz/corpus/$h")
   [ -d "$ROOT/tests/fuzz/regress/$h" ] && dirs+=("$ROOT/tests/fuzz/regress/$h")
+  # the harness's fixtures and work files (tests/fuzz/fuzz.c) live here; libFuzzer's exit
+  # skips the harness's own clean-up, so the script removes them
+  base=/dev/shm
+  [ -d "$base" ] && [ -w "$base" ] || base=${TMPDIR:-/tmp}
+  tmp=$(mktemp -d "$base/fo-fuzz-run.XXXXXX")
   # shellcheck disable=SC2086
-  "$exe" -max_total_time="$SECS" -print_final_stats=1 -timeout=60 "${maxlen[@]}" \
+  FO_FUZZ_TMPDIR=$tmp "$exe" -max_total_time="$SECS" -print_final_stats=1 -timeout=60 "${maxlen[@]}" \
     -artifact_prefix="$BUILD/artifacts/$h-" ${FUZZ_FLAGS:-} "${dirs[@]}" >"$log" 2>&1
   rc=$?
+  rm -rf "$tmp"
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
