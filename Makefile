@@ -8,8 +8,10 @@ TSAN      ?= build-tsan
 WERROR    := $(if $(CI),ON,OFF)
 FANOUT    := $(BUILD)/fanout
 DEMO      := $(BUILD)/demo
+FUZZ      ?= build-fuzz
+FUZZ_SECONDS ?= 60
 
-.PHONY: all bootstrap build demo test test-asan test-tsan bench clean
+.PHONY: all bootstrap build demo test test-asan test-tsan fuzz bench clean
 
 all: build
 
@@ -31,11 +33,13 @@ demo: build
 	$(FANOUT) bench $(DEMO)/cora --fanout 15,10,5 --batch-size 128 --seed 1
 
 # The whole CTest suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then
-# the threaded tests (label "threads") under ThreadSanitizer.
+# the threaded tests (label "threads") under ThreadSanitizer, then a bounded fuzzing pass
+# (15 s per harness).
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
 
 test-asan: bootstrap
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DFO_SANITIZE="address;undefined" \
@@ -51,5 +55,14 @@ test-tsan: bootstrap
 	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --output-on-failure -j $(JOBS) -L threads
 
+# libFuzzer harnesses of tests/fuzz (clang, ASan + UBSan) in $(FUZZ)/, each run for
+# FUZZ_SECONDS (scripts/fuzz.sh; FUZZ_FLAGS passes libFuzzer flags). The corpus and regression
+# inputs are also replayed by ctest (label fuzz) in every build.
+fuzz: bootstrap
+	cmake -S . -B $(FUZZ) -DCMAKE_C_COMPILER=clang -DFO_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DFO_WERROR=$(WERROR) >/dev/null
+	cmake --build $(FUZZ) -j $(JOBS)
+	scripts/fuzz.sh $(FUZZ) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN) $(TSAN)
+	rm -rf $(BUILD) $(ASAN) $(TSAN) $(FUZZ)

@@ -72,7 +72,8 @@ static int parse_content(const char *path, const fo_import_opts *o, fo__progress
     /* features (fields 1 .. D) and the class (the last field) */
     nd->x_dim = fields0 - 2;
     if ((rc = fo__grow(&nd->x, &cap_x, (id + 1) * nd->x_dim, sizeof *nd->x, "features")) != FO_OK ||
-        (rc = parse_row(&r, line + idlen + 1, len - idlen - 1, nd->x_dim, nd->x + id * nd->x_dim)) != FO_OK)
+        (rc = parse_row(&r, line + idlen + 1, len - idlen - 1, nd->x_dim,
+                      nd->x_dim ? nd->x + id * nd->x_dim : NULL)) != FO_OK)
       break;
     {
       const char *label = strrchr(line, '\t') + 1;

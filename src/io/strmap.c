@@ -47,9 +47,14 @@ void fo__strmap_destroy(fo__strmap *m) {
 int64_t fo__strmap_count(const fo__strmap *m) { return m->count; }
 size_t fo__strmap_max_len(const fo__strmap *m) { return m->max_len; }
 
+/* String i's bytes; the arena is NULL while every string so far is empty. */
+static const char *str_at(const fo__strmap *m, int64_t i) {
+  return m->arena ? m->arena + m->offs[i] : "";
+}
+
 const char *fo__strmap_str(const fo__strmap *m, int64_t i, size_t *len) {
   *len = (size_t)(m->offs[i + 1] - m->offs[i]);
-  return m->arena + m->offs[i];
+  return str_at(m, i);
 }
 
 static int rehash(fo__strmap *m) {
@@ -59,7 +64,7 @@ static int rehash(fo__strmap *m) {
   memset(slots, 0xff, (size_t)ns * sizeof *slots);
   for (int64_t i = 0; i < m->count; i++) {
     size_t len = (size_t)(m->offs[i + 1] - m->offs[i]);
-    uint64_t h = XXH64(m->arena + m->offs[i], len, 0) & (uint64_t)(ns - 1);
+    uint64_t h = XXH64(str_at(m, i), len, 0) & (uint64_t)(ns - 1);
     while (slots[h] >= 0) h = (h + 1) & (uint64_t)(ns - 1);
     slots[h] = i;
   }
@@ -76,7 +81,7 @@ int fo__strmap_get(fo__strmap *m, const char *s, size_t len, bool add, int64_t *
   for (;;) {
     int64_t i = m->slots[h];
     if (i < 0) break;
-    if ((size_t)(m->offs[i + 1] - m->offs[i]) == len && !memcmp(m->arena + m->offs[i], s, len)) {
+    if ((size_t)(m->offs[i + 1] - m->offs[i]) == len && !memcmp(str_at(m, i), s, len)) {
       *id = i;
       return FO_OK;
     }

@@ -727,7 +727,7 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   /* counts per node from col (edges come node by node) */
   if ((rc = fo__grow(&s->counts, &s->cap_counts, req->n, sizeof *s->counts, "sampler scratch")) != FO_OK)
     return rc;
-  memset(s->counts, 0, (size_t)req->n * sizeof *s->counts);
+  if (req->n) memset(s->counts, 0, (size_t)req->n * sizeof *s->counts); /* NULL when n = 0 */
   for (int64_t e = 0; e < sb->n_edges; e++) s->counts[sb->col[e]]++;
   res->n = req->n;
   res->n_edges = sb->n_edges;

@@ -299,6 +299,36 @@ static void decoder_fuzz(void **state) {
   fo__server_fini(&sv);
 }
 
+/* fo_dataset_node_part on a dataset opened with one part (as a rank opens it): the owner of any
+ * node of the open part and its row, and FO_EINVAL (not a crash) for another part's node (under
+ * an array book its row is in the closed part's rank directory). */
+static void node_part_one_part_open(void **state) {
+  fo_dataset_opts o;
+  fo_dataset_t *d1 = NULL;
+  bool seen[2] = {false, false};
+  (void)state;
+  fo_dataset_opts_init(&o);
+  o.part = 0;
+  assert_fo_ok(fo_dataset_open(fo_dataset_path(G.parts[0]), &o, &d1)); /* hash: array book */
+  for (int64_t v = 0; v < fo_dataset_num_nodes(d1); v++) {
+    int k, k1;
+    int64_t r, r1;
+    assert_fo_ok(fo_dataset_node_part(G.parts[0], v, &k, &r));
+    if (k == 0) {
+      assert_fo_ok(fo_dataset_node_part(d1, v, &k1, &r1));
+      assert_int_equal(r1, r);
+      seen[0] = true;
+    } else {
+      assert_fo_error(fo_dataset_node_part(d1, v, &k1, &r1), FO_EINVAL, "which is not open");
+      seen[1] = true;
+      k1 = k;
+    }
+    assert_int_equal(k1, k);
+  }
+  assert_true(seen[0] && seen[1]);
+  fo_dataset_close(d1);
+}
+
 static void errors(void **state) {
   fo_dist_t *dd;
   (void)state;
@@ -358,6 +388,7 @@ int main(void) {
       cmocka_unit_test(sampler_equals_plain), cmocka_unit_test(loaders_equal_plain),
       cmocka_unit_test(tail_modes),           cmocka_unit_test(server_refuses_foreign_nodes),
       cmocka_unit_test(decoder_fuzz),         cmocka_unit_test(errors),
+      cmocka_unit_test(node_part_one_part_open),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,27 @@
+/*
+ * tests/fuzz/fixture.h: the small real datasets the dataset-level harnesses work on, made once
+ * per process under fz_tmpdir() from data/cora (Cora, 2708 nodes, 10556 edges once undirected):
+ *   "cora"   single dataset: CSC + CSR, uint8 features (exact: Cora's are 0/1), labels and the
+ *            Planetoid split;
+ *   "cora2"  its 2-part hash partition (array book + rank directories);
+ *   "cora3"  its 3-part range partition (range book in the manifest).
+ * fz_fixture(k) returns the path of fixture k (0, 1, 2).
+ */
+#ifndef FO_FUZZ_FIXTURE_H
+#define FO_FUZZ_FIXTURE_H
+
+#define FZ_N_FIXTURES 3
+const char *fz_fixture(int k);
+/* Every reader on the dataset at `path` (see fuzz_dataset.c): open (mmap and huge-page loads,
+ * all parts and one part), the info calls, verify, sample, a loader with features and labels,
+ * the partition quality report and, for a single dataset that verifies, partition. Aborts if a
+ * reader breaks a promise (a crash or sanitizer report aborts by itself). */
+void fz_run_readers(const char *path, unsigned flags);
+
+
+
+/* Recompute the xxh64 of every array listed in the manifests of the dataset at `dir` (and its
+ * parts) from the files as they are, so that fo_dataset_verify checks the content past the
+ * hashes. Manifests that do not parse are left alone. */
+void fz_rehash(const char *dir);
+#endif

@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Regenerate the seed corpora of tests/fuzz/corpus/<harness>/ from small excerpts of the real
+graphs in ../shared/data and data/ (run from the repository root:
+`/usr/bin/python3 tests/fuzz/make_seeds.py [FIXTURE_DIR]`). FIXTURE_DIR, when given, holds the
+Cora fixtures (fixture-cora, fixture-cora2, fixture-cora3, as fixture.c makes them) whose
+manifests and .npy headers seed the manifest and npy_header harnesses."""
+import gzip, io, os, struct, sys
+import numpy as np
+
+ROOT = os.getcwd()
+SHARED = os.path.join(ROOT, "..", "shared", "data")
+OUT = os.path.join(ROOT, "tests", "fuzz", "corpus")
+
+
+def put(h, name, data):
+    d = os.path.join(OUT, h)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def head(path, n, skip=0):
+    op = gzip.open if path.endswith(".gz") else open
+    with op(path, "rb") as f:
+        lines = f.read().split(b"\n")
+    return b"\n".join(lines[skip:skip + n]) + b"\n"
+
+
+# edgelist: flag byte + an excerpt
+for name, path, flags in [
+    ("facebook", "facebook-combined/facebook_combined.tsv.gz", 0),
+    ("facebook-gz-relabel", "facebook-combined/facebook_combined.tsv.gz", 32 | 2),
+    ("collegemsg-3col", "collegemsg/CollegeMsg.txt.gz", 0),
+    ("enron-numnodes", "email-enron/email-Enron.undirected.tsv.gz", 4),
+    ("hepph-swapped", "cit-hepph/cit-HepPh.tsv.gz", 8),
+    ("wordnet-strings", "wordnet30/wordnet30_edges.tsv.gz", 1),
+    ("debian-strings", "debian-deps-bookworm/debian_bookworm_amd64_edges.tsv.gz", 1),
+    ("jodie-csv", "jodie-wikipedia/wikipedia.csv.gz", 0),
+]:
+    put("edgelist", name, bytes([flags]) + head(os.path.join(SHARED, path), 60))
+put("edgelist", "two-files", bytes([16]) + head(os.path.join(SHARED, "facebook-combined/facebook_combined.tsv.gz"), 30)
+    + b"\0" + head(os.path.join(SHARED, "facebook-combined/facebook_combined.tsv.gz"), 30, 30))
+
+# planetoid: flag byte + content excerpt + NUL + cites among those papers (+ a few unknown ids)
+for ds, flags in [("cora", 0), ("citeseer", 1), ("cora", 2 | 4)]:
+    content = head(os.path.join(SHARED, ds, ds + ".content.gz"), 25).rstrip(b"\n").split(b"\n")
+    # keep 40 feature columns: the format, not the width, is what a parser meets
+    rows = [l.split(b"\t") for l in content]
+    rows = [r[:1] + r[1:41] + r[-1:] for r in rows]
+    ids = {r[0] for r in rows}
+    with open(os.path.join(SHARED, ds, ds + ".cites"), "rb") as f:
+        cites = [l for l in f.read().split(b"\n") if l]
+    inside = [l for l in cites if all(t in ids for t in l.split(b"\t"))][:30]
+    some = [l for l in cites if any(t in ids for t in l.split(b"\t"))][:10]
+    put("planetoid", ds + "-%d" % flags, bytes([flags]) + b"\n".join(b"\t".join(r) for r in rows) + b"\n"
+        + b"\0" + b"\n".join(inside + some) + b"\n")
+
+# mtx: excerpts of Cora and facebook as Matrix Market
+def mtx(edges, n, field="pattern", sym="general"):
+    s = b"%%%%MatrixMarket matrix coordinate %s %s\n%% excerpt\n%d %d %d\n" % (field.encode(), sym.encode(), n, n, len(edges))
+    for i, (a, b) in enumerate(edges):
+        s += b"%d %d" % (a + 1, b + 1) + (b" %d" % (i % 7) if field == "integer" else b" %.3f" % (i / 7) if field == "real" else b"") + b"\n"
+    return s
+fb = [tuple(map(int, l.split()[:2])) for l in head(os.path.join(SHARED, "facebook-combined/facebook_combined.tsv.gz"), 60).split(b"\n") if l and not l.startswith(b"#")][:50]
+nfb = max(max(e) for e in fb) + 1
+put("mtx", "facebook-pattern", b"\0" + mtx(fb, nfb))
+put("mtx", "facebook-integer-symmetric", b"\0" + mtx(fb, nfb, "integer", "symmetric"))
+put("mtx", "facebook-real-relabel", b"\1" + mtx(fb, nfb, "real"))
+
+# npy_edges: numpy.save of excerpts (int64 C order, int32 Fortran order)
+def npy(a):
+    b = io.BytesIO()
+    np.save(b, a)
+    return b.getvalue()
+ei = np.array(fb, dtype=np.int64).T.copy()
+put("npy_edges", "facebook-i8", b"\0" + npy(ei))
+put("npy_edges", "facebook-i4-fortran", b"\1" + npy(np.asfortranarray(ei.astype(np.int32))))
+put("npy_edges", "facebook-i8-numnodes", b"\2" + npy(ei[:, :10].copy()))
+
+# npy_header: numpy's own headers (versions 1.0, 2.0, 3.0) of arrays like the dataset's
+for name, a in [("i8-1d", np.arange(5, dtype=np.int64)), ("f4-2d", np.zeros((3, 4), np.float32)),
+                ("u1", np.zeros(7, np.uint8)), ("u2", np.zeros(9, np.uint16)), ("S12", np.array([b"abc"], "S12")),
+                ("i4-fortran", np.asfortranarray(np.zeros((2, 3), np.int32)))]:
+    put("npy_header", name, npy(a)[:160])
+for ver in [(2, 0), (3, 0)]:
+    b = io.BytesIO()
+    np.lib.format.write_array(b, np.arange(3, dtype=np.int64), version=ver)
+    put("npy_header", "v%d" % ver[0], b.getvalue()[:160])
+
+# wire: real messages over Cora's node ids (formats in src/dist/dist_internal.h)
+MAGIC = 0x4d4f4631
+def msg(kind, words):
+    return struct.pack("<%dq" % (2 + len(words)), MAGIC | kind << 32, len(words), *words)
+nodes = [0, 5, 17, 633, 2700]
+hop = msg(1, [7, 0, 3, 0, 10, 0, 0, len(nodes)] + nodes)
+hopd = msg(1, [7, 1, 3, 1, -1, 3, 0, 2, 4, 8, 0, 1])
+fetch = msg(2, [3, 0, len(nodes)] + nodes)
+hopres = msg(3, [2, 3, 1, 2, 10, 11, 12, 100, 200, 300])
+fres = msg(4, [2, 3, 1, 1, 0x010203, 0x040506, 1, 2])
+err = msg(5, [-4, 5, struct.unpack("<q", b"bad\0\0\0\0\0")[0]])
+for sel, name, m in [(0, "hop-req", hop), (0, "hop-req-disjoint", hopd), (1, "hop-resp", hopres),
+                     (2, "fetch-req", fetch), (3, "fetch-resp", fres), (4, "error", err), (5, "kind", hop),
+                     (6, "server-hop", hop), (6, "server-hop-disjoint", hopd), (6, "server-fetch", fetch),
+                     (14, "server-hop-hdr", hop), (30, "server-fetch-hdr", fetch)]:
+    put("wire", name, bytes([sel]) + m)
+
+# book: no change, and a few small corruptions (records: array, offset u16, len, bytes)
+put("book", "pristine", b"\x00")
+put("book", "book-entry", b"\x05" + bytes([0, 10, 0, 1, 1]))
+put("book", "row-rank", b"\x03" + bytes([1, 4, 0, 1, 2]))
+put("book", "both", b"\x07" + bytes([0, 64, 0, 2, 1, 1]) + bytes([2, 8, 0, 1, 0x80]))
+
+# dataset: per fixture no change, a manifest integer, an indices byte, a truncation
+for k in range(3):
+    put("dataset", "fixture%d-pristine" % k, bytes([k, 0, 0]))
+    put("dataset", "fixture%d-manifest-int" % k, bytes([k, 3, 0x80, 0, 4, 5, 0, 0, 0, 8]) + struct.pack("<q", 4000))
+    put("dataset", "fixture%d-xor" % k, bytes([k, 0x20, 0x80, 2, 0, 0x40, 0, 0, 0, 2, 0xff, 0x7f]))
+    put("dataset", "fixture%d-truncate" % k, bytes([k, 1, 0, 3, 2, 0x20, 0, 0, 0, 0]))
+
+if len(sys.argv) > 1:
+    fx = sys.argv[1]
+    for t, rel in enumerate(["fixture-cora/fanout.json", "fixture-cora2/fanout.json",
+                             "fixture-cora2/part-0/fanout.json", "fixture-cora3/fanout.json"]):
+        with open(os.path.join(fx, rel), "rb") as f:
+            put("manifest", "target%d" % t, bytes([t]) + f.read())
+    for name in sorted(os.listdir(os.path.join(fx, "fixture-cora"))):
+        if name.endswith(".npy"):
+            with open(os.path.join(fx, "fixture-cora", name), "rb") as f:
+                put("npy_header", "cora-" + name[:-4], f.read(128))

@@ -1,0 +1,181 @@
+/*
+ * tests/fuzz/readers.c: fz_run_readers, every reader of a dataset directory in turn, as the CLI
+ * (`info`, `verify`, `sample`, `bench --features`, `partition`) and the Python loader use them.
+ *
+ * Readers split in two tiers. Tier 1 runs on any dataset that opens: open (mmap and huge-page,
+ * all parts and each part alone), the info calls, verify, node_part over every node, sampling
+ * in both directions, and a loader with features and labels over a single dataset. Tier 2 runs
+ * only on datasets that pass fo_dataset_verify, unless FO_FUZZ_ALL_READERS=1: partitioning,
+ * the partition quality report and a loader over a partitioned dataset. These read arrays
+ * (indices, rank directories) that issue 14 class 1 says they trust today; the branch that
+ * hardens them (rel-readers) makes them tier 1, and so must this file then.
+ */
+#include "fixture.h"
+#include "fuzz.h"
+
+#include <fanout/fanout.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check(int rc, const char *what) {
+  if (rc == FO_OK) return;
+  if (rc == FO_EINTERNAL || !fo_last_error()[0]) {
+    fprintf(stderr, "%s: status %s, message '%s'\n", what, fo_status_name(rc), fo_last_error());
+    abort();
+  }
+}
+
+static void info_calls(const fo_dataset_t *d) {
+  fo_array_info ai;
+  fo_degree_stats ds;
+  const int64_t *y, *ids;
+  int64_t n, nc;
+  fo_features f;
+  volatile uint64_t sink = 0;
+  (void)fo_dataset_manifest(d);
+  for (int64_t i = 0; i < fo_dataset_num_arrays(d); i++)
+    if (fo_dataset_array_at(d, i, &ai) == FO_OK && ai.nbytes > 0 && ai.data)
+      sink += ((const unsigned char *)ai.data)[ai.nbytes - 1]; /* the whole array is mapped */
+  for (int dir = 0; dir < 2; dir++) check(fo_dataset_degree_stats(d, (fo_edge_dir)dir, &ds), "degree stats");
+  for (int64_t v = 0; v < fo_dataset_num_nodes(d) && v < 64; v++) {
+    int64_t o;
+    const char *s;
+    size_t len;
+    if (fo_dataset_node_orig_kind(d) == FO_ORIG_STRING) check(fo_dataset_node_orig_str(d, v, &s, &len), "orig");
+    else check(fo_dataset_node_orig_int(d, v, &o), "orig");
+  }
+  if (fo_dataset_has_features(d) && fo_dataset_features(d, &f) == FO_OK && f.n_rows && f.dim)
+    sink += ((const unsigned char *)f.data)[f.n_rows * f.dim * f.itemsize - 1];
+  if (fo_dataset_has_labels(d) && fo_dataset_labels(d, &y, &n, &nc) == FO_OK && n) sink += (uint64_t)y[n - 1];
+  for (int64_t i = 0; i < fo_dataset_num_splits(d); i++)
+    if (fo_dataset_split(d, fo_dataset_split_name(d, i), &ids, &n) == FO_OK && n) sink += (uint64_t)ids[n - 1];
+  (void)sink;
+}
+
+static void sample(const fo_dataset_t *d, unsigned flags) {
+  fo_sampler_opts so;
+  fo_sampler_t *s = NULL;
+  fo_batch_t *b = NULL;
+  int32_t fan[3] = {5, 3, -1};
+  int64_t n = fo_dataset_num_nodes(d);
+  fo_nid_t seeds[16];
+  fo_sampler_opts_init(&so);
+  so.fanouts = fan;
+  so.n_hops = 1 + (int32_t)(flags % 3);
+  so.replace = flags & 4;
+  so.disjoint = flags & 8;
+  so.edge_dir = (flags & 16) ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
+  so.seed = flags;
+  if (fo_batch_create(&b) != FO_OK) abort();
+  int rc = fo_sampler_create(d, &so, &s);
+  check(rc, "sampler create");
+  for (int rep = 0; rc == FO_OK && rep < 3 && n > 0; rep++) {
+    for (int i = 0; i < 16; i++) seeds[i] = (fo_nid_t)(((uint64_t)(rep * 16 + i) * 2654435761u + flags) % (uint64_t)n);
+    rc = fo_sampler_sample(s, seeds, 16, 0, (uint64_t)rep, b);
+    check(rc, "sample");
+    if (rc == FO_OK)
+      for (int64_t e = 0; e < b->n_edges; e++)
+        if (b->row[e] < 0 || b->row[e] >= b->n_nodes || b->col[e] < 0 || b->col[e] >= b->n_nodes) abort();
+    if (rc == FO_OK)
+      for (int64_t i = 0; i < b->n_nodes; i++)
+        if (b->node[i] < 0 || b->node[i] >= n) abort();
+  }
+  fo_sampler_destroy(s);
+  fo_batch_destroy(b);
+}
+
+static void load(const fo_dataset_t *d, unsigned flags) {
+  fo_loader_opts lo;
+  fo_loader_t *L = NULL;
+  int32_t fan[2] = {4, 2};
+  int rc;
+  fo_loader_opts_init(&lo);
+  lo.sampler.fanouts = fan;
+  lo.sampler.n_hops = 2;
+  lo.sampler.seed = flags;
+  lo.batch_size = 64;
+  lo.split = (flags & 32) ? NULL : "train";
+  lo.shuffle = flags & 64;
+  lo.num_workers = (flags & 128) ? 1 : 0;
+  rc = fo_loader_create(d, &lo, &L);
+  check(rc, "loader create");
+  for (int i = 0; rc == FO_OK && i < 4; i++) {
+    fo_loader_batch_t *b = NULL;
+    rc = fo_loader_next(L, &b);
+    check(rc, "loader next");
+    if (rc == FO_OK && b) {
+      volatile uint64_t sink = 0;
+      if (b->x && b->sample->n_nodes && b->x_dim)
+        sink += ((const unsigned char *)b->x)[b->sample->n_nodes * b->x_dim * b->x_itemsize - 1];
+      if (b->y && b->batch_size) sink += (uint64_t)b->y[b->batch_size - 1];
+      (void)sink;
+      fo_loader_release(L, b);
+    }
+    if (rc == FO_OK && !b) break; /* end of the epoch */
+  }
+  fo_loader_destroy(L);
+}
+
+void fz_run_readers(const char *path, unsigned flags) {
+  static int all = -1;
+  fo_dataset_opts o;
+  fo_dataset_t *d = NULL;
+  bool verified;
+  int rc;
+  if (all < 0) all = getenv("FO_FUZZ_ALL_READERS") && atoi(getenv("FO_FUZZ_ALL_READERS"));
+  fo_dataset_opts_init(&o);
+  o.load = (flags & 1) ? FO_LOAD_HUGEPAGE : FO_LOAD_MMAP;
+  rc = fo_dataset_open(path, &o, &d);
+  check(rc, "open");
+  if (rc != FO_OK) return;
+  info_calls(d);
+  rc = fo_dataset_verify(d);
+  check(rc, "verify");
+  verified = rc == FO_OK;
+  sample(d, flags >> 1);
+  if (fo_dataset_num_parts(d) == 0) {
+    load(d, flags >> 1);
+    if (verified || all) {
+      fo_partition_opts po;
+      fo_partition_opts_init(&po);
+      po.n_parts = 2 + (int32_t)((flags >> 3) & 1);
+      po.method = (flags & 4) ? FO_PARTITION_RANGE : FO_PARTITION_HASH;
+      po.force = true;
+      check(fo_partition(path, fz_path(7, "partition-out"), &po, NULL), "partition");
+      fz_rm_rf(fz_path(7, "partition-out"));
+    }
+  } else {
+    int64_t n = fo_dataset_num_nodes(d);
+    for (int64_t v = 0; v < n; v++) {
+      int part;
+      int64_t row;
+      check(fo_dataset_node_part(d, v, &part, &row), "node_part");
+    }
+    if (verified || all) {
+      fo_partition_report rep;
+      memset(&rep, 0, sizeof rep);
+      check(fo_partition_quality(d, &rep), "partition quality");
+      fo_partition_report_free(&rep);
+      load(d, flags >> 1);
+    }
+    /* each part alone, as a rank of a distributed job opens it */
+    for (int k = 0; k < fo_dataset_num_parts(d); k++) {
+      fo_dataset_t *dk = NULL;
+      o.part = k;
+      rc = fo_dataset_open(path, &o, &dk);
+      check(rc, "open one part");
+      if (rc == FO_OK) {
+        for (int64_t v = 0; v < n; v += 7) {
+          int part;
+          int64_t row;
+          check(fo_dataset_node_part(dk, v, &part, &row), "node_part (one part open)");
+        }
+        info_calls(fo_dataset_part(dk, k));
+      }
+      fo_dataset_close(dk);
+    }
+  }
+  fo_dataset_close(d);
+}
