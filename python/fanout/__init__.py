@@ -30,7 +30,7 @@ import sys
 import types
 import warnings
 import weakref
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -52,8 +52,10 @@ __all__ = [
     "Dataset",
     "DistContext",
     "DistNeighborLoader",
+    "EdgeTypeView",
     "FormatError",
     "NeighborLoader",
+    "NodeTypeView",
     "WorkerInfo",
     "as_tensor",
     "digest_sequence",
@@ -137,34 +139,197 @@ class Dataset(_fanout.Dataset):
         float32 comes back as it is (no copy); float16 and bfloat16 are widened; uint8 becomes
         ``q * feature_scale + feature_offset``. Always a new array except for float32.
         """
-        dt = self.feature_dtype
-        if dt is None:
+        if self.feature_dtype is None:
             raise ValueError("dataset has no features")
-        x = np.asarray(x)
-        want = {"float32": ("float32",), "float16": ("float16",),
-                "bfloat16": ("int16", "uint16"), "uint8": ("uint8",)}.get(dt, ())
-        if want and x.dtype.name not in want:
-            raise TypeError(f"x: expected this dataset's feature dtype {dt} "
-                            f"(numpy {' or '.join(want)}), got {x.dtype}")
         try:
             dim = self.features.shape[1]
         except (AttributeError, ValueError, TypeError):  # partitioned: features are in the parts
-            dim = self.feature_scale.shape[0] if self.feature_scale is not None else None
-        if x.ndim < 1 or (dim is not None and x.shape[-1] != dim):
-            raise ValueError(f"x: expected shape [..., {dim}] (the feature dimension), "
-                             f"got {x.shape}")
-        if dt == "float32":
-            return x
-        if dt == "float16":
-            return x.astype(np.float32)
-        if dt == "bfloat16":  # int16 bits: the upper half of a float32
-            return (x.view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
-        if dt == "uint8":
-            return x.astype(np.float32) * self.feature_scale + self.feature_offset
-        raise ValueError(f"unknown feature dtype {dt!r}")
+            dim = None
+        return _dequantize(x, self.feature_dtype, self.feature_scale, self.feature_offset, dim)
 
     def __reduce__(self):
         raise TypeError("a fanout.Dataset cannot be pickled; open the path in each process")
+
+    # ---- typed (heterogeneous) datasets: PyG HeteroData's names; see docs/PYTHON.md ----
+
+    @property
+    def node_types(self) -> List[str]:
+        """Node type names in dataset order (``["node"]`` for a version-1 dataset)."""
+        return [name for name, _ in self._types()[0]]
+
+    @property
+    def edge_types(self) -> List[Tuple[str, str, str]]:
+        """Edge types as PyG's canonical ``(src, rel, dst)`` tuples, in dataset order
+        (``[("node", "to", "node")]`` for a version-1 dataset)."""
+        return [tuple(e[:3]) for e in self._types()[1]]
+
+    def metadata(self) -> Tuple[List[str], List[Tuple[str, str, str]]]:
+        """``(node_types, edge_types)``, as PyG's ``HeteroData.metadata()`` (the argument of
+        ``torch_geometric.nn.to_hetero`` and of HGT/HAN layers)."""
+        nts, ets = self._types()
+        return [n for n, _ in nts], [tuple(e[:3]) for e in ets]
+
+    @property
+    def num_nodes_dict(self) -> Dict[str, int]:
+        """``{node type: number of nodes}`` (PyG ``HeteroData.num_nodes_dict``)."""
+        return {name: n for name, n in self._types()[0]}
+
+    @property
+    def num_edges_dict(self) -> Dict[Tuple[str, str, str], int]:
+        """``{(src, rel, dst): number of edges}`` (PyG ``HeteroData.num_edges_dict``)."""
+        return {tuple(e[:3]): e[3] for e in self._types()[1]}
+
+    @property
+    def x_dict(self) -> Dict[str, np.ndarray]:
+        """``{node type: features}`` for the node types with features (zero-copy views)."""
+        out = {}
+        for t in self.node_types:
+            x = self[t].features
+            if x is not None:
+                out[t] = x
+        return out
+
+    @property
+    def y_dict(self) -> Dict[str, np.ndarray]:
+        """``{node type: labels}`` for the node types with labels (zero-copy views)."""
+        out = {}
+        for t in self.node_types:
+            y = self[t].labels
+            if y is not None:
+                out[t] = y
+        return out
+
+    def __getitem__(self, key: Any) -> Union["NodeTypeView", "EdgeTypeView"]:
+        """``ds["author"]``: the node data of a node type (:class:`NodeTypeView`);
+        ``ds["paper", "writes", "author"]`` or ``ds["paper__writes__author"]`` (or a relation
+        name that only one edge type has): an edge type (:class:`EdgeTypeView`). KeyError
+        names the types there are."""
+        if isinstance(key, str) and key in self.node_types:
+            return NodeTypeView(self, key, self._node_data(key))
+        if isinstance(key, str) and "__" not in key and not _is_relation(self, key):
+            return NodeTypeView(self, key, self._node_data(key))  # KeyError lists the types
+        i = _edge_type_index(self, key, "key")
+        src, rel, dst, n = self._types()[1][i]
+        return EdgeTypeView(src, rel, dst, n)
+
+
+class NodeTypeView:
+    """The node data of one node type of a :class:`Dataset` (``ds["author"]``), as PyG's
+    ``HeteroData["author"]`` store: ``name``, ``num_nodes``, ``features`` (alias ``x``;
+    ``feature_dtype``, ``feature_scale``/``feature_offset`` for uint8), ``labels`` (alias
+    ``y``; int64, -1 = none), ``num_classes``, ``splits`` (names), ``split(name)``,
+    ``dequantize(x)``. Arrays are read-only zero-copy views of the mapped files (they keep the
+    dataset mapped); None where the type has no such data. Ids are local to the type."""
+
+    __slots__ = ("dataset", "name", "num_nodes", "features", "feature_dtype", "feature_scale",
+                 "feature_offset", "labels", "num_classes", "_splits")
+
+    def __init__(self, dataset: Dataset, name: str, data: Dict[str, Any]):
+        self.dataset = dataset
+        self.name = name
+        self.num_nodes = data["num_nodes"]
+        self.features = data.get("features")
+        self.feature_dtype = data.get("feature_dtype")
+        self.feature_scale = data.get("feature_scale")
+        self.feature_offset = data.get("feature_offset")
+        self.labels = data.get("labels")
+        self.num_classes = data.get("num_classes")
+        self._splits = data["splits"]
+
+    x = property(lambda self: self.features, doc="Alias of features (PyG's name).")
+    y = property(lambda self: self.labels, doc="Alias of labels (PyG's name).")
+
+    @property
+    def splits(self) -> List[str]:
+        return list(self._splits)
+
+    def split(self, name: str) -> np.ndarray:
+        """The ids (of this type) of split ``name``; ValueError names the splits there are."""
+        try:
+            return self._splits[name]
+        except KeyError:
+            raise ValueError(f"node type '{self.name}' has no split '{name}' (it has: "
+                             f"{', '.join(self._splits) or 'none'})") from None
+
+    def dequantize(self, x: np.ndarray) -> np.ndarray:
+        """As :meth:`Dataset.dequantize`, with this type's dtype, scale and offset."""
+        return _dequantize(x, self.feature_dtype, self.feature_scale, self.feature_offset,
+                           None if self.features is None else self.features.shape[1])
+
+    def __repr__(self) -> str:
+        d = "" if self.features is None else f", features [{self.num_nodes}, " \
+            f"{self.features.shape[1]}] {self.feature_dtype}"
+        y = "" if self.labels is None else f", {self.num_classes} classes"
+        return f"<fanout.NodeTypeView '{self.name}': {self.num_nodes} nodes{d}{y}>"
+
+
+@dataclasses.dataclass(frozen=True)
+class EdgeTypeView:
+    """One edge type of a :class:`Dataset` (``ds["paper", "writes", "author"]``)."""
+
+    src: str
+    rel: str
+    dst: str
+    num_edges: int
+
+    @property
+    def edge_type(self) -> Tuple[str, str, str]:
+        return (self.src, self.rel, self.dst)
+
+    @property
+    def name(self) -> str:
+        """The ``src__rel__dst`` form of files, JSON and the CLI."""
+        return f"{self.src}__{self.rel}__{self.dst}"
+
+
+def _dequantize(x, dt, scale, offset, dim=None):
+    if dt is None:
+        raise ValueError("no features")
+    x = np.asarray(x)
+    want = {"float32": ("float32",), "float16": ("float16",),
+            "bfloat16": ("int16", "uint16"), "uint8": ("uint8",)}.get(dt, ())
+    if want and x.dtype.name not in want:
+        raise TypeError(f"x: expected this dataset's feature dtype {dt} "
+                        f"(numpy {' or '.join(want)}), got {x.dtype}")
+    if dim is None and scale is not None:
+        dim = scale.shape[0]
+    if x.ndim < 1 or (dim is not None and x.shape[-1] != dim):
+        raise ValueError(f"x: expected shape [..., {dim}] (the feature dimension), got {x.shape}")
+    if dt == "float32":
+        return x
+    if dt == "float16":
+        return x.astype(np.float32)
+    if dt == "bfloat16":  # int16 bits: the upper half of a float32
+        return (x.view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+    if dt == "uint8":
+        return x.astype(np.float32) * scale + offset
+    raise ValueError(f"unknown feature dtype {dt!r}")
+
+
+def _is_relation(ds: Dataset, key: str) -> bool:
+    return any(e[1] == key for e in ds._types()[1])
+
+
+def _edge_type_index(ds: Dataset, key: Any, what: str) -> int:
+    """Index of edge type ``key``: a ``(src, rel, dst)`` tuple, its ``"src__rel__dst"`` string,
+    or a relation name that exactly one edge type has (PyG accepts all three). ValueError
+    (KeyError for ``ds[key]``) names ``what`` and the edge types there are."""
+    ets = [tuple(e[:3]) for e in ds._types()[1]]
+    hits: List[int] = []
+    if isinstance(key, tuple) and len(key) == 3 and all(isinstance(k, str) for k in key):
+        hits = [i for i, et in enumerate(ets) if et == key]
+    elif isinstance(key, str) and "__" in key:
+        hits = [i for i, et in enumerate(ets) if "__".join(et) == key]
+    elif isinstance(key, str):
+        hits = [i for i, et in enumerate(ets) if et[1] == key]
+        if len(hits) > 1:
+            raise ValueError(f"{what}: relation {key!r} is ambiguous: edge types "
+                             f"{[ets[i] for i in hits]} have it; give (src, rel, dst)")
+    if len(hits) == 1:
+        return hits[0]
+    err = KeyError if what == "key" else ValueError
+    raise err(f"{what}: {key!r} is not an edge type of '{ds.path}' (it has: "
+              f"{', '.join(repr(et) for et in ets)})")
 
 
 _INT64_MAX = np.iinfo(np.int64).max
@@ -467,9 +632,18 @@ class NeighborLoader(_fanout.Loader):
             prefetch = _pyg_loader_kwargs(cls.__name__, pyg_kwargs, num_workers, prefetch)
         if not isinstance(dataset, _fanout.Dataset):
             raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
+        typed: Dict[str, Any] = {}
+        input_type, input_nodes = _typed_input_nodes(dataset, input_nodes)
+        if input_type is not None:
+            typed["input_type"] = input_type
+        if isinstance(num_neighbors, dict):
+            num_neighbors, et_fanouts, nn_dict = _edge_type_fanouts(dataset, num_neighbors)
+            typed["num_neighbors_dict"] = nn_dict
+            if et_fanouts is not None:
+                typed["edge_type_fanouts"] = et_fanouts
         if input_nodes is not None and not isinstance(input_nodes, str):
             ids = np.asarray(input_nodes)
-            n = dataset.num_nodes
+            n = dataset.num_nodes if input_type is None else dataset.num_nodes_dict[input_type]
             if ids.dtype == np.bool_:
                 if ids.ndim != 1:
                     raise _bad(ValueError, f"input_nodes: a mask must be 1-D, got shape {ids.shape}")
@@ -504,11 +678,82 @@ class NeighborLoader(_fanout.Loader):
             input_nodes=input_nodes, shuffle=bool(shuffle), drop_last=bool(drop_last),
             num_workers=num_workers, seed=int(seed), replace=bool(replace),
             disjoint=bool(disjoint), edge_dir=edge_dir, prefetch=prefetch, epoch=int(epoch),
-            features=bool(features), labels=bool(labels),
+            features=bool(features), labels=bool(labels), **typed,
             **({} if _dist is None else {"dist": _dist[0], "tail": _dist[1]}))
+
+    @property
+    def num_neighbors(self):
+        """Fanouts per hop (tuple), or for a dict per edge type ``{(src, rel, dst): tuple}``."""
+        d = self._num_neighbors_dict
+        return _fanout.Loader.num_neighbors.__get__(self) if d is None else dict(d)
 
     def __reduce__(self):
         raise TypeError("a fanout.NeighborLoader cannot be pickled (it owns threads)")
+
+
+def _typed_input_nodes(ds: Dataset, input_nodes: Any) -> Tuple[Optional[str], Any]:
+    """PyG's hetero ``input_nodes``: ``(node type, ids | mask | split name | None)`` or a
+    node type alone (all its nodes) -> (input type or None, the rest as for one type)."""
+    if (isinstance(input_nodes, tuple) and len(input_nodes) == 2
+            and isinstance(input_nodes[0], str)):
+        node_types = ds.node_types
+        if input_nodes[0] not in node_types:
+            raise ValueError(f"input_nodes: {input_nodes[0]!r} is not a node type of "
+                             f"'{ds.path}' (it has: {', '.join(node_types)})")
+        return input_nodes[0], input_nodes[1]
+    if not ds.is_typed:
+        return None, input_nodes
+    node_types = ds.node_types
+    if isinstance(input_nodes, str):
+        if input_nodes in node_types:  # PyG: a node type alone is all nodes of that type
+            return input_nodes, None
+        raise ValueError(f"input_nodes: {input_nodes!r} is not a node type of '{ds.path}' "
+                         f"(it has: {', '.join(node_types)}); for a split of a node type give "
+                         f"(type, split name), e.g. ({node_types[0]!r}, 'train')")
+    if len(node_types) > 1:
+        raise ValueError(f"input_nodes: '{ds.path}' has {len(node_types)} node types "
+                         f"({', '.join(node_types)}): give the seeds' type, as PyG's "
+                         f"input_nodes=(node type, ids | mask | split name | None)")
+    return None, input_nodes
+
+
+def _edge_type_fanouts(ds: Dataset, num_neighbors: Dict[Any, Any]):
+    """``num_neighbors={edge type: [f0, f1, ...]}`` -> (fanouts of hop h for the C
+    ``fanouts`` field, the flat [n_edge_types * n_hops] list for ``edge_type_fanouts`` (None
+    for a one-edge-type dataset), and the dict as given with tuple keys). Follows PyG's
+    ``NumNeighbors`` (torch_geometric/sampler/base.py): keys are (src, rel, dst) tuples or
+    "src__rel__dst" strings (or a relation name only one type has); every edge type must be
+    given, an unknown one is an error, all lists have the same length."""
+    ets = ds.edge_types
+    per: List[Optional[List[int]]] = [None] * len(ets)
+    for key, value in num_neighbors.items():
+        i = _edge_type_index(ds, key, "num_neighbors")
+        if per[i] is not None:
+            raise ValueError(f"num_neighbors: edge type {ets[i]!r} is given twice (as "
+                             f"{key!r} and another key)")
+        if isinstance(value, (str, bytes)):
+            raise TypeError(f"num_neighbors[{key!r}]: expected a list of ints, got {value!r}")
+        try:
+            per[i] = [operator.index(f) for f in value]
+        except TypeError:
+            raise TypeError(f"num_neighbors[{key!r}]: expected a list of ints, got "
+                            f"{value!r}") from None
+    missing = [et for et, f in zip(ets, per) if f is None]
+    if missing:
+        raise ValueError(f"num_neighbors: no fanouts for edge type{'s' if len(missing) > 1 else ''} "
+                         f"{', '.join(repr(et) for et in missing)}: a dict must give every edge "
+                         f"type (as PyG's NumNeighbors without a default), e.g. [0, 0] to skip one")
+    hops = {len(f) for f in per}
+    if len(hops) > 1:
+        first = ets[0]
+        other = next(et for et, f in zip(ets, per) if len(f) != len(per[0]))
+        raise ValueError(f"num_neighbors: every edge type needs the same number of hops: "
+                         f"{first!r} has {len(per[0])}, {other!r} has "
+                         f"{len(per[ets.index(other)])}")
+    given = {et: tuple(f) for et, f in zip(ets, per)}
+    if len(ets) == 1 and not ds.is_typed:
+        return per[0], None, given
+    return per[0], [f for fs in per for f in fs], given
 
 
 # PyG's NeighborLoader arguments that fanout's signature lacks (torch_geometric/loader/

@@ -426,6 +426,152 @@ static PyObject *dataset_repr(fopy_dataset *self) {
                               (long long)fo_dataset_num_edges(self->d));
 }
 
+/* ---- typed (heterogeneous) datasets: the raw facts; python/fanout/__init__.py builds
+ * node_types, edge_types, metadata(), ds[type] and the *_dict forms on them ---- */
+
+static PyObject *dataset_get_is_typed(fopy_dataset *self, void *closure) {
+  fo_dataset_t *d = fopy_dataset_get(self);
+  return d ? PyBool_FromLong(fo_dataset_is_typed(d)) : NULL;
+}
+
+/* _types(): ([(node type, num_nodes)], [(src, rel, dst, num_edges)]) in dataset order (a
+ * version-1 dataset answers one node type "node" and one edge type node__to__node). */
+static PyObject *dataset_types(fopy_dataset *self, PyObject *unused) {
+  fo_dataset_t *d = fopy_dataset_get(self);
+  PyObject *nts = NULL, *ets = NULL, *out;
+  int32_t nt, ne;
+
+  if (!d) return NULL;
+  nt = fo_dataset_num_node_types(d);
+  ne = fo_dataset_num_edge_types(d);
+  if (!(nts = PyList_New(nt)) || !(ets = PyList_New(ne))) goto fail;
+  for (int32_t t = 0; t < nt; t++) {
+    const fo_dataset_t *td = fo_dataset_node_data(d, t);
+    PyObject *item = Py_BuildValue("(sL)", fo_dataset_node_type_name(d, t),
+                                   (long long)(td ? fo_dataset_num_nodes(td) : 0));
+    if (!item) goto fail;
+    PyList_SET_ITEM(nts, t, item);
+  }
+  for (int32_t e = 0; e < ne; e++) {
+    fo_edge_type et;
+    PyObject *item;
+    int rc = fo_dataset_edge_type(d, e, &et);
+    if (rc != FO_OK) {
+      fopy_raise(rc);
+      goto fail;
+    }
+    if (!(item = Py_BuildValue("(sssL)", et.src, et.rel, et.dst, (long long)et.n_edges)))
+      goto fail;
+    PyList_SET_ITEM(ets, e, item);
+  }
+  out = PyTuple_Pack(2, nts, ets);
+  Py_DECREF(nts);
+  Py_DECREF(ets);
+  return out;
+fail:
+  Py_XDECREF(nts);
+  Py_XDECREF(ets);
+  return NULL;
+}
+
+/* Set d[key] = v (stealing v); -1 on failure (v NULL: failure already set). */
+static int dict_steal(PyObject *d, const char *key, PyObject *v) {
+  int rc;
+  if (!v) return -1;
+  rc = PyDict_SetItemString(d, key, v);
+  Py_DECREF(v);
+  return rc;
+}
+
+static PyObject *none_ref(void) {
+  Py_INCREF(Py_None);
+  return Py_None;
+}
+
+/* _node_data(type): the node data of one node type as a dict of read-only views of the
+ * mapped arrays (base: a pin on the dataset): num_nodes, features, feature_dtype,
+ * feature_scale, feature_offset, labels, num_classes, splits {name: ids}. ValueError names
+ * the node types there are. */
+static PyObject *dataset_node_data(fopy_dataset *self, PyObject *arg) {
+  fo_dataset_t *d = fopy_dataset_get(self);
+  const fo_dataset_t *td;
+  const char *name;
+  PyObject *out = NULL, *splits = NULL;
+  fo_features f;
+  int32_t t;
+  npy_intp dims[2];
+
+  if (!d) return NULL;
+  if (!(name = PyUnicode_AsUTF8(arg))) return NULL;
+  if ((t = fo_dataset_node_type_find(d, name)) < 0 || !(td = fo_dataset_node_data(d, t))) {
+    PyObject *have = PyList_New(0);
+    for (int32_t i = 0; have && i < fo_dataset_num_node_types(d); i++)
+      if (append_str(have, fo_dataset_node_type_name(d, i)) < 0) Py_CLEAR(have);
+    if (have)
+      PyErr_Format(PyExc_KeyError, "'%s' is not a node type of '%s' (it has: %R)", name,
+                   fo_dataset_path(d), have);
+    Py_XDECREF(have);
+    return NULL;
+  }
+  if (!(out = PyDict_New())) return NULL;
+  if (dict_steal(out, "num_nodes", PyLong_FromLongLong((long long)fo_dataset_num_nodes(td))) < 0)
+    goto fail;
+  if (fo_dataset_has_features(td) && fo_dataset_features(td, &f) == FO_OK) {
+    int typenum = fopy_feature_typenum(f.dtype);
+    if (typenum < 0) {
+      PyErr_Format(PyExc_RuntimeError, "features of '%s': unknown dtype '%s'", name, f.dtype);
+      goto fail;
+    }
+    dims[0] = (npy_intp)f.dim;
+    if (dict_steal(out, "feature_dtype", PyUnicode_FromString(f.dtype)) < 0 ||
+        dict_steal(out, "feature_scale",
+                   f.scale ? dataset_view_typed(self, f.scale, 1, dims, NPY_FLOAT32)
+                           : none_ref()) < 0 ||
+        dict_steal(out, "feature_offset",
+                   f.offset ? dataset_view_typed(self, f.offset, 1, dims, NPY_FLOAT32)
+                            : none_ref()) < 0)
+      goto fail;
+    dims[0] = (npy_intp)f.n_rows;
+    dims[1] = (npy_intp)f.dim;
+    if (dict_steal(out, "features", dataset_view_typed(self, f.data, 2, dims, typenum)) < 0)
+      goto fail;
+  }
+  if (fo_dataset_has_labels(td)) {
+    const int64_t *y;
+    int64_t n, k;
+    int rc = fo_dataset_labels(td, &y, &n, &k);
+    if (rc != FO_OK) {
+      fopy_raise(rc);
+      goto fail;
+    }
+    dims[0] = (npy_intp)n;
+    if (dict_steal(out, "labels", dataset_view_typed(self, y, 1, dims, NPY_INT64)) < 0 ||
+        dict_steal(out, "num_classes", PyLong_FromLongLong((long long)k)) < 0)
+      goto fail;
+  }
+  if (!(splits = PyDict_New())) goto fail;
+  for (int64_t i = 0; i < fo_dataset_num_splits(td); i++) {
+    const char *sname = fo_dataset_split_name(td, i);
+    const int64_t *ids;
+    int64_t n;
+    int rc = fo_dataset_split(td, sname, &ids, &n);
+    if (rc != FO_OK) {
+      fopy_raise(rc);
+      goto fail;
+    }
+    dims[0] = (npy_intp)n;
+    if (dict_steal(splits, sname, dataset_view_typed(self, ids, 1, dims, NPY_INT64)) < 0)
+      goto fail;
+  }
+  if (PyDict_SetItemString(out, "splits", splits) < 0) goto fail;
+  Py_DECREF(splits);
+  return out;
+fail:
+  Py_XDECREF(splits);
+  Py_XDECREF(out);
+  return NULL;
+}
+
 static PyMethodDef dataset_methods[] = {
     {"close", (PyCFunction)dataset_close, METH_NOARGS,
      "close()\n--\n\nClose the dataset: later use of this object raises ValueError. The files "
@@ -439,6 +585,12 @@ static PyMethodDef dataset_methods[] = {
     {"array", (PyCFunction)dataset_array, METH_O,
      "array(name)\n--\n\nA read-only view of any stored array by manifest name (see `arrays`), "
      "e.g. 'csc_indptr', as numpy.load(..., mmap_mode='r') would give it."},
+    {"_types", (PyCFunction)dataset_types, METH_NOARGS,
+     "_types()\n--\n\n([(node type, num_nodes)], [(src, rel, dst, num_edges)]) in dataset "
+     "order; fanout.Dataset builds node_types, edge_types, metadata() on it."},
+    {"_node_data", (PyCFunction)dataset_node_data, METH_O,
+     "_node_data(type)\n--\n\nThe node data of one node type as a dict of read-only views "
+     "(fanout.Dataset's ds[type] is built on it); KeyError names the node types."},
     {"verify", (PyCFunction)dataset_verify, METH_NOARGS,
      "verify()\n--\n\nThe full O(n + m) check (checksums, ranges, permutations); raises "
      "FormatError naming the first problem."},
@@ -469,6 +621,9 @@ static PyGetSetDef dataset_getset[] = {
      "Number of classes (max label + 1); None without labels (partitioned: its parts').", NULL},
     {"splits", (getter)dataset_get_splits, NULL, "Names of the stored splits.", NULL},
     {"arrays", (getter)dataset_get_arrays, NULL, "Names of all stored arrays.", NULL},
+    {"is_typed", (getter)dataset_get_is_typed, NULL,
+     "Whether the dataset is typed (format version 2: node and edge types, PyG HeteroData).",
+     NULL},
     {"edge_dirs", (getter)dataset_get_edge_dirs, NULL,
      "Sampling directions the stored topology allows: 'in' (CSC), 'out' (CSR); for a "
      "partitioned dataset those of its parts (['in']).", NULL},

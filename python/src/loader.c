@@ -48,6 +48,13 @@ typedef struct loader {
   uint64_t seed;
   fo_edge_dir edge_dir;
   char shuffle, drop_last, replace, disjoint, features, labels; /* T_BOOL members */
+  /* typed datasets (see "typed batches" below) */
+  const fo_dataset_t *d;   /* the dataset (kept open by the pin) */
+  int typed;               /* fo_dataset_is_typed(d) */
+  PyObject *node_type_names; /* tuple of str, dataset order */
+  PyObject *edge_type_keys;  /* tuple of (src, rel, dst) tuples, dataset order */
+  PyObject *input_type;      /* str (the seeds' node type) or None */
+  PyObject *nn_dict;         /* num_neighbors as given per edge type ({key: tuple}), or None */
 } loader;
 
 typedef struct loader_iter {
@@ -62,6 +69,7 @@ typedef struct batch {
   loader *owner;
   fo_loader_batch_t *b;
   PyObject *edge_index; /* cached [2, E] copy, or NULL */
+  PyObject *edge_index_dict; /* typed: cached {edge type: [2, E_t] copy}, or NULL */
 } batch;
 
 /* Lock the loader's mutex; waits with the GIL released if another thread has it. */
@@ -114,15 +122,22 @@ static int optional_int32(PyObject *arg, const char *name, int32_t *out) {
   return 0;
 }
 
+static int typed_loader_init(loader *self, const fo_dataset_t *d, const char *input_type,
+                             PyObject *nn_dict);
+
 static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"dataset", "num_neighbors", "batch_size", "input_nodes", "shuffle",
                            "drop_last", "num_workers", "seed", "replace", "disjoint",
                            "edge_dir", "prefetch", "epoch", "features", "labels", "dist",
-                           "tail", NULL};
+                           "tail", "input_type", "edge_type_fanouts", "num_neighbors_dict",
+                           NULL};
   fopy_dataset *ds;
   PyObject *nn, *input_nodes = Py_None, *num_workers = Py_None, *prefetch = Py_None;
   PyObject *dist = Py_None;
   const char *tail = "keep";
+  const char *input_type = NULL;
+  PyObject *et_fanouts_arg = Py_None, *nn_dict = Py_None, *et_seq = NULL;
+  int32_t *et_fanouts = NULL;
   fo_dist_tail dtail = FO_DIST_TAIL_KEEP;
   fo_dist_t *dd = NULL;
   PyObject *seq = NULL, *fan_tuple = NULL;
@@ -138,11 +153,11 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   fo_loader_t *L = NULL;
   loader *self = NULL;
 
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOs:Loader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOO:Loader", kwlist,
                                    &fopy_DatasetType, &ds, &nn, &batch_size, &input_nodes,
                                    &shuffle, &drop_last, &num_workers, &seed, &replace,
                                    &disjoint, &edge_dir, &prefetch, &epoch, &features, &labels,
-                                   &dist, &tail))
+                                   &dist, &tail, &input_type, &et_fanouts_arg, &nn_dict))
     return NULL;
   if (!(d = fopy_dataset_get(ds))) return NULL;
   if (dist != Py_None && !(dd = fopy_dist_get(dist))) return NULL;
@@ -189,6 +204,32 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   }
   o.sampler.fanouts = fanouts ? fanouts : &dummy;
   o.sampler.n_hops = (int32_t)n_hops;
+  o.input_type = input_type;
+  /* typed: [n_edge_types * n_hops] fanouts, edge type major (the Python side orders them) */
+  if (et_fanouts_arg != Py_None) {
+    Py_ssize_t want = (Py_ssize_t)fo_dataset_num_edge_types(d) * n_hops, n;
+    if (!(et_seq = PySequence_Fast(et_fanouts_arg, "edge_type_fanouts: expected ints")))
+      goto fail;
+    if ((n = PySequence_Fast_GET_SIZE(et_seq)) != want) {
+      PyErr_Format(PyExc_ValueError, "edge_type_fanouts: %zd values for %d edge types x %zd "
+                   "hops", n, (int)fo_dataset_num_edge_types(d), n_hops);
+      goto fail;
+    }
+    if (!(et_fanouts = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *et_fanouts))) {
+      PyErr_NoMemory();
+      goto fail;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+      long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(et_seq, i));
+      if (v == -1 && PyErr_Occurred()) goto fail;
+      if (v < INT32_MIN || v > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "edge_type_fanouts[%zd] = %ld is out of range", i, v);
+        goto fail;
+      }
+      et_fanouts[i] = (int32_t)v;
+    }
+    o.sampler.edge_type_fanouts = et_fanouts;
+  }
   o.sampler.replace = replace;
   o.sampler.disjoint = disjoint;
   o.sampler.seed = (uint64_t)seed;
@@ -264,12 +305,17 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   self->disjoint = (char)disjoint;
   self->features = (char)features;
   self->labels = (char)labels;
+  if (typed_loader_init(self, d, input_type, nn_dict) < 0) goto fail;
   PyMem_Free(fanouts);
+  PyMem_Free(et_fanouts);
+  Py_XDECREF(et_seq);
   Py_XDECREF(ids);
   Py_DECREF(seq);
   return (PyObject *)self;
 fail:
   PyMem_Free(fanouts);
+  PyMem_Free(et_fanouts);
+  Py_XDECREF(et_seq);
   Py_XDECREF(ids);
   Py_XDECREF(seq);
   Py_XDECREF(fan_tuple);
@@ -295,6 +341,10 @@ static void loader_dealloc(loader *self) {
   Py_XDECREF(self->pin);
   Py_XDECREF(self->num_neighbors);
   Py_XDECREF(self->split);
+  Py_XDECREF(self->node_type_names);
+  Py_XDECREF(self->edge_type_keys);
+  Py_XDECREF(self->input_type);
+  Py_XDECREF(self->nn_dict);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -404,6 +454,10 @@ static PyMemberDef loader_members[] = {
     LOADER_MEMBER("disjoint", T_BOOL, disjoint, "One tree per seed (fills batch.batch)."),
     LOADER_MEMBER("features", T_BOOL, features, "Gather x."),
     LOADER_MEMBER("labels", T_BOOL, labels, "Gather y."),
+    LOADER_MEMBER("input_type", T_OBJECT, input_type,
+                  "Node type of the seeds (typed datasets), or None."),
+    LOADER_MEMBER("_num_neighbors_dict", T_OBJECT, nn_dict,
+                  "num_neighbors per edge type as given, or None (a list was given)."),
     {NULL, 0, 0, 0, NULL}};
 
 static PyGetSetDef loader_getset[] = {
@@ -525,16 +579,20 @@ static PyObject *batch_new(loader *l, fo_loader_batch_t *b) {
   self->owner = l;
   self->b = b;
   self->edge_index = NULL;
+  self->edge_index_dict = NULL;
   return (PyObject *)self;
 }
 
 static void batch_dealloc(batch *self) {
   loader *l = self->owner;
   Py_XDECREF(self->edge_index);
+  Py_XDECREF(self->edge_index_dict);
   release_batch(l, self->b);
   PyObject_Free(self);
   Py_DECREF(l); /* may destroy the loader */
 }
+
+static int flat_only(batch *self, const char *name, const char *typed_name);
 
 static PyObject *view1(batch *self, const int64_t *data, int64_t n) {
   npy_intp dims[1] = {(npy_intp)n};
@@ -542,22 +600,27 @@ static PyObject *view1(batch *self, const int64_t *data, int64_t n) {
 }
 
 static PyObject *batch_get_node(batch *self, void *closure) {
+  if (flat_only(self, "node", "node_dict") < 0) return NULL;
   return view1(self, self->b->sample->node, self->b->sample->n_nodes);
 }
 
 static PyObject *batch_get_row(batch *self, void *closure) {
+  if (flat_only(self, "row", "row_dict") < 0) return NULL;
   return view1(self, self->b->sample->row, self->b->sample->n_edges);
 }
 
 static PyObject *batch_get_col(batch *self, void *closure) {
+  if (flat_only(self, "col", "col_dict") < 0) return NULL;
   return view1(self, self->b->sample->col, self->b->sample->n_edges);
 }
 
 static PyObject *batch_get_edge(batch *self, void *closure) {
+  if (flat_only(self, "edge", "edge_dict") < 0) return NULL;
   return view1(self, self->b->sample->edge, self->b->sample->n_edges);
 }
 
 static PyObject *batch_get_batch(batch *self, void *closure) {
+  if (flat_only(self, "batch", "batch_dict") < 0) return NULL;
   if (!self->b->sample->batch) Py_RETURN_NONE;
   return view1(self, self->b->sample->batch, self->b->sample->n_nodes);
 }
@@ -572,10 +635,12 @@ static PyObject *batch_get_y(batch *self, void *closure) {
 }
 
 static PyObject *batch_get_num_sampled_nodes(batch *self, void *closure) {
+  if (flat_only(self, "num_sampled_nodes", "num_sampled_nodes_dict") < 0) return NULL;
   return view1(self, self->b->sample->num_sampled_nodes, self->b->sample->n_hops + 1);
 }
 
 static PyObject *batch_get_num_sampled_edges(batch *self, void *closure) {
+  if (flat_only(self, "num_sampled_edges", "num_sampled_edges_dict") < 0) return NULL;
   return view1(self, self->b->sample->num_sampled_edges, self->b->sample->n_hops);
 }
 
@@ -584,6 +649,7 @@ static PyObject *batch_get_x(batch *self, void *closure) {
   npy_intp dims[2];
   int typenum;
 
+  if (flat_only(self, "x", "x_dict") < 0) return NULL;
   if (!b->x) Py_RETURN_NONE;
   if ((typenum = fopy_feature_typenum(b->x_dtype)) < 0) {
     PyErr_Format(PyExc_RuntimeError, "batch x: unknown dtype '%s'", b->x_dtype);
@@ -606,6 +672,7 @@ static PyObject *batch_get_edge_index(batch *self, void *closure) {
   PyObject *arr;
   int64_t *p;
 
+  if (flat_only(self, "edge_index", "edge_index_dict") < 0) return NULL;
   if (!self->edge_index) {
     if (!(arr = PyArray_SimpleNew(2, dims, NPY_INT64))) return NULL;
     p = (int64_t *)PyArray_DATA((PyArrayObject *)arr);
@@ -643,6 +710,252 @@ static PyObject *batch_get_index(batch *self, void *closure) {
 static PyObject *batch_get_loader(batch *self, void *closure) {
   Py_INCREF(self->owner);
   return (PyObject *)self->owner;
+}
+
+/* ---- typed batches (typed datasets, PyG HeteroSamplerOutput / HeteroData keys) ----
+ * A batch of a typed dataset has no flat node/row/col/... (fo_batch_t.typed: the flat arrays
+ * are not filled); its parts come per node type (fo_batch_node_type) and per edge type
+ * (fo_batch_edge_type), as dicts keyed by node type name and (src, rel, dst) tuple, each value
+ * a read-only view whose base is the batch (edge_index_dict: one cached copy per edge type). */
+
+/* The loader's names of node and edge types (tuples, dataset order), its input type and the
+ * per-edge-type num_neighbors; 0, or -1 with an exception. */
+static int typed_loader_init(loader *self, const fo_dataset_t *d, const char *input_type,
+                             PyObject *nn_dict) {
+  int32_t nt = fo_dataset_num_node_types(d), ne = fo_dataset_num_edge_types(d);
+  self->d = d;
+  self->typed = fo_dataset_is_typed(d);
+  if (!(self->node_type_names = PyTuple_New(nt)) || !(self->edge_type_keys = PyTuple_New(ne)))
+    return -1;
+  for (int32_t t = 0; t < nt; t++) {
+    PyObject *s = PyUnicode_FromString(fo_dataset_node_type_name(d, t));
+    if (!s) return -1;
+    PyTuple_SET_ITEM(self->node_type_names, t, s);
+  }
+  for (int32_t e = 0; e < ne; e++) {
+    fo_edge_type et;
+    PyObject *k;
+    int rc = fo_dataset_edge_type(d, e, &et);
+    if (rc != FO_OK) {
+      fopy_raise(rc);
+      return -1;
+    }
+    if (!(k = Py_BuildValue("(sss)", et.src, et.rel, et.dst))) return -1;
+    PyTuple_SET_ITEM(self->edge_type_keys, e, k);
+  }
+  if (input_type) {
+    if (!(self->input_type = PyUnicode_FromString(input_type))) return -1;
+  } else if (self->typed) { /* the only node type (the C loader checked there is one) */
+    self->input_type = PyTuple_GET_ITEM(self->node_type_names, 0);
+    Py_INCREF(self->input_type);
+  } else {
+    Py_INCREF(Py_None);
+    self->input_type = Py_None;
+  }
+  Py_INCREF(nn_dict);
+  self->nn_dict = nn_dict;
+  return 0;
+}
+
+/* AttributeError unless the batch is typed (so getattr(batch, "node_dict", None) is None for
+ * a version-1 batch); -1 then. */
+static int typed_only(batch *self, const char *name) {
+  if (self->b->sample->typed) return 0;
+  PyErr_Format(PyExc_AttributeError, "'fanout.Batch' of a version-1 (untyped) dataset has no "
+               "'%s' (only batches of typed datasets do)", name);
+  return -1;
+}
+
+/* AttributeError for a flat field of a typed batch: -1, naming the per-type form. */
+static int flat_only(batch *self, const char *name, const char *typed_name) {
+  if (!self->b->sample->typed) return 0;
+  PyErr_Format(PyExc_AttributeError, "'fanout.Batch' of a typed dataset has no '%s': use "
+               "'%s' (keyed by node type or (src, rel, dst) edge type, as PyG's HeteroData)",
+               name, typed_name);
+  return -1;
+}
+
+/* Node-type dicts, by closure: 0 node, 1 num_sampled_nodes, 2 batch (None unless disjoint). */
+static PyObject *batch_get_node_dict(batch *self, void *closure) {
+  static const char *names[] = {"node_dict", "num_sampled_nodes_dict", "batch_dict"};
+  intptr_t what = (intptr_t)closure;
+  const fo_batch_t *s = self->b->sample;
+  loader *l = self->owner;
+  PyObject *out;
+
+  if (typed_only(self, names[what]) < 0) return NULL;
+  if (what == 2 && !s->disjoint) Py_RETURN_NONE;
+  if (!(out = PyDict_New())) return NULL;
+  for (int32_t t = 0; t < s->n_node_types && t < PyTuple_GET_SIZE(l->node_type_names); t++) {
+    const fo_batch_t *sub = fo_batch_node_type(s, t);
+    PyObject *v;
+    int rc;
+    if (!sub) continue;
+    v = what == 0   ? view1(self, sub->node, sub->n_nodes)
+        : what == 1 ? view1(self, sub->num_sampled_nodes, s->n_hops + 1)
+                    : view1(self, sub->batch, sub->batch ? sub->n_nodes : 0);
+    rc = v ? PyDict_SetItem(out, PyTuple_GET_ITEM(l->node_type_names, t), v) : -1;
+    Py_XDECREF(v);
+    if (rc < 0) {
+      Py_DECREF(out);
+      return NULL;
+    }
+  }
+  return out;
+}
+
+/* Edge-type dicts, by closure: 0 row, 1 col, 2 edge, 3 num_sampled_edges. */
+static PyObject *batch_get_edge_dict(batch *self, void *closure) {
+  static const char *names[] = {"row_dict", "col_dict", "edge_dict", "num_sampled_edges_dict"};
+  intptr_t what = (intptr_t)closure;
+  const fo_batch_t *s = self->b->sample;
+  loader *l = self->owner;
+  PyObject *out;
+
+  if (typed_only(self, names[what]) < 0) return NULL;
+  if (!(out = PyDict_New())) return NULL;
+  for (int32_t e = 0; e < s->n_edge_types && e < PyTuple_GET_SIZE(l->edge_type_keys); e++) {
+    const fo_batch_t *sub = fo_batch_edge_type(s, e);
+    PyObject *v;
+    int rc;
+    if (!sub) continue;
+    v = what == 0   ? view1(self, sub->row, sub->n_edges)
+        : what == 1 ? view1(self, sub->col, sub->n_edges)
+        : what == 2 ? view1(self, sub->edge, sub->n_edges)
+                    : view1(self, sub->num_sampled_edges, s->n_hops);
+    rc = v ? PyDict_SetItem(out, PyTuple_GET_ITEM(l->edge_type_keys, e), v) : -1;
+    Py_XDECREF(v);
+    if (rc < 0) {
+      Py_DECREF(out);
+      return NULL;
+    }
+  }
+  return out;
+}
+
+/* {edge type: [2, E_t] (row, col)}: one copy per edge type, made on first access, cached. */
+static PyObject *batch_get_edge_index_dict(batch *self, void *closure) {
+  const fo_batch_t *s = self->b->sample;
+  loader *l = self->owner;
+  PyObject *out;
+
+  if (typed_only(self, "edge_index_dict") < 0) return NULL;
+  if (!self->edge_index_dict) {
+    if (!(out = PyDict_New())) return NULL;
+    for (int32_t e = 0; e < s->n_edge_types && e < PyTuple_GET_SIZE(l->edge_type_keys); e++) {
+      const fo_batch_t *sub = fo_batch_edge_type(s, e);
+      npy_intp dims[2] = {2, sub ? (npy_intp)sub->n_edges : 0};
+      PyObject *arr = PyArray_SimpleNew(2, dims, NPY_INT64);
+      int rc;
+      if (arr && dims[1] > 0) {
+        int64_t *p = (int64_t *)PyArray_DATA((PyArrayObject *)arr);
+        memcpy(p, sub->row, (size_t)dims[1] * sizeof *p);
+        memcpy(p + dims[1], sub->col, (size_t)dims[1] * sizeof *p);
+      }
+      if (arr) PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
+      rc = arr ? PyDict_SetItem(out, PyTuple_GET_ITEM(l->edge_type_keys, e), arr) : -1;
+      Py_XDECREF(arr);
+      if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+      }
+    }
+    self->edge_index_dict = out;
+  }
+  /* a new dict each time (the arrays are the cached ones), so callers may change theirs */
+  return PyDict_Copy(self->edge_index_dict);
+}
+
+/* {node type: x [n_t, D_t]} for the node types with gathered features. */
+static PyObject *batch_get_x_dict(batch *self, void *closure) {
+  const fo_loader_batch_t *b = self->b;
+  const fo_batch_t *s = b->sample;
+  loader *l = self->owner;
+  PyObject *out;
+
+  if (typed_only(self, "x_dict") < 0) return NULL;
+  if (!(out = PyDict_New())) return NULL;
+  for (int32_t t = 0; b->x_types && t < b->n_node_types &&
+                      t < PyTuple_GET_SIZE(l->node_type_names); t++) {
+    const fo_loader_features *f = &b->x_types[t];
+    const fo_batch_t *sub = fo_batch_node_type(s, t);
+    npy_intp dims[2];
+    PyObject *v;
+    int typenum, rc;
+    if (!f->x || !sub) continue;
+    if ((typenum = fopy_feature_typenum(f->dtype)) < 0) {
+      PyErr_Format(PyExc_RuntimeError, "batch x_dict: unknown dtype '%s'", f->dtype);
+      Py_DECREF(out);
+      return NULL;
+    }
+    dims[0] = (npy_intp)sub->n_nodes;
+    dims[1] = (npy_intp)f->dim;
+    v = fopy_view_typed((PyObject *)self, f->x, 2, dims, typenum);
+    rc = v ? PyDict_SetItem(out, PyTuple_GET_ITEM(l->node_type_names, t), v) : -1;
+    Py_XDECREF(v);
+    if (rc < 0) {
+      Py_DECREF(out);
+      return NULL;
+    }
+  }
+  return out;
+}
+
+/* {node type: feature dtype name} for the types in x_dict. */
+static PyObject *batch_get_x_dtype_dict(batch *self, void *closure) {
+  const fo_loader_batch_t *b = self->b;
+  loader *l = self->owner;
+  PyObject *out;
+
+  if (typed_only(self, "x_dtype_dict") < 0) return NULL;
+  if (!(out = PyDict_New())) return NULL;
+  for (int32_t t = 0; b->x_types && t < b->n_node_types &&
+                      t < PyTuple_GET_SIZE(l->node_type_names); t++) {
+    PyObject *v;
+    int rc;
+    if (!b->x_types[t].x || !b->x_types[t].dtype) continue;
+    v = PyUnicode_FromString(b->x_types[t].dtype);
+    rc = v ? PyDict_SetItem(out, PyTuple_GET_ITEM(l->node_type_names, t), v) : -1;
+    Py_XDECREF(v);
+    if (rc < 0) {
+      Py_DECREF(out);
+      return NULL;
+    }
+  }
+  return out;
+}
+
+/* {input type: y [batch_size]} (the seeds' labels), or {} when y is not gathered. */
+static PyObject *batch_get_y_dict(batch *self, void *closure) {
+  loader *l = self->owner;
+  PyObject *out, *v, *key;
+  int rc;
+
+  if (typed_only(self, "y_dict") < 0) return NULL;
+  if (!(out = PyDict_New()) || !self->b->y) return out;
+  if (self->b->input_type < 0 || self->b->input_type >= PyTuple_GET_SIZE(l->node_type_names))
+    return out;
+  key = PyTuple_GET_ITEM(l->node_type_names, self->b->input_type);
+  v = view1(self, self->b->y, self->b->batch_size);
+  rc = v ? PyDict_SetItem(out, key, v) : -1;
+  Py_XDECREF(v);
+  if (rc < 0) Py_CLEAR(out);
+  return out;
+}
+
+/* node_types / edge_types of the batch (lists, dataset order), or None for version 1. */
+static PyObject *batch_get_types(batch *self, void *closure) {
+  loader *l = self->owner;
+  if (!self->b->sample->typed) Py_RETURN_NONE;
+  return PySequence_List(closure ? l->edge_type_keys : l->node_type_names);
+}
+
+static PyObject *batch_get_input_type(batch *self, void *closure) {
+  loader *l = self->owner;
+  if (!self->b->sample->typed) Py_RETURN_NONE;
+  if (self->b->input_type < 0 || self->b->input_type >= PyTuple_GET_SIZE(l->node_type_names))
+    Py_RETURN_NONE;
+  return Py_NewRef(PyTuple_GET_ITEM(l->node_type_names, self->b->input_type));
 }
 
 static PyObject *batch_digest(batch *self, PyObject *unused) {
@@ -720,6 +1033,47 @@ static PyGetSetDef batch_getset[] = {
     {"epoch", (getter)batch_get_epoch, NULL, "Epoch of this batch.", NULL},
     {"index", (getter)batch_get_index, NULL, "Index of this batch in its epoch.", NULL},
     {"loader", (getter)batch_get_loader, NULL, "The loader this batch came from.", NULL},
+    /* typed datasets (PyG HeteroSamplerOutput fields, HeteroData keys) */
+    {"node_types", (getter)batch_get_types, NULL,
+     "Typed: the dataset's node types (list of str); None for a version-1 dataset.", NULL},
+    {"edge_types", (getter)batch_get_types, NULL,
+     "Typed: the dataset's edge types (list of (src, rel, dst)); None for version 1.",
+     (void *)1},
+    {"input_type", (getter)batch_get_input_type, NULL,
+     "Typed: the node type of the seeds; None for version 1.", NULL},
+    {"node_dict", (getter)batch_get_node_dict, NULL,
+     "Typed: {node type: int64 [N_t] node ids of that type (the seeds first for the input "
+     "type)} (PyG n_id per type). Read-only views.", (void *)0},
+    {"n_id_dict", (getter)batch_get_node_dict, NULL, "Alias of node_dict (PyG's name).",
+     (void *)0},
+    {"num_sampled_nodes_dict", (getter)batch_get_node_dict, NULL,
+     "Typed: {node type: int64 [hops + 1]}: seeds, then new nodes per hop.", (void *)1},
+    {"batch_dict", (getter)batch_get_node_dict, NULL,
+     "Typed, disjoint=True: {node type: int64 [N_t] index of each node's seed}; else None.",
+     (void *)2},
+    {"row_dict", (getter)batch_get_edge_dict, NULL,
+     "Typed: {(src, rel, dst): int64 [E_t]} local index into node_dict[src] (edge_dir 'in': "
+     "the neighbor, message source). Read-only views.", (void *)0},
+    {"col_dict", (getter)batch_get_edge_dict, NULL,
+     "Typed: {(src, rel, dst): int64 [E_t]} local index into node_dict[dst] (edge_dir 'in': "
+     "the node sampled for, message target). Read-only views.", (void *)1},
+    {"edge_dict", (getter)batch_get_edge_dict, NULL,
+     "Typed: {(src, rel, dst): int64 [E_t]} edge ids of that edge type (PyG e_id per type).",
+     (void *)2},
+    {"e_id_dict", (getter)batch_get_edge_dict, NULL, "Alias of edge_dict (PyG's name).",
+     (void *)2},
+    {"num_sampled_edges_dict", (getter)batch_get_edge_dict, NULL,
+     "Typed: {(src, rel, dst): int64 [hops]}: edges of that type per hop.", (void *)3},
+    {"edge_index_dict", (getter)batch_get_edge_index_dict, NULL,
+     "Typed: {(src, rel, dst): int64 [2, E_t] = (row, col)}: read-only COPIES made on first "
+     "access, then cached (a new dict each time).", NULL},
+    {"x_dict", (getter)batch_get_x_dict, NULL,
+     "Typed: {node type: [N_t, D_t] features of node_dict[t]} for the types with features, in "
+     "their stored dtype (x_dtype_dict). Read-only views.", NULL},
+    {"y_dict", (getter)batch_get_y_dict, NULL,
+     "Typed: {input type: y} (the seeds' labels, as y), or {} when y is not gathered.", NULL},
+    {"x_dtype_dict", (getter)batch_get_x_dtype_dict, NULL,
+     "Typed: {node type: 'float32' | 'float16' | 'bfloat16' | 'uint8'} for x_dict.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject fopy_BatchType = {
