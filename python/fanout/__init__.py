@@ -1066,14 +1066,61 @@ def _batch_to_dict(batch: Batch) -> Dict[str, Any]:
     return d
 
 
+def _x_tensor(x, dtype):
+    t = as_tensor(x)
+    if t is not None and dtype == "bfloat16":
+        import torch
+
+        t = t.view(torch.bfloat16)
+    return t
+
+
 def _typed_batch_to_dict(batch: Batch) -> Dict[Any, Any]:
-    """HOOK for typed graphs (heterogeneous batches, being built): their ``to_dict()`` is to
-    give what ``torch_geometric.data.HeteroData(d)`` accepts, as PyG's ``filter_fn`` fills a
-    HeteroData: ``{node_type: {"x", "y", "n_id", "num_sampled_nodes", and for the input type
-    "input_id", "batch_size"}, (src, rel, dst): {"edge_index", "e_id", "num_sampled_edges"}}``,
-    from the batch's ``*_dict`` fields (``n_id_dict``, ``e_id_dict``, ``edge_index_dict``,
-    ``num_sampled_nodes_dict``, ``num_sampled_edges_dict``, ``x_dict``, ``y_dict``)."""
-    raise NotImplementedError("Batch.to_dict(): batches of typed graphs are not supported yet")
+    """``to_dict()`` of a typed batch: what ``torch_geometric.data.HeteroData(d)`` accepts, as
+    PyG's ``NodeLoader.filter_fn`` fills a HeteroData (torch_geometric/loader/node_loader.py):
+    ``{node_type: {"x" (types with features), "n_id", "num_sampled_nodes" (list), "num_nodes",
+    "batch" (disjoint), and for the input type "y", "input_id", "batch_size"},
+    (src, rel, dst): {"edge_index", "e_id", "num_sampled_edges" (list)}}``. Tensors share the
+    batch's memory (``edge_index``: the batch's cached copies)."""
+    d: Dict[Any, Any] = {}
+    x, xdt = batch.x_dict, batch.x_dtype_dict
+    bd = batch.batch_dict
+    nsn = batch.num_sampled_nodes_dict
+    for t, n_id in batch.node_dict.items():
+        s: Dict[str, Any] = {}
+        if t in x:
+            s["x"] = _x_tensor(x[t], xdt[t])
+        s["n_id"] = as_tensor(n_id)
+        s["num_sampled_nodes"] = nsn[t].tolist()
+        s["num_nodes"] = int(n_id.shape[0])
+        if bd is not None:
+            s["batch"] = as_tensor(bd[t])
+        d[t] = s
+    it = d.setdefault(batch.input_type, {})
+    if batch.y is not None:
+        it["y"] = as_tensor(batch.y)
+    it["input_id"] = as_tensor(batch.input_id)
+    it["batch_size"] = batch.batch_size
+    ei, eid, nse = batch.edge_index_dict, batch.edge_dict, batch.num_sampled_edges_dict
+    for et in batch.edge_types:
+        d[et] = {"edge_index": as_tensor(ei[et]), "e_id": as_tensor(eid[et]),
+                 "num_sampled_edges": nse[et].tolist()}
+    return d
+
+
+def _typed_to_torch(batch: Batch) -> types.SimpleNamespace:
+    x, xdt = batch.x_dict, batch.x_dtype_dict
+    bd = batch.batch_dict
+    tens = lambda dd: {k: as_tensor(v) for k, v in dd.items()}  # noqa: E731
+    return types.SimpleNamespace(
+        n_id_dict=tens(batch.node_dict), edge_index_dict=tens(batch.edge_index_dict),
+        e_id_dict=tens(batch.edge_dict), x_dict={t: _x_tensor(v, xdt[t]) for t, v in x.items()},
+        y=as_tensor(batch.y), input_id=as_tensor(batch.input_id), batch_size=batch.batch_size,
+        input_type=batch.input_type, batch_dict=None if bd is None else tens(bd),
+        num_sampled_nodes_dict={k: v.tolist() for k, v in batch.num_sampled_nodes_dict.items()},
+        num_sampled_edges_dict={k: v.tolist() for k, v in batch.num_sampled_edges_dict.items()},
+        node_types=batch.node_types, edge_types=batch.edge_types, epoch=batch.epoch,
+        index=batch.index)
 
 
 def to_torch(batch: Batch) -> types.SimpleNamespace:
@@ -1081,7 +1128,12 @@ def to_torch(batch: Batch) -> types.SimpleNamespace:
     with PyG's names: ``batch.to_dict()`` (n_id, edge_index, e_id, x, y, input_id, batch
     (None unless disjoint), batch_size, num_sampled_nodes, num_sampled_edges, num_nodes) plus
     epoch and index. bfloat16 features come as a torch.bfloat16 view of the same memory;
-    uint8 ones stay uint8 (see Dataset.dequantize / feature_scale)."""
+    uint8 ones stay uint8 (see Dataset.dequantize / feature_scale). A typed batch gives the
+    ``*_dict`` forms instead (n_id_dict, edge_index_dict, e_id_dict, x_dict, batch_dict,
+    num_sampled_nodes_dict, num_sampled_edges_dict) plus y, input_id, batch_size,
+    input_type, node_types, edge_types, epoch and index."""
+    if batch.node_types is not None:
+        return _typed_to_torch(batch)
     d = dict(x=None, y=None, batch=None)
     d.update(_batch_to_dict(batch))
     return types.SimpleNamespace(**d, epoch=batch.epoch, index=batch.index)

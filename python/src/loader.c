@@ -804,7 +804,10 @@ static PyObject *batch_get_node_dict(batch *self, void *closure) {
   return out;
 }
 
-/* Edge-type dicts, by closure: 0 row, 1 col, 2 edge, 3 num_sampled_edges. */
+/* Edge-type dicts, by closure: 0 row, 1 col, 2 edge, 3 num_sampled_edges. Rows index
+ * node_dict[src] and cols node_dict[dst] for both edge directions, as HeteroData's
+ * edge_index_dict[(src, rel, dst)]: the sampler's row is the neighbor side, which is the dst
+ * side for edge_dir "out", so that direction swaps the two (no copy either way). */
 static PyObject *batch_get_edge_dict(batch *self, void *closure) {
   static const char *names[] = {"row_dict", "col_dict", "edge_dict", "num_sampled_edges_dict"};
   intptr_t what = (intptr_t)closure;
@@ -813,6 +816,7 @@ static PyObject *batch_get_edge_dict(batch *self, void *closure) {
   PyObject *out;
 
   if (typed_only(self, names[what]) < 0) return NULL;
+  if (l->edge_dir == FO_EDGE_DIR_OUT && what < 2) what = 1 - what;
   if (!(out = PyDict_New())) return NULL;
   for (int32_t e = 0; e < s->n_edge_types && e < PyTuple_GET_SIZE(l->edge_type_keys); e++) {
     const fo_batch_t *sub = fo_batch_edge_type(s, e);
@@ -833,7 +837,8 @@ static PyObject *batch_get_edge_dict(batch *self, void *closure) {
   return out;
 }
 
-/* {edge type: [2, E_t] (row, col)}: one copy per edge type, made on first access, cached. */
+/* {edge type: [2, E_t] (src side, dst side)}: one copy per edge type, made on first access,
+ * cached (edge_dir "out" swaps the sampler's row and col, as row_dict/col_dict do). */
 static PyObject *batch_get_edge_index_dict(batch *self, void *closure) {
   const fo_batch_t *s = self->b->sample;
   loader *l = self->owner;
@@ -849,8 +854,9 @@ static PyObject *batch_get_edge_index_dict(batch *self, void *closure) {
       int rc;
       if (arr && dims[1] > 0) {
         int64_t *p = (int64_t *)PyArray_DATA((PyArrayObject *)arr);
-        memcpy(p, sub->row, (size_t)dims[1] * sizeof *p);
-        memcpy(p + dims[1], sub->col, (size_t)dims[1] * sizeof *p);
+        int swap = l->edge_dir == FO_EDGE_DIR_OUT;
+        memcpy(p, swap ? sub->col : sub->row, (size_t)dims[1] * sizeof *p);
+        memcpy(p + dims[1], swap ? sub->row : sub->col, (size_t)dims[1] * sizeof *p);
       }
       if (arr) PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
       rc = arr ? PyDict_SetItem(out, PyTuple_GET_ITEM(l->edge_type_keys, e), arr) : -1;
@@ -993,7 +999,10 @@ static PyMethodDef batch_methods[] = {
      "to_dict()\n--\n\nThe batch under PyG's names (x, edge_index, y, n_id, e_id, batch, "
      "num_sampled_nodes, num_sampled_edges, input_id, batch_size, num_nodes) as a plain dict "
      "of torch tensors sharing the batch's memory (edge_index: the one cached copy), ints and "
-     "lists: torch_geometric.data.Data(**batch.to_dict()) accepts it. Needs torch."},
+     "lists: torch_geometric.data.Data(**batch.to_dict()) accepts it. A typed batch gives "
+     "{node type: {x, n_id, num_sampled_nodes, num_nodes, batch, and for the input type y, "
+     "input_id, batch_size}, (src, rel, dst): {edge_index, e_id, num_sampled_edges}}, what "
+     "torch_geometric.data.HeteroData(d) accepts. Needs torch."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef batch_getset[] = {
@@ -1052,11 +1061,11 @@ static PyGetSetDef batch_getset[] = {
      "Typed, disjoint=True: {node type: int64 [N_t] index of each node's seed}; else None.",
      (void *)2},
     {"row_dict", (getter)batch_get_edge_dict, NULL,
-     "Typed: {(src, rel, dst): int64 [E_t]} local index into node_dict[src] (edge_dir 'in': "
-     "the neighbor, message source). Read-only views.", (void *)0},
+     "Typed: {(src, rel, dst): int64 [E_t]} local index into node_dict[src] (for either "
+     "edge_dir, as HeteroData). Read-only views.", (void *)0},
     {"col_dict", (getter)batch_get_edge_dict, NULL,
-     "Typed: {(src, rel, dst): int64 [E_t]} local index into node_dict[dst] (edge_dir 'in': "
-     "the node sampled for, message target). Read-only views.", (void *)1},
+     "Typed: {(src, rel, dst): int64 [E_t]} local index into node_dict[dst] (for either "
+     "edge_dir). Read-only views.", (void *)1},
     {"edge_dict", (getter)batch_get_edge_dict, NULL,
      "Typed: {(src, rel, dst): int64 [E_t]} edge ids of that edge type (PyG e_id per type).",
      (void *)2},
@@ -1065,7 +1074,8 @@ static PyGetSetDef batch_getset[] = {
     {"num_sampled_edges_dict", (getter)batch_get_edge_dict, NULL,
      "Typed: {(src, rel, dst): int64 [hops]}: edges of that type per hop.", (void *)3},
     {"edge_index_dict", (getter)batch_get_edge_index_dict, NULL,
-     "Typed: {(src, rel, dst): int64 [2, E_t] = (row, col)}: read-only COPIES made on first "
+     "Typed: {(src, rel, dst): int64 [2, E_t] = (row_dict, col_dict): source side, "
+     "destination side}: read-only COPIES made on first "
      "access, then cached (a new dict each time).", NULL},
     {"x_dict", (getter)batch_get_x_dict, NULL,
      "Typed: {node type: [N_t, D_t] features of node_dict[t]} for the types with features, in "
