@@ -87,6 +87,12 @@ class Dataset(_fanout.Dataset):
     (names), ``edge_dirs``; methods ``split(name)``, ``array(name)``, ``verify()``,
     ``dequantize(x)``, ``close()``. All arrays are read-only zero-copy views.
 
+    Typed (heterogeneous) datasets, PyG ``HeteroData``'s names: ``is_typed``, ``node_types``,
+    ``edge_types`` (``(src, rel, dst)`` tuples), ``metadata()``, ``num_nodes_dict``,
+    ``num_edges_dict``, ``x_dict``, ``y_dict``, ``ds["author"]`` (a :class:`NodeTypeView`
+    with that type's features, labels and splits) and ``ds["paper", "writes", "author"]``
+    (an :class:`EdgeTypeView`).
+
     A context manager: ``with fanout.Dataset(p) as ds: ...`` closes it at the end. Closing
     never invalidates loaders, batches or arrays made from the dataset: they keep it mapped
     and stay valid; only new uses of the closed object raise ValueError.
@@ -590,6 +596,12 @@ class NeighborLoader(_fanout.Loader):
     - ``prefetch``: batches sampled ahead (None = 2 x num_workers).
     - ``epoch``: the epoch of the first iteration.
     - ``features``, ``labels``: gather x and y into each batch.
+
+    Typed datasets (docs/PYTHON.md): ``input_nodes=(node type, ids | mask | split name |
+    None)`` or a node type; ``num_neighbors`` a list for every edge type or
+    ``{(src, rel, dst) or "src__rel__dst": [f0, f1, ...]}`` giving every edge type (PyG's
+    ``NumNeighbors`` rules). Batches then have ``node_dict``, ``edge_index_dict``, ``x_dict``,
+    ... keyed as HeteroData.
 
     PyG's other arguments (``subgraph_type``, ``directed``, ``pin_memory``,
     ``persistent_workers``, ``prefetch_factor``, ``is_sorted``, ``filter_per_worker``, ...) are
