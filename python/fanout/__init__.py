@@ -666,7 +666,8 @@ class NeighborLoader(_fanout.Loader):
             elif ids.dtype.kind not in "iuf" or (ids.dtype.kind == "f" and ids.size):
                 raise _bad(TypeError, f"input_nodes: expected node ids or a boolean mask, "
                                 f"got dtype {ids.dtype}")
-            input_nodes = _int_ids("input_nodes", ids, n)
+            input_nodes = _int_ids("input_nodes", ids, n, "node id" if input_type is None
+                                   else f"node id of node type '{input_type}'")
         if isinstance(num_neighbors, (str, bytes)) or not hasattr(num_neighbors, "__iter__"):
             raise _bad(TypeError, f"num_neighbors: expected a list of ints, got {num_neighbors!r}")
         if isinstance(num_neighbors, np.ndarray) and num_neighbors.ndim != 1:
