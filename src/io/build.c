@@ -458,6 +458,25 @@ static const char *pname(char *buf, size_t cap, const char *prefix, const char *
   return buf;
 }
 
+/* The weights of one direction, aligned with its positions: position p holds edge id
+ * ids ? ids[p] : p, whose input edge is edge_orig[id] (mod w_m_in: reverse edges of undirected
+ * imports carry their edge's weight). Written as float32 or float64 (t->w_bytes). */
+static int write_weights(const fo__topology *t, const int64_t *ids, const char *name, fo__writer *w) {
+  const int64_t shape[1] = {t->m};
+  void *buf = fo__malloc_n(t->m ? t->m : 1, (size_t)t->w_bytes);
+  int rc;
+  if (!buf) return FO_FAIL(FO_ENOMEM, "%s: %lld weights", name, (long long)t->m);
+  for (int64_t p = 0; p < t->m; p++) {
+    int64_t id = ids ? ids[p] : p, in = t->edge_orig[id];
+    double x = t->w_in[in >= t->w_m_in ? in - t->w_m_in : in];
+    if (t->w_bytes == 4) ((float *)buf)[p] = (float)x;
+    else ((double *)buf)[p] = x;
+  }
+  rc = fo__writer_add(w, name, t->w_bytes == 4 ? "<f4" : "<f8", 1, shape, buf);
+  free(buf);
+  return rc;
+}
+
 int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const char *prefix,
                        fo__writer *w, json_t *obj) {
   char a[96], b[96], c[96];
@@ -468,10 +487,17 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
   if (t->csc_ptr) {
     pname(a, sizeof a, prefix, "csc_indptr");
     pname(b, sizeof b, prefix, "csc_indices");
-    json_object_set_new(topo, "csc", json_pack("{s:s, s:s}", "indptr", a, "indices", b));
+    json_t *j = json_pack("{s:s, s:s}", "indptr", a, "indices", b);
+    json_object_set_new(topo, "csc", j);
     if ((rc = fo__writer_add_i64(w, a, 8, t->csc_ptr, t->n_dst + 1)) != FO_OK ||
         (rc = fo__writer_add_i64(w, b, t->iw, t->csc_idx, t->m)) != FO_OK)
       return rc;
+    if (t->w_in) {
+      /* CSC positions are the edge ids */
+      pname(c, sizeof c, prefix, "csc_weight");
+      json_object_set_new(j, "weight", json_string(c));
+      if ((rc = write_weights(t, NULL, c, w)) != FO_OK) return rc;
+    }
   }
   if (t->csr_ptr) {
     json_t *j;
@@ -485,6 +511,11 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
         (rc = fo__writer_add_i64(w, b, t->iw, t->csr_idx, t->m)) != FO_OK ||
         (t->csr_eid && (rc = fo__writer_add_i64(w, c, t->ew, t->csr_eid, t->m)) != FO_OK))
       return rc;
+    if (t->w_in) {
+      pname(a, sizeof a, prefix, "csr_weight");
+      json_object_set_new(j, "weight", json_string(a));
+      if ((rc = write_weights(t, t->csr_eid, a, w)) != FO_OK) return rc;
+    }
   }
   if (t->need_orig) {
     int ow = 8;
@@ -603,6 +634,11 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     r.n_isolated += !in_deg[v] && !out_deg[v];
   }
   if ((rc = fo__topology_build(&es, n, n, o, &t)) != FO_OK) goto out;
+  if (in->weight) {
+    t.w_in = in->weight;
+    t.w_m_in = m_input;
+    t.w_bytes = in->weight_bytes;
+  }
   r.n_nodes = n;
   r.n_edges = es.m;
 

@@ -19,6 +19,8 @@
 #include "sample/sample_internal.h"
 #include "store/store_internal.h"
 
+#include <math.h>
+
 #define MAX_HOPS 64
 #define PF_GATHER 96    /* prefetch distance (edges) for neighbor reads */
 #define PF_PTR 32       /* prefetch distance (nodes) for indptr */
@@ -32,16 +34,36 @@ typedef struct rowspan {
 } rowspan;
 
 /* What one hop's draws depend on, besides the node: the batch's key and the hop's fanout. */
-typedef struct hop_params {
+typedef struct hop_params hop_params;
+struct hop_params {
   int hop;
   int32_t etype;  /* edge type, part of the random key */
   int32_t fanout;
   bool replace, disjoint;
   uint64_t seed, epoch, batch;
-} hop_params;
+};
+
+typedef struct fo_sampler fo_sampler;
+/* The one-hop kernel: choose the edge positions of frontier [fb, fe) (row bounds in s->rows)
+ * and append them to out->edge (as positions) and out->col. One per sampling mode, picked once
+ * at create (kernel table below); `t` is the edge type's topology (weights for weighted). */
+typedef int (*choose_fn)(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
+                         fo_batch_t *out, int64_t fb, int64_t fe, const struct hop_params *hp);
+
+/* A weighted kernel's per-row scratch: an Efraimidis-Spirakis key and its offset in the row. */
+typedef struct wkey {
+  double key;
+  int64_t off;
+} wkey;
+
+static int choose_uniform(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
+                          fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
+static int choose_weighted(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
+                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
 
 struct fo_sampler {
   const fo_dataset_t *d;
+  choose_fn choose;
   fo_topology t;
   /* a partitioned dataset opened in one process: every part's CSC (NULL otherwise) */
   fo_topology *shards;
@@ -84,6 +106,11 @@ struct fo_sampler {
   int64_t cap_rows;
   int64_t *pset;   /* open-addressing set for large fanouts */
   int64_t cap_pset;
+  double *wsum;    /* weighted with replacement: [deg] prefix sums of the row's weights */
+  int64_t cap_wsum;
+  wkey *heap;      /* weighted without replacement: [fanout] min-heap of the best keys */
+  int64_t cap_heap;
+  bool weighted;
 };
 
 void fo_sampler_opts_init(fo_sampler_opts *o) {
@@ -95,6 +122,7 @@ void fo_sampler_opts_init(fo_sampler_opts *o) {
   o->disjoint = false;
   o->seed = 0;
   o->edge_type_fanouts = NULL;
+  o->weighted = false;
 }
 
 static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
@@ -210,9 +238,29 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
   s->disjoint = o->disjoint;
   s->dir = o->edge_dir;
   s->seed = o->seed;
+  s->weighted = o->weighted;
+  s->choose = o->weighted ? choose_weighted : choose_uniform; /* the kernel table */
   if ((rc = setup_types(s, o)) != FO_OK) {
     fo_sampler_destroy(s);
     return fo__context(rc, "create sampler");
+  }
+  if (o->weighted) {
+    if (s->shards) {
+      fo_sampler_destroy(s);
+      return FO_FAIL(FO_ENOSYS, "create sampler: weighted sampling of a partitioned dataset ('%s') "
+                     "is not supported yet", d->path);
+    }
+    for (int32_t et = 0; et < s->n_etypes; et++)
+      if (!s->topos[et].weight) {
+        fo_edge_type ty;
+        fo_dataset_edge_type(d, et, &ty);
+        rc = FO_FAIL(FO_EINVAL, "create sampler: weighted sampling, but dataset '%s'%s%s%s stores "
+                     "no edge weights for its %s (import with --edge-weight)", d->path,
+                     s->typed ? " (edge type '" : "", s->typed ? ty.name : "", s->typed ? "')" : "",
+                     o->edge_dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+        fo_sampler_destroy(s);
+        return rc;
+      }
   }
   *out = s;
   return FO_OK;
@@ -244,6 +292,8 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->fanouts);
   free(s->rows);
   free(s->pset);
+  free(s->wsum);
+  free(s->heap);
   free(s);
 }
 
@@ -432,6 +482,150 @@ static int choose_positions(fo_sampler_t *s, const fo_batch_t *fr, fo_batch_t *o
       for (int64_t j = 0; j < k; j++) col[E + j] = i;
     }
     E += k;
+  }
+  out->n_edges = E;
+  return FO_OK;
+}
+
+/* The uniform kernel through the kernel table (the topology is not needed: positions only). */
+static int choose_uniform(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                          fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  (void)t;
+  return choose_positions(s, fr, out, fb, fe, hp);
+}
+
+static inline double load_w(const fo_topology *t, int64_t p) {
+  return t->weight_bytes == 4 ? (double)((const float *)t->weight)[p] : ((const double *)t->weight)[p];
+}
+
+/* A uniform double in (0, 1]: 53 random bits from two 32-bit words (high word first). */
+static inline double rng_unit(fo__rng *r) {
+  uint64_t hi = fo__rng_next32(r) >> 6, lo = fo__rng_next32(r) >> 5; /* 26 + 27 bits */
+  return ((double)(hi << 27 | lo) + 1.0) * 0x1p-53;
+}
+
+static inline void heap_down(wkey *h, int64_t n, int64_t i) {
+  for (;;) {
+    int64_t l = 2 * i + 1, m = i;
+    if (l < n && h[l].key < h[m].key) m = l;
+    if (l + 1 < n && h[l + 1].key < h[m].key) m = l + 1;
+    if (m == i) return;
+    wkey x = h[i];
+    h[i] = h[m];
+    h[m] = x;
+    i = m;
+  }
+}
+
+/*
+ * The weighted kernel (PyG / torch.multinomial semantics), per frontier node:
+ *  - fanout -1: all neighbors in stored order, weights ignored (as uniform);
+ *  - with replacement: `fanout` independent draws, edge j with probability w_j / sum(w), by
+ *    the row's prefix sums (computed per node, O(deg)) and a binary search per draw; none for
+ *    a row whose weights are all zero;
+ *  - without replacement: successive sampling (each pick proportional to weight among the
+ *    edges not yet picked), through Efraimidis-Spirakis keys log(U_j) / w_j (ES 2006, "Weighted
+ *    random sampling with a reservoir"): the fanout largest keys, in decreasing key order (the
+ *    order successive sampling picks them); exactly min(fanout, #edges with w > 0) distinct
+ *    edges, zero-weight edges never; when every positive edge is taken, they come in stored
+ *    order. O(deg log fanout) per node, one 53-bit uniform per positive edge.
+ * Draws come from the node's stream as in the uniform kernel; nothing is built at open.
+ */
+static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  const int32_t f = hp->fanout;
+  int64_t E = out->n_edges;
+  int64_t *col = out->col, *pos = out->edge;
+  int rc;
+  for (int64_t i = fb; i < fe; i++) {
+    const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
+    fo__rng r;
+    uint64_t tag;
+    int64_t npos = 0;
+    if (deg == 0 || f == 0) continue;
+    if (f < 0) {
+      for (int64_t j = 0; j < deg; j++) {
+        pos[E + j] = start + j;
+        col[E + j] = i;
+      }
+      E += deg;
+      continue;
+    }
+    tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
+    if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
+    if (hp->replace) {
+      double acc = 0;
+      int64_t last = -1;
+      if ((rc = fo__grow(&s->wsum, &s->cap_wsum, deg, sizeof *s->wsum, "sampler scratch")) != FO_OK)
+        return rc;
+      for (int64_t j = 0; j < deg; j++) {
+        double w = load_w(t, start + j);
+        if (w > 0) last = j;
+        acc += w;
+        s->wsum[j] = acc;
+      }
+      if (last < 0) continue; /* all weights zero: no draws */
+      fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
+      for (int64_t k = 0; k < f; k++) {
+        const double x = (1.0 - rng_unit(&r)) * acc; /* in [0, acc) */
+        int64_t lo = 0, hi = deg;                    /* first j with wsum[j] > x */
+        while (lo < hi) {
+          int64_t mid = lo + (hi - lo) / 2;
+          if (s->wsum[mid] > x) hi = mid;
+          else lo = mid + 1;
+        }
+        pos[E + k] = start + (lo < deg ? lo : last);
+        col[E + k] = i;
+      }
+      E += f;
+      continue;
+    }
+    for (int64_t j = 0; j < deg; j++) npos += load_w(t, start + j) > 0;
+    if (npos <= f) {
+      for (int64_t j = 0; j < deg; j++)
+        if (load_w(t, start + j) > 0) {
+          pos[E] = start + j;
+          col[E++] = i;
+        }
+      continue;
+    }
+    if ((rc = fo__grow(&s->heap, &s->cap_heap, f, sizeof *s->heap, "sampler scratch")) != FO_OK)
+      return rc;
+    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
+    {
+      wkey *h = s->heap;
+      int64_t n = 0;
+      for (int64_t j = 0; j < deg; j++) {
+        const double w = load_w(t, start + j);
+        double key;
+        if (!(w > 0)) continue;
+        key = log(rng_unit(&r)) / w;
+        if (n < f) {
+          /* sift up */
+          int64_t c = n++;
+          h[c].key = key;
+          h[c].off = j;
+          while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
+            wkey x = h[c];
+            h[c] = h[(c - 1) / 2];
+            h[(c - 1) / 2] = x;
+            c = (c - 1) / 2;
+          }
+        } else if (key > h[0].key) {
+          h[0].key = key;
+          h[0].off = j;
+          heap_down(h, n, 0);
+        }
+      }
+      /* pop the smallest first: fill from the end, so the output is by decreasing key */
+      for (int64_t k = n - 1; k >= 0; k--) {
+        pos[E + k] = start + h[0].off;
+        col[E + k] = i;
+        h[0] = h[--n];
+        heap_down(h, n, 0);
+      }
+      E += f;
+    }
   }
   out->n_edges = E;
   return FO_OK;
@@ -679,6 +873,8 @@ static int induce(fo__idmap *map, bool disjoint, fo_batch_t *nb, const fo_batch_
 
 int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_part) {
   const fo_dataset_t *d = s->d;
+  if (s->weighted)
+    return FO_FAIL(FO_ENOSYS, "distributed sampling: weighted mode is not supported yet");
   if (!d->n_parts || local_part < 0 || local_part >= d->n_parts || !d->parts[local_part])
     return FO_FAIL(FO_EINVAL, "distributed sampling needs a partitioned dataset with part %d open",
                    (int)local_part);
@@ -1004,8 +1200,8 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
           if (n_new > INT64_MAX / 4 - e0)
             return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
           if ((rc = batch_edges(eb, e0 + n_new)) != FO_OK) return rc;
-          /* the one-hop kernel (uniform: all, with or without replacement) */
-          if ((rc = choose_positions(s, fr, eb, fb, fe, &hp)) != FO_OK ||
+          /* the one-hop kernel of the sampler's mode (kernel table: uniform, weighted) */
+          if ((rc = s->choose(s, &s->topos[et], fr, eb, fb, fe, &hp)) != FO_OK ||
               (rc = src->gather(s, &s->topos[et], eb, fb, e0, eb->n_edges)) != FO_OK)
             return rc;
         }

@@ -5,10 +5,12 @@
  * 0, never decreases and ends at m, every indices entry lies in [0, n), and an eid array is a
  * permutation of [0, m) (one bit per edge); when both directions are stored, every CSR
  * position p in row u with eid e must be CSC position e with source u and lie in the column of
- * its CSR target, so the two hold exactly the same edges. The first failure is reported with
+ * its CSR target, so the two hold exactly the same edges; edge weights are finite and >= 0. The first failure is reported with
  * the array and position; nothing is modified.
  */
 #include "store/store_internal.h"
+
+#include <math.h>
 
 static int64_t load_int(const void *a, int bytes, int64_t i) {
   return bytes == 4 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
@@ -26,6 +28,13 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
     if (u < 0 || u >= n)
       return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)", t->indices_name,
                      (long long)e, (long long)u, (long long)n);
+  }
+  for (int64_t e = 0; t->weight && e < m; e++) {
+    double x = t->weight_bytes == 4 ? (double)((const float *)t->weight)[e]
+                                    : ((const double *)t->weight)[e];
+    if (!isfinite(x) || x < 0)
+      return FO_FAIL(FO_EFORMAT, "%s[%lld] = %g: edge weights must be finite and >= 0",
+                     t->weight_name, (long long)e, x);
   }
   if (!t->eid) return FO_OK;
   if (!(seen = fo__calloc_n((bound + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");
