@@ -460,20 +460,37 @@ static const char *pname(char *buf, size_t cap, const char *prefix, const char *
 
 /* The weights of one direction, aligned with its positions: position p holds edge id
  * ids ? ids[p] : p, whose input edge is edge_orig[id] (mod w_m_in: reverse edges of undirected
- * imports carry their edge's weight). Written as float32 or float64 (t->w_bytes). */
-static int write_weights(const fo__topology *t, const int64_t *ids, const char *name, fo__writer *w) {
+ * imports carry their edge's weight). Written as float32 or float64 (t->w_bytes) under `name`,
+ * and their per-row inclusive prefix sums (float64, summed in row order from the stored
+ * values) under `cname`, for the weighted kernel's binary searches. */
+static int write_weights(const fo__topology *t, const int64_t *ptr, int64_t rows, const int64_t *ids,
+                         const char *name, const char *cname, fo__writer *w) {
   const int64_t shape[1] = {t->m};
   void *buf = fo__malloc_n(t->m ? t->m : 1, (size_t)t->w_bytes);
+  double *cum = fo__malloc_n(t->m ? t->m : 1, sizeof *cum);
   int rc;
-  if (!buf) return FO_FAIL(FO_ENOMEM, "%s: %lld weights", name, (long long)t->m);
+  if (!buf || !cum) {
+    free(buf);
+    free(cum);
+    return FO_FAIL(FO_ENOMEM, "%s: %lld weights", name, (long long)t->m);
+  }
   for (int64_t p = 0; p < t->m; p++) {
     int64_t id = ids ? ids[p] : p, in = t->edge_orig[id];
     double x = t->w_in[in >= t->w_m_in ? in - t->w_m_in : in];
     if (t->w_bytes == 4) ((float *)buf)[p] = (float)x;
     else ((double *)buf)[p] = x;
   }
+  for (int64_t r = 0; r < rows; r++) {
+    double acc = 0;
+    for (int64_t p = ptr[r]; p < ptr[r + 1]; p++) {
+      acc += t->w_bytes == 4 ? (double)((float *)buf)[p] : ((double *)buf)[p];
+      cum[p] = acc;
+    }
+  }
   rc = fo__writer_add(w, name, t->w_bytes == 4 ? "<f4" : "<f8", 1, shape, buf);
+  if (rc == FO_OK) rc = fo__writer_add(w, cname, "<f8", 1, shape, cum);
   free(buf);
+  free(cum);
   return rc;
 }
 
@@ -495,8 +512,10 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
     if (t->w_in) {
       /* CSC positions are the edge ids */
       pname(c, sizeof c, prefix, "csc_weight");
+      pname(a, sizeof a, prefix, "csc_weight_cumsum");
       json_object_set_new(j, "weight", json_string(c));
-      if ((rc = write_weights(t, NULL, c, w)) != FO_OK) return rc;
+      json_object_set_new(j, "weight_cumsum", json_string(a));
+      if ((rc = write_weights(t, t->csc_ptr, t->n_dst, NULL, c, a, w)) != FO_OK) return rc;
     }
   }
   if (t->csr_ptr) {
@@ -513,8 +532,10 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
       return rc;
     if (t->w_in) {
       pname(a, sizeof a, prefix, "csr_weight");
+      pname(b, sizeof b, prefix, "csr_weight_cumsum");
       json_object_set_new(j, "weight", json_string(a));
-      if ((rc = write_weights(t, t->csr_eid, a, w)) != FO_OK) return rc;
+      json_object_set_new(j, "weight_cumsum", json_string(b));
+      if ((rc = write_weights(t, t->csr_ptr, t->n_src, t->csr_eid, a, b, w)) != FO_OK) return rc;
     }
   }
   if (t->need_orig) {

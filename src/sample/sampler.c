@@ -517,19 +517,62 @@ static inline void heap_down(wkey *h, int64_t n, int64_t i) {
   }
 }
 
+/* First offset j of row `cum[deg]` (inclusive prefix sums, total > 0) with cum[j] > x, for
+ * x in [0, total): the edge a draw proportional to weight lands on (zero-weight edges have
+ * cum[j] == cum[j - 1] and are never found). Should rounding put x at the total, the last
+ * positive edge. */
+static inline int64_t cum_find(const double *cum, int64_t deg, double x) {
+  int64_t lo = 0, hi = deg;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (cum[mid] > x) hi = mid;
+    else lo = mid + 1;
+  }
+  if (FO_UNLIKELY(lo == deg))
+    for (lo = deg - 1; lo > 0 && cum[lo] == cum[lo - 1]; lo--) {
+    }
+  return lo;
+}
+
+/* Whether row offset j is among the k picks at p[0..k) (positions start + offset); `set`
+ * (size a power of two, or 0 for a linear scan) mirrors them. */
+static inline bool picked(const int64_t *p, int64_t k, int64_t start, int64_t j, const int64_t *set,
+                          int64_t size) {
+  if (!size) {
+    bool dup = false;
+    for (int64_t q = 0; q < k; q++) dup |= p[q] == start + j;
+    return dup;
+  }
+  for (uint64_t h = ((uint64_t)j * UINT64_C(0x9E3779B97F4A7C15)) & (uint64_t)(size - 1);;
+       h = (h + 1) & (uint64_t)(size - 1)) {
+    if (set[h] < 0) return false;
+    if (set[h] == j) return true;
+  }
+}
+
+static inline void set_add(int64_t *set, int64_t size, int64_t j) {
+  uint64_t h = ((uint64_t)j * UINT64_C(0x9E3779B97F4A7C15)) & (uint64_t)(size - 1);
+  while (set[h] >= 0) h = (h + 1) & (uint64_t)(size - 1);
+  set[h] = j;
+}
+
 /*
- * The weighted kernel (PyG / torch.multinomial semantics), per frontier node:
+ * The weighted kernel (PyG / torch.multinomial semantics), per frontier node, on the row's
+ * stored weights and their per-row prefix sums (written at import, so nothing is built at open
+ * and no draw scans the row):
  *  - fanout -1: all neighbors in stored order, weights ignored (as uniform);
- *  - with replacement: `fanout` independent draws, edge j with probability w_j / sum(w), by
- *    the row's prefix sums (computed per node, O(deg)) and a binary search per draw; none for
- *    a row whose weights are all zero;
+ *  - with replacement: `fanout` independent draws, edge j with probability w_j / sum(w): one
+ *    53-bit uniform and a binary search of the prefix sums each; none for an all-zero row;
  *  - without replacement: successive sampling (each pick proportional to weight among the
- *    edges not yet picked), through Efraimidis-Spirakis keys log(U_j) / w_j (ES 2006, "Weighted
- *    random sampling with a reservoir"): the fanout largest keys, in decreasing key order (the
- *    order successive sampling picks them); exactly min(fanout, #edges with w > 0) distinct
- *    edges, zero-weight edges never; when every positive edge is taken, they come in stored
- *    order. O(deg log fanout) per node, one 53-bit uniform per positive edge.
- * Draws come from the node's stream as in the uniform kernel; nothing is built at open.
+ *    edges not picked yet), so exactly min(fanout, #edges with w > 0) distinct edges and never
+ *    a zero-weight one, in pick order. Picks are drawn as with replacement and a repeat is
+ *    drawn again (given the picks so far, an accepted draw is proportional to the remaining
+ *    weight: exactly the next successive pick). When the row is short (deg <= 2 fanout) or
+ *    repeats pile up (more than 2 fanout + 8), the remaining picks come from
+ *    Efraimidis-Spirakis keys log(U_j) / w_j over the unpicked positive edges (ES 2006), the
+ *    largest first: the same law, O(deg log fanout). When all positive edges fit the fanout
+ *    they are taken in stored order.
+ * Draws come from the node's stream as in the uniform kernel.
  */
 static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                            fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
@@ -539,9 +582,11 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
   int rc;
   for (int64_t i = fb; i < fe; i++) {
     const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
+    const double *cum = t->weight_cumsum + start;
+    double total;
     fo__rng r;
     uint64_t tag;
-    int64_t npos = 0;
+    int64_t k = 0, set_size = 0;
     if (deg == 0 || f == 0) continue;
     if (f < 0) {
       for (int64_t j = 0; j < deg; j++) {
@@ -551,57 +596,66 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
       E += deg;
       continue;
     }
+    total = cum[deg - 1];
+    if (!(total > 0)) continue; /* all weights zero: nothing to draw */
     tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
     if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
+    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
     if (hp->replace) {
-      double acc = 0;
-      int64_t last = -1;
-      if ((rc = fo__grow(&s->wsum, &s->cap_wsum, deg, sizeof *s->wsum, "sampler scratch")) != FO_OK)
-        return rc;
-      for (int64_t j = 0; j < deg; j++) {
-        double w = load_w(t, start + j);
-        if (w > 0) last = j;
-        acc += w;
-        s->wsum[j] = acc;
-      }
-      if (last < 0) continue; /* all weights zero: no draws */
-      fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
-      for (int64_t k = 0; k < f; k++) {
-        const double x = (1.0 - rng_unit(&r)) * acc; /* in [0, acc) */
-        int64_t lo = 0, hi = deg;                    /* first j with wsum[j] > x */
-        while (lo < hi) {
-          int64_t mid = lo + (hi - lo) / 2;
-          if (s->wsum[mid] > x) hi = mid;
-          else lo = mid + 1;
-        }
-        pos[E + k] = start + (lo < deg ? lo : last);
-        col[E + k] = i;
+      for (int64_t q = 0; q < f; q++) {
+        pos[E + q] = start + cum_find(cum, deg, (1.0 - rng_unit(&r)) * total);
+        col[E + q] = i;
       }
       E += f;
       continue;
     }
-    for (int64_t j = 0; j < deg; j++) npos += load_w(t, start + j) > 0;
-    if (npos <= f) {
-      for (int64_t j = 0; j < deg; j++)
-        if (load_w(t, start + j) > 0) {
-          pos[E] = start + j;
-          col[E++] = i;
+    if (deg > 2 * (int64_t)f) {
+      /* successive picks by redrawing repeats */
+      int64_t rejects = 0;
+      if (f > FLOYD_LINEAR_MAX) {
+        for (set_size = 1; set_size < 2 * (int64_t)f;) set_size *= 2;
+        if ((rc = fo__grow(&s->pset, &s->cap_pset, set_size, sizeof *s->pset, "sampler scratch")) != FO_OK)
+          return rc;
+        memset(s->pset, 0xff, (size_t)set_size * sizeof *s->pset);
+      }
+      while (k < f && rejects <= 2 * (int64_t)f + 8) {
+        int64_t j = cum_find(cum, deg, (1.0 - rng_unit(&r)) * total);
+        if (picked(pos + E, k, start, j, s->pset, set_size)) {
+          rejects++;
+          continue;
         }
-      continue;
+        if (set_size) set_add(s->pset, set_size, j);
+        pos[E + k++] = start + j;
+      }
+      if (k == f) {
+        for (int64_t q = 0; q < f; q++) col[E + q] = i;
+        E += f;
+        continue;
+      }
     }
-    if ((rc = fo__grow(&s->heap, &s->cap_heap, f, sizeof *s->heap, "sampler scratch")) != FO_OK)
-      return rc;
-    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
     {
-      wkey *h = s->heap;
-      int64_t n = 0;
+      /* the rest by Efraimidis-Spirakis keys over the unpicked positive edges */
+      int64_t npos = 0, want = f - k, n = 0;
+      wkey *h;
+      for (int64_t j = 0; j < deg; j++) npos += load_w(t, start + j) > 0;
+      if (npos <= f) {
+        /* every positive edge: stored order (earlier picks are among them) */
+        for (int64_t j = 0; j < deg; j++)
+          if (load_w(t, start + j) > 0) {
+            pos[E] = start + j;
+            col[E++] = i;
+          }
+        continue;
+      }
+      if ((rc = fo__grow(&s->heap, &s->cap_heap, want, sizeof *s->heap, "sampler scratch")) != FO_OK)
+        return rc;
+      h = s->heap;
       for (int64_t j = 0; j < deg; j++) {
         const double w = load_w(t, start + j);
         double key;
-        if (!(w > 0)) continue;
+        if (!(w > 0) || (k && picked(pos + E, k, start, j, s->pset, set_size))) continue;
         key = log(rng_unit(&r)) / w;
-        if (n < f) {
-          /* sift up */
+        if (n < want) {
           int64_t c = n++;
           h[c].key = key;
           h[c].off = j;
@@ -617,13 +671,13 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
           heap_down(h, n, 0);
         }
       }
-      /* pop the smallest first: fill from the end, so the output is by decreasing key */
-      for (int64_t k = n - 1; k >= 0; k--) {
-        pos[E + k] = start + h[0].off;
-        col[E + k] = i;
+      /* pop the smallest first: fill from the end, so the picks follow by decreasing key */
+      for (int64_t q = k + n - 1; q >= k; q--) {
+        pos[E + q] = start + h[0].off;
         h[0] = h[--n];
         heap_down(h, n, 0);
       }
+      for (int64_t q = 0; q < f; q++) col[E + q] = i;
       E += f;
     }
   }

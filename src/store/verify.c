@@ -29,12 +29,20 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
       return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)", t->indices_name,
                      (long long)e, (long long)u, (long long)n);
   }
-  for (int64_t e = 0; t->weight && e < m; e++) {
-    double x = t->weight_bytes == 4 ? (double)((const float *)t->weight)[e]
-                                    : ((const double *)t->weight)[e];
-    if (!isfinite(x) || x < 0)
-      return FO_FAIL(FO_EFORMAT, "%s[%lld] = %g: edge weights must be finite and >= 0",
-                     t->weight_name, (long long)e, x);
+  for (int64_t v = 0; t->weight && v < t->n_rows; v++) {
+    double acc = 0;
+    for (int64_t e = t->indptr[v]; e < t->indptr[v + 1]; e++) {
+      double x = t->weight_bytes == 4 ? (double)((const float *)t->weight)[e]
+                                      : ((const double *)t->weight)[e];
+      if (!isfinite(x) || x < 0)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %g: edge weights must be finite and >= 0",
+                       t->weight_name, (long long)e, x);
+      acc += x;
+      if (t->weight_cumsum[e] != acc)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %.17g: not the prefix sum %.17g of row %lld's "
+                       "weights", t->weight_cumsum_name, (long long)e, t->weight_cumsum[e], acc,
+                       (long long)v);
+    }
   }
   if (!t->eid) return FO_OK;
   if (!(seen = fo__calloc_n((bound + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");

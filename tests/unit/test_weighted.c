@@ -438,69 +438,82 @@ static double p_triple(const double *w, int n, int a, int b, int c) {
   return p;
 }
 
-static void test_without_replacement_distribution(void **state) {
-  (void)state;
-  /* the leaves' weights; leaf index 2 has weight 0 and must never appear */
-  const double w[] = {1, 10, 0, 100, 1000, 30};
-  const int K = 6;
+/* Successive sampling of k (2 or 3) from the leaves of a star with weights w[K] (at most 32
+ * positive), N batches: every batch k distinct positive edges, the k-subsets' frequencies
+ * against their exact probabilities. */
+static void check_without(const double *w, int K, int32_t k, uint64_t N, uint64_t seed) {
   const int64_t seed0 = 0;
-  const uint64_t N = 100000;
-  double pw[5];
-  int idx[5], n = 0;
+  const int32_t f[] = {k};
+  double pw[32], *count, *expect, *sub;
+  int idx[32], n = 0, cats = 0, df;
   wds g;
   fo_batch_t *b;
+  fo_sampler_t *s;
   for (int i = 0; i < K; i++)
     if (w[i] > 0) {
       pw[n] = w[i];
       idx[n++] = i;
     }
+  count = calloc((size_t)1 << K, sizeof *count);
+  expect = calloc(8192, sizeof *expect);
+  sub = calloc(8192, sizeof *sub);
   star(&g, w, K, true);
   assert_fo_ok(fo_batch_create(&b));
-  for (int32_t k = 2; k <= 3; k++) {
-    const int32_t f[] = {k};
-    fo_sampler_t *s = wsampler(g.d, f, 1, false, 99 + (uint64_t)k);
-    double count[64] = {0}, expect[64], sub[64];
-    int cats = 0, df;
-    for (uint64_t bi = 0; bi < N; bi++) {
-      unsigned mask = 0;
-      int bits = 0;
-      assert_fo_ok(fo_sampler_sample(s, &seed0, 1, 0, bi, b));
-      assert_int_equal(b->n_edges, k);
-      for (int64_t e = 0; e < k; e++) {
-        assert_true(w[b->edge[e]] > 0);
-        mask |= 1u << b->edge[e];
-      }
-      for (int i = 0; i < K; i++) bits += mask >> i & 1;
-      assert_int_equal(bits, k); /* distinct */
-      count[mask & 63]++;
+  s = wsampler(g.d, f, 1, false, seed);
+  for (uint64_t bi = 0; bi < N; bi++) {
+    uint64_t mask = 0;
+    assert_fo_ok(fo_sampler_sample(s, &seed0, 1, 0, bi, b));
+    assert_int_equal(b->n_edges, k);
+    for (int64_t e = 0; e < k; e++) {
+      assert_true(w[b->edge[e]] > 0);
+      assert_false(mask >> b->edge[e] & 1); /* distinct */
+      mask |= UINT64_C(1) << b->edge[e];
     }
-    /* expected per subset of the positive leaves */
-    for (int a = 0; a < n; a++)
-      for (int c = a + 1; c < n; c++) {
-        if (k == 2) {
-          expect[cats] = (double)N * p_pair(pw, n, a, c);
-          sub[cats] = count[(1u << idx[a]) | (1u << idx[c])];
-          cats++;
-          continue;
-        }
-        for (int e = c + 1; e < n; e++) {
-          expect[cats] = (double)N * p_triple(pw, n, a, c, e);
-          sub[cats] = count[(1u << idx[a]) | (1u << idx[c]) | (1u << idx[e])];
-          cats++;
-        }
+    count[mask]++;
+  }
+  for (int a = 0; a < n; a++)
+    for (int c = a + 1; c < n; c++) {
+      if (k == 2) {
+        expect[cats] = (double)N * p_pair(pw, n, a, c);
+        sub[cats++] = count[(1u << idx[a]) | (1u << idx[c])];
+        continue;
       }
-    {
-      double total = 0;
-      for (int i = 0; i < cats; i++) total += expect[i];
-      assert_true(fabs(total - (double)N) < 1e-6 * (double)N); /* the subsets' law sums to 1 */
+      for (int e = c + 1; e < n; e++) {
+        expect[cats] = (double)N * p_triple(pw, n, a, c, e);
+        sub[cats++] = count[(1u << idx[a]) | (1u << idx[c]) | (1u << idx[e])];
+      }
     }
+  {
+    double total = 0;
+    for (int i = 0; i < cats; i++) total += expect[i];
+    assert_true(fabs(total - (double)N) < 1e-6 * (double)N); /* the subsets' law sums to 1 */
+  }
+  {
     double x = chi2(sub, expect, cats, &df);
     if (x > chi2_limit(df))
-      fail_msg("without replacement, k=%d: chi2 %.1f > %.1f (df %d)", k, x, chi2_limit(df), df);
-    fo_sampler_destroy(s);
+      fail_msg("without replacement, k=%d, %d leaves: chi2 %.1f > %.1f (df %d)", k, K, x,
+               chi2_limit(df), df);
   }
+  fo_sampler_destroy(s);
   fo_batch_destroy(b);
+  free(count);
+  free(expect);
+  free(sub);
   wds_free(&g);
+}
+
+static void test_without_replacement_distribution(void **state) {
+  (void)state;
+  /* weights spanning 1000x; leaf 2 has weight 0 and must never appear. k = 2: deg 6 > 2k, the
+   * redraw path; k = 3: deg <= 2k, the key path. */
+  const double w[] = {1, 10, 0, 100, 1000, 30};
+  /* two heavy edges and many light ones: the third pick's redraws pile up and it falls back to
+   * keys over the unpicked edges mid-row */
+  const double heavy[] = {1000, 0.5, 1000, 1, 1, 2, 1, 1, 0, 1, 3, 1};
+  check_without(w, 6, 2, 100000, 101);
+  check_without(w, 6, 3, 100000, 102);
+  check_without(heavy, 12, 3, 100000, 103);
+  check_without(heavy, 12, 2, 50000, 104);
 }
 
 int main(void) {
