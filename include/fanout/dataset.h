@@ -110,9 +110,10 @@ typedef struct fo_topology {
                               when the dataset stores no weights (docs/FORMAT.md "weight") */
   int weight_bytes;      /**< 0 (weight NULL), 4 (float32) or 8 (float64) */
   const char *weight_name;
-  const double *weight_cumsum; /**< [m] with weight: per-row inclusive prefix sums of the
-                              weights (float64, row order; verify checks them), else NULL */
-  const char *weight_cumsum_name;
+  const int64_t *weight_alias; /**< [m] with weight: each row's alias table (docs/FORMAT.md
+                              "weight_alias": row offset << 32 | 32-bit threshold; verify checks
+                              it), else NULL */
+  const char *weight_alias_name;
 } fo_topology;
 
 /**

@@ -65,9 +65,11 @@ typedef struct fo_sampler_opts {
                                replacement=False): exactly min(fanout, #edges with w > 0)
                                distinct edges, zero-weight edges never, in pick order (all
                                positive edges in stored order when they all fit); fanout -1:
-                               all neighbors, weights ignored. Per node O(deg) (prefix sums or
-                               Efraimidis-Spirakis keys over the row, log fanout per key);
-                               nothing is built at open, no memory beyond the stored weights.
+                               all neighbors, weights ignored. O(1) per draw from the alias
+                               tables stored at import (probabilities to 2^-32); without
+                               replacement repeats are redrawn, and rows of degree <= 2 x
+                               fanout (or with piled-up repeats) use Efraimidis-Spirakis keys,
+                               O(deg log fanout). Nothing is built at open.
                                Partitioned datasets and fo_dist: FO_ENOSYS. */
 } fo_sampler_opts;
 

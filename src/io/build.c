@@ -461,18 +461,75 @@ static const char *pname(char *buf, size_t cap, const char *prefix, const char *
 /* The weights of one direction, aligned with its positions: position p holds edge id
  * ids ? ids[p] : p, whose input edge is edge_orig[id] (mod w_m_in: reverse edges of undirected
  * imports carry their edge's weight). Written as float32 or float64 (t->w_bytes) under `name`,
- * and their per-row inclusive prefix sums (float64, summed in row order from the stored
- * values) under `cname`, for the weighted kernel's binary searches. */
+ * and each row's alias table (Walker 1977, Vose's construction) under `aname`, for the weighted
+ * kernel's O(1) draws: int64 entry p = alias_offset << 32 | threshold, where a draw at row
+ * offset j with a uniform 32-bit u keeps j if u < threshold and takes the row offset
+ * alias_offset otherwise (offsets are relative to the row start). Entries of probability 1
+ * alias themselves; zero-weight edges have threshold 0 and alias a positive edge; an all-zero
+ * row is all zeros (entry 0 == 0 only then). */
+static void alias_row(const double *w, int64_t deg, double *q, int64_t *small, int64_t *large,
+                      int64_t *out) {
+  double total = 0;
+  int64_t ns = 0, nl = 0, any = -1;
+  for (int64_t j = 0; j < deg; j++) {
+    total += w[j];
+    if (w[j] > 0) any = j;
+  }
+  if (any < 0) {
+    for (int64_t j = 0; j < deg; j++) out[j] = 0;
+    return;
+  }
+  for (int64_t j = 0; j < deg; j++) {
+    q[j] = w[j] * (double)deg / total;
+    if (q[j] < 1) small[ns++] = j;
+    else large[nl++] = j;
+  }
+  while (ns && nl) {
+    int64_t l = small[--ns], g = large[nl - 1];
+    double th = q[l] * 4294967296.0;
+    uint64_t t32 = th >= 4294967295.0 ? UINT64_C(4294967295) : (uint64_t)th;
+    out[l] = (int64_t)((uint64_t)g << 32 | t32);
+    q[g] = (q[g] + q[l]) - 1;
+    if (q[g] < 1) {
+      nl--;
+      small[ns++] = g;
+    }
+  }
+  /* what is left has probability 1 up to rounding: keep itself (zero weights: alias `any`) */
+  while (nl) {
+    int64_t g = large[--nl];
+    out[g] = (int64_t)((uint64_t)g << 32 | UINT64_C(4294967295));
+  }
+  while (ns) {
+    int64_t l = small[--ns];
+    out[l] = w[l] > 0 ? (int64_t)((uint64_t)l << 32 | UINT64_C(4294967295)) : (int64_t)((uint64_t)any << 32);
+  }
+  for (int64_t j = 0; j < deg; j++)
+    if (!(w[j] > 0) && (int64_t)((uint64_t)out[j] >> 32) == j) out[j] = (int64_t)((uint64_t)any << 32);
+}
+
 static int write_weights(const fo__topology *t, const int64_t *ptr, int64_t rows, const int64_t *ids,
-                         const char *name, const char *cname, fo__writer *w) {
+                         const char *name, const char *aname, fo__writer *w) {
   const int64_t shape[1] = {t->m};
   void *buf = fo__malloc_n(t->m ? t->m : 1, (size_t)t->w_bytes);
-  double *cum = fo__malloc_n(t->m ? t->m : 1, sizeof *cum);
-  int rc;
-  if (!buf || !cum) {
-    free(buf);
-    free(cum);
-    return FO_FAIL(FO_ENOMEM, "%s: %lld weights", name, (long long)t->m);
+  int64_t *alias = fo__malloc_n(t->m ? t->m : 1, sizeof *alias), maxdeg = 1;
+  double *row = NULL, *q = NULL;
+  int64_t *small = NULL, *large = NULL;
+  int rc = FO_OK;
+  for (int64_t r = 0; r < rows; r++)
+    if (ptr[r + 1] - ptr[r] > maxdeg) maxdeg = ptr[r + 1] - ptr[r];
+  if (maxdeg >= ((int64_t)1 << 31)) {
+    rc = FO_FAIL(FO_ERANGE, "%s: a row of %lld edges is too long for edge weights (2^31 - 1 at "
+                 "most)", name, (long long)maxdeg);
+    goto out;
+  }
+  row = fo__malloc_n(maxdeg, sizeof *row);
+  q = fo__malloc_n(maxdeg, sizeof *q);
+  small = fo__malloc_n(maxdeg, sizeof *small);
+  large = fo__malloc_n(maxdeg, sizeof *large);
+  if (!buf || !alias || !row || !q || !small || !large) {
+    rc = FO_FAIL(FO_ENOMEM, "%s: %lld weights", name, (long long)t->m);
+    goto out;
   }
   for (int64_t p = 0; p < t->m; p++) {
     int64_t id = ids ? ids[p] : p, in = t->edge_orig[id];
@@ -481,16 +538,20 @@ static int write_weights(const fo__topology *t, const int64_t *ptr, int64_t rows
     else ((double *)buf)[p] = x;
   }
   for (int64_t r = 0; r < rows; r++) {
-    double acc = 0;
-    for (int64_t p = ptr[r]; p < ptr[r + 1]; p++) {
-      acc += t->w_bytes == 4 ? (double)((float *)buf)[p] : ((double *)buf)[p];
-      cum[p] = acc;
-    }
+    const int64_t a = ptr[r], deg = ptr[r + 1] - a;
+    for (int64_t j = 0; j < deg; j++)
+      row[j] = t->w_bytes == 4 ? (double)((float *)buf)[a + j] : ((double *)buf)[a + j];
+    alias_row(row, deg, q, small, large, alias + a);
   }
   rc = fo__writer_add(w, name, t->w_bytes == 4 ? "<f4" : "<f8", 1, shape, buf);
-  if (rc == FO_OK) rc = fo__writer_add(w, cname, "<f8", 1, shape, cum);
+  if (rc == FO_OK) rc = fo__writer_add(w, aname, "<i8", 1, shape, alias);
+out:
   free(buf);
-  free(cum);
+  free(alias);
+  free(row);
+  free(q);
+  free(small);
+  free(large);
   return rc;
 }
 
@@ -512,9 +573,9 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
     if (t->w_in) {
       /* CSC positions are the edge ids */
       pname(c, sizeof c, prefix, "csc_weight");
-      pname(a, sizeof a, prefix, "csc_weight_cumsum");
+      pname(a, sizeof a, prefix, "csc_weight_alias");
       json_object_set_new(j, "weight", json_string(c));
-      json_object_set_new(j, "weight_cumsum", json_string(a));
+      json_object_set_new(j, "weight_alias", json_string(a));
       if ((rc = write_weights(t, t->csc_ptr, t->n_dst, NULL, c, a, w)) != FO_OK) return rc;
     }
   }
@@ -532,9 +593,9 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
       return rc;
     if (t->w_in) {
       pname(a, sizeof a, prefix, "csr_weight");
-      pname(b, sizeof b, prefix, "csr_weight_cumsum");
+      pname(b, sizeof b, prefix, "csr_weight_alias");
       json_object_set_new(j, "weight", json_string(a));
-      json_object_set_new(j, "weight_cumsum", json_string(b));
+      json_object_set_new(j, "weight_alias", json_string(b));
       if ((rc = write_weights(t, t->csr_ptr, t->n_src, t->csr_eid, a, b, w)) != FO_OK) return rc;
     }
   }

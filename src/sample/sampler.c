@@ -106,8 +106,6 @@ struct fo_sampler {
   int64_t cap_rows;
   int64_t *pset;   /* open-addressing set for large fanouts */
   int64_t cap_pset;
-  double *wsum;    /* weighted with replacement: [deg] prefix sums of the row's weights */
-  int64_t cap_wsum;
   wkey *heap;      /* weighted without replacement: [fanout] min-heap of the best keys */
   int64_t cap_heap;
   bool weighted;
@@ -292,7 +290,6 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->fanouts);
   free(s->rows);
   free(s->pset);
-  free(s->wsum);
   free(s->heap);
   free(s);
 }
@@ -517,21 +514,28 @@ static inline void heap_down(wkey *h, int64_t n, int64_t i) {
   }
 }
 
-/* First offset j of row `cum[deg]` (inclusive prefix sums, total > 0) with cum[j] > x, for
- * x in [0, total): the edge a draw proportional to weight lands on (zero-weight edges have
- * cum[j] == cum[j - 1] and are never found). Should rounding put x at the total, the last
- * positive edge. */
-static inline int64_t cum_find(const double *cum, int64_t deg, double x) {
-  int64_t lo = 0, hi = deg;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (cum[mid] > x) hi = mid;
-    else lo = mid + 1;
+/* Draws proportional to weight from the row's alias table `al[deg]` (Walker's method: a
+ * uniform offset, then a 32-bit coin against its threshold), ALIAS_CHUNK at a time so that
+ * their table entries are fetched in parallel: out[0..n) receive row offsets; -1 if an entry
+ * is corrupt (offset outside the row). */
+#define ALIAS_CHUNK 16
+static inline void alias_draws(fo__rng *r, const int64_t *al, int64_t deg, int64_t n, int64_t *out) {
+  uint32_t coin[ALIAS_CHUNK];
+  for (int64_t q = 0; q < n; q++) {
+    out[q] = (int64_t)fo__rng_below(r, (uint64_t)deg);
+    coin[q] = fo__rng_next32(r);
+    __builtin_prefetch(&al[out[q]], 0, 0);
   }
-  if (FO_UNLIKELY(lo == deg))
-    for (lo = deg - 1; lo > 0 && cum[lo] == cum[lo - 1]; lo--) {
-    }
-  return lo;
+  for (int64_t q = 0; q < n; q++) {
+    const uint64_t en = (uint64_t)al[out[q]];
+    const int64_t k = coin[q] < (uint32_t)en ? out[q] : (int64_t)(en >> 32);
+    out[q] = k < deg ? k : -1;
+  }
+}
+
+static int bad_alias(const fo_topology *t, int64_t start, int64_t deg) {
+  return FO_FAIL(FO_EFORMAT, "%s[%lld..%lld]: an alias offset lies outside its row",
+                 t->weight_alias_name, (long long)start, (long long)(start + deg));
 }
 
 /* Whether row offset j is among the k picks at p[0..k) (positions start + offset); `set`
@@ -558,11 +562,12 @@ static inline void set_add(int64_t *set, int64_t size, int64_t j) {
 
 /*
  * The weighted kernel (PyG / torch.multinomial semantics), per frontier node, on the row's
- * stored weights and their per-row prefix sums (written at import, so nothing is built at open
- * and no draw scans the row):
+ * stored weights and alias table (written at import, so nothing is built at open and no draw
+ * scans the row):
  *  - fanout -1: all neighbors in stored order, weights ignored (as uniform);
- *  - with replacement: `fanout` independent draws, edge j with probability w_j / sum(w): one
- *    53-bit uniform and a binary search of the prefix sums each; none for an all-zero row;
+ *  - with replacement: `fanout` independent draws, edge j with probability w_j / sum(w) (to
+ *    the alias table's 2^-32 thresholds): a uniform offset and a 32-bit coin each, O(1); none
+ *    for an all-zero row;
  *  - without replacement: successive sampling (each pick proportional to weight among the
  *    edges not picked yet), so exactly min(fanout, #edges with w > 0) distinct edges and never
  *    a zero-weight one, in pick order. Picks are drawn as with replacement and a repeat is
@@ -582,8 +587,7 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
   int rc;
   for (int64_t i = fb; i < fe; i++) {
     const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
-    const double *cum = t->weight_cumsum + start;
-    double total;
+    const int64_t *al = t->weight_alias + start;
     fo__rng r;
     uint64_t tag;
     int64_t k = 0, set_size = 0;
@@ -596,15 +600,20 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
       E += deg;
       continue;
     }
-    total = cum[deg - 1];
-    if (!(total > 0)) continue; /* all weights zero: nothing to draw */
+    if (al[0] == 0) continue; /* entry 0 is 0 only in a row without positive weights */
     tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
     if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
     fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
     if (hp->replace) {
-      for (int64_t q = 0; q < f; q++) {
-        pos[E + q] = start + cum_find(cum, deg, (1.0 - rng_unit(&r)) * total);
-        col[E + q] = i;
+      for (int64_t q = 0; q < f; q += ALIAS_CHUNK) {
+        const int64_t n = f - q < ALIAS_CHUNK ? f - q : ALIAS_CHUNK;
+        int64_t j[ALIAS_CHUNK];
+        alias_draws(&r, al, deg, n, j);
+        for (int64_t c = 0; c < n; c++) {
+          if (FO_UNLIKELY(j[c] < 0)) return bad_alias(t, start, deg);
+          pos[E + q + c] = start + j[c];
+          col[E + q + c] = i;
+        }
       }
       E += f;
       continue;
@@ -619,13 +628,20 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
         memset(s->pset, 0xff, (size_t)set_size * sizeof *s->pset);
       }
       while (k < f && rejects <= 2 * (int64_t)f + 8) {
-        int64_t j = cum_find(cum, deg, (1.0 - rng_unit(&r)) * total);
-        if (picked(pos + E, k, start, j, s->pset, set_size)) {
-          rejects++;
-          continue;
+        /* as many draws as picks are missing, fetched together, then taken in order */
+        const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
+        int64_t cand[ALIAS_CHUNK];
+        alias_draws(&r, al, deg, n, cand);
+        for (int64_t c = 0; c < n && k < f && rejects <= 2 * (int64_t)f + 8; c++) {
+          const int64_t j = cand[c];
+          if (FO_UNLIKELY(j < 0)) return bad_alias(t, start, deg);
+          if (picked(pos + E, k, start, j, s->pset, set_size)) {
+            rejects++;
+            continue;
+          }
+          if (set_size) set_add(s->pset, set_size, j);
+          pos[E + k++] = start + j;
         }
-        if (set_size) set_add(s->pset, set_size, j);
-        pos[E + k++] = start + j;
       }
       if (k == f) {
         for (int64_t q = 0; q < f; q++) col[E + q] = i;

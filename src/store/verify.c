@@ -30,18 +30,37 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
                      (long long)e, (long long)u, (long long)n);
   }
   for (int64_t v = 0; t->weight && v < t->n_rows; v++) {
-    double acc = 0;
-    for (int64_t e = t->indptr[v]; e < t->indptr[v + 1]; e++) {
+    const int64_t a = t->indptr[v], deg = t->indptr[v + 1] - a;
+    bool any = false;
+    for (int64_t e = a; e < a + deg; e++) {
       double x = t->weight_bytes == 4 ? (double)((const float *)t->weight)[e]
                                       : ((const double *)t->weight)[e];
       if (!isfinite(x) || x < 0)
         return FO_FAIL(FO_EFORMAT, "%s[%lld] = %g: edge weights must be finite and >= 0",
                        t->weight_name, (long long)e, x);
-      acc += x;
-      if (t->weight_cumsum[e] != acc)
-        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %.17g: not the prefix sum %.17g of row %lld's "
-                       "weights", t->weight_cumsum_name, (long long)e, t->weight_cumsum[e], acc,
-                       (long long)v);
+      any |= x > 0;
+    }
+    for (int64_t e = a; e < a + deg; e++) {
+      const uint64_t en = (uint64_t)t->weight_alias[e], off = en >> 32, th = en & 0xffffffffu;
+      const double x = t->weight_bytes == 4 ? (double)((const float *)t->weight)[e]
+                                            : ((const double *)t->weight)[e];
+      double y;
+      if (!any) {
+        if (en)
+          return FO_FAIL(FO_EFORMAT, "%s[%lld] = %llu: row %lld has no positive weight, its alias "
+                         "entries must be 0", t->weight_alias_name, (long long)e,
+                         (unsigned long long)en, (long long)v);
+        continue;
+      }
+      if (off >= (uint64_t)deg)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld]: alias offset %llu is outside row %lld (%lld edges)",
+                       t->weight_alias_name, (long long)e, (unsigned long long)off, (long long)v,
+                       (long long)deg);
+      y = t->weight_bytes == 4 ? (double)((const float *)t->weight)[a + (int64_t)off]
+                               : ((const double *)t->weight)[a + (int64_t)off];
+      if ((!(x > 0) && th) || (!(y > 0) && (int64_t)off != e - a) || (!(x > 0) && !(y > 0)))
+        return FO_FAIL(FO_EFORMAT, "%s[%lld]: a zero-weight edge can be drawn", t->weight_alias_name,
+                       (long long)e);
     }
   }
   if (!t->eid) return FO_OK;
