@@ -50,6 +50,7 @@ static void help(void) {
          "  --no-shuffle         seeds in input order (default: shuffled)\n"
          "  --drop-last          drop a last, smaller batch (default off)\n"
          "  --replace            sample with replacement (default %s)\n"
+         "  --weighted           draw neighbors by edge weight (import --edge-weight)\n"
          "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
          "  --disjoint           one tree per seed (default %s)\n"
          "  --load mmap|hugepage how the topology is brought into memory (default mmap)\n"
@@ -88,7 +89,7 @@ static double huge_pages_mb(void) {
 enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, OPT_DIR,
        OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
        OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
-       OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE };
+       OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -489,6 +490,7 @@ int cmd_bench(int argc, char **argv) {
       {"fanout", required_argument, NULL, OPT_FANOUT}, {"batch-size", required_argument, NULL, OPT_BS},
       {"batches", required_argument, NULL, OPT_BATCHES}, {"seed", required_argument, NULL, OPT_SEED},
       {"epoch", required_argument, NULL, OPT_EPOCH}, {"replace", no_argument, NULL, OPT_REPLACE},
+      {"weighted", no_argument, NULL, OPT_WEIGHTED},
       {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
       {"load", required_argument, NULL, OPT_LOAD}, {"json", no_argument, NULL, OPT_JSON},
       {"epochs", required_argument, NULL, OPT_EPOCHS}, {"threads", required_argument, NULL, OPT_THREADS},
@@ -600,6 +602,7 @@ int cmd_bench(int argc, char **argv) {
     case OPT_SEED: if ((ret = cli_u64("bench", "--seed", optarg, &lo.sampler.seed))) goto out; break;
     case OPT_EPOCH: if ((ret = cli_u64("bench", "--epoch", optarg, &epoch0))) goto out; break;
     case OPT_REPLACE: lo.sampler.replace = true; break;
+    case OPT_WEIGHTED: lo.sampler.weighted = true; break;
     case OPT_DIR: if ((ret = cli_edge_dir("bench", optarg, &lo.sampler.edge_dir))) goto out; break;
     case OPT_DISJOINT: lo.sampler.disjoint = true; break;
     case OPT_LOAD: if ((ret = cli_load_mode("bench", optarg, &dopts.load))) goto out; break;
@@ -717,10 +720,10 @@ int cmd_bench(int argc, char **argv) {
       cli_json_i64_array(stdout, f, lo.sampler.n_hops < 64 ? lo.sampler.n_hops : 64);
     }
     printf(", \"seed\": %llu, \"epoch\": %llu, \"epochs\": %lld, \"replace\": %s, "
-           "\"edge_dir\": \"%s\", \"disjoint\": %s, \"split\": ",
+           "\"weighted\": %s, \"edge_dir\": \"%s\", \"disjoint\": %s, \"split\": ",
            (unsigned long long)lo.sampler.seed, (unsigned long long)epoch0, (long long)epochs,
-           lo.sampler.replace ? "true" : "false", lo.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
-           lo.sampler.disjoint ? "true" : "false");
+           lo.sampler.replace ? "true" : "false", lo.sampler.weighted ? "true" : "false",
+           lo.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out", lo.sampler.disjoint ? "true" : "false");
     if (lo.split) cli_json_string(stdout, lo.split, strlen(lo.split));
     else printf("null");
     printf(", \"load\": \"%s\", \"mode\": \"%s\", \"threads\": %d, \"batch_size\": %lld, "

@@ -39,6 +39,7 @@ static void help(void) {
          "                       (CSR); default CSC only\n"
          "  --index-dtype T      auto | int32 | int64 for indices and edge ids (default auto)\n"
          "  --features X.npy     node features [n, D] (float32, float16, float64 or uint8)\n"
+         "  --edge-weight W.npy  edge weights [E] (float32 or float64, finite, >= 0), input order\n"
          "  --labels Y.npy       node labels [n] (int64 or int32; -1 = none)\n"
          "  --split NAME=F.npy,...  node-id splits, e.g. train=a.npy,val=b.npy,test=c.npy\n"
          "  --node-array NAME=F.npy,...  int [n] arrays kept as node data (e.g. node_year)\n"
@@ -76,7 +77,8 @@ enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELA
        OPT_CSC, OPT_CSR, OPT_IDX, OPT_FORCE, OPT_JSON, OPT_FEATURES, OPT_LABELS, OPT_SPLIT,
        OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS, OPT_NODE_ARRAY, OPT_ARRAY,
        OPT_NONFINITE,
-       OPT_EDGE_TYPE, OPT_EDGE_TYPE_COL, OPT_NODE_TYPES, OPT_NODE_IDS, OPT_DEFAULT_TYPE, OPT_REVERSE };
+       OPT_EDGE_TYPE, OPT_EDGE_TYPE_COL, OPT_NODE_TYPES, OPT_NODE_IDS, OPT_DEFAULT_TYPE, OPT_REVERSE,
+       OPT_EDGE_WEIGHT };
 
 /* What the typed options collect; freed by typed_free. */
 typedef struct typed_args {
@@ -224,6 +226,7 @@ int cmd_import(int argc, char **argv) {
       {"string-ids", no_argument, NULL, OPT_STRING_IDS}, {"columns", required_argument, NULL, OPT_COLUMNS},
       {"node-array", required_argument, NULL, OPT_NODE_ARRAY}, {"array", required_argument, NULL, OPT_ARRAY},
       {"allow-nonfinite", no_argument, NULL, OPT_NONFINITE},
+      {"edge-weight", required_argument, NULL, OPT_EDGE_WEIGHT},
       {"edge-type", required_argument, NULL, OPT_EDGE_TYPE},
       {"edge-type-col", required_argument, NULL, OPT_EDGE_TYPE_COL},
       {"node-types", required_argument, NULL, OPT_NODE_TYPES},
@@ -301,6 +304,7 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
       free(cols);
       break;
     }
+    case OPT_EDGE_WEIGHT: o.edge_weight = optarg; break;
     case OPT_FEATURES:
     case OPT_LABELS:
     case OPT_SPLIT: {

@@ -29,6 +29,7 @@ static void help(void) {
          "  --epoch N            epoch, part of the random key (default 0)\n"
          "  --batch-index N      batch index, part of the random key (default 0)\n"
          "  --replace            sample with replacement (default %s)\n"
+         "  --weighted           draw neighbors by edge weight (import --edge-weight)\n"
          "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
          "  --disjoint           one tree per seed, adds 'batch' (default %s)\n"
          "  --orig-ids           print original node ids in 'node' instead of dataset ids\n"
@@ -120,13 +121,14 @@ static int print_nodes(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
 }
 
 enum { OPT_FANOUT = 256, OPT_SEEDS, OPT_SEED, OPT_EPOCH, OPT_BATCH, OPT_REPLACE, OPT_DIR,
-       OPT_DISJOINT, OPT_ORIG, OPT_JSON };
+       OPT_DISJOINT, OPT_ORIG, OPT_JSON, OPT_WEIGHTED };
 
 int cmd_sample(int argc, char **argv) {
   static const struct option lopts[] = {
       {"fanout", required_argument, NULL, OPT_FANOUT}, {"seeds", required_argument, NULL, OPT_SEEDS},
       {"seed", required_argument, NULL, OPT_SEED}, {"epoch", required_argument, NULL, OPT_EPOCH},
       {"batch-index", required_argument, NULL, OPT_BATCH}, {"replace", no_argument, NULL, OPT_REPLACE},
+      {"weighted", no_argument, NULL, OPT_WEIGHTED},
       {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
       {"orig-ids", no_argument, NULL, OPT_ORIG}, {"json", no_argument, NULL, OPT_JSON},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -164,6 +166,7 @@ int cmd_sample(int argc, char **argv) {
     case OPT_EPOCH: if ((ret = cli_u64("sample", "--epoch", optarg, &epoch))) goto out; break;
     case OPT_BATCH: if ((ret = cli_u64("sample", "--batch-index", optarg, &batch_index))) goto out; break;
     case OPT_REPLACE: so.replace = true; break;
+    case OPT_WEIGHTED: so.weighted = true; break;
     case OPT_DIR: if ((ret = cli_edge_dir("sample", optarg, &so.edge_dir))) goto out; break;
     case OPT_DISJOINT: so.disjoint = true; break;
     case OPT_ORIG: orig = true; break;

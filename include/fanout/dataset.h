@@ -105,6 +105,15 @@ typedef struct fo_topology {
   const char *indices_name; /**< array names, for error messages */
   const char *indptr_name;
   const char *eid_name;
+  const void *weight;    /**< [m] edge weight of each position (float32 or float64, see
+                              weight_bytes; finite, >= 0: checked by fo_dataset_verify), or NULL
+                              when the dataset stores no weights (docs/FORMAT.md "weight") */
+  int weight_bytes;      /**< 0 (weight NULL), 4 (float32) or 8 (float64) */
+  const char *weight_name;
+  const int64_t *weight_alias; /**< [m] with weight: each row's alias table (docs/FORMAT.md
+                              "weight_alias": row offset << 32 | 32-bit threshold; verify checks
+                              it), else NULL */
+  const char *weight_alias_name;
 } fo_topology;
 
 /**

@@ -168,6 +168,13 @@ typedef struct fo_import_opts {
                                 int64 under the manifest's "extra" (e.g. OGB link prediction
                                 splits); default NULL. Names: letters, digits, '_' (up to 31),
                                 not one fanout uses (x, y, csc_*, *_idx, ...); 16 arrays at most */
+  const char *edge_weight; /**< .npy [n_input_edges] float32 or float64: one weight per input
+                                edge, in input order (undirected reverse edges take their
+                                edge's weight), stored as given beside each CSC/CSR
+                                ("weight", docs/FORMAT.md) for weighted sampling; each must be
+                                finite and >= 0 (FO_ERANGE naming the file, index and value);
+                                a different length is FO_EFORMAT. Untyped imports only (typed:
+                                FO_ENOSYS). Default NULL */
   fo_feature_dtype feature_dtype; /**< default FO_FEATURES_AUTO */
   uint64_t split_seed;     /**< planetoid: seed of the standard split (20 train nodes per
                                 class, 500 val, 1000 test); default 0 */

@@ -57,6 +57,20 @@ typedef struct fo_sampler_opts {
                                [et * n_hops + h] the fanout of edge type et at hop h (PyG's
                                `num_neighbors={edge_type: [...]}`); NULL (default): `fanouts`
                                for every edge type. Copied by create. */
+  bool weighted;          /**< draw neighbors by edge weight (the dataset's "weight" arrays,
+                               import --edge-weight); default false (uniform). With
+                               replacement: each draw picks edge j with probability
+                               w_j / sum(w) of the row, none for a row of zero weights;
+                               without: successive sampling (torch.multinomial
+                               replacement=False): exactly min(fanout, #edges with w > 0)
+                               distinct edges, zero-weight edges never, in pick order (all
+                               positive edges in stored order when they all fit); fanout -1:
+                               all neighbors, weights ignored. O(1) per draw from the alias
+                               tables stored at import (probabilities to 2^-32); without
+                               replacement repeats are redrawn, and rows of degree <= 2 x
+                               fanout (or with piled-up repeats) use Efraimidis-Spirakis keys,
+                               O(deg log fanout). Nothing is built at open.
+                               Partitioned datasets and fo_dist: FO_ENOSYS. */
 } fo_sampler_opts;
 
 /**
@@ -100,7 +114,9 @@ FO_API void fo_sampler_opts_init(fo_sampler_opts *o);
  * @param out  receives the sampler, or NULL on failure.
  * @return FO_OK; FO_EINVAL if o or o->fanouts is NULL, n_hops is outside 1..64, a fanout is
  *         < -1 (message gives the hop, the value and for edge_type_fanouts the edge type), or
- *         the dataset (any edge type of a typed one) lacks the topology that edge_dir needs;
+ *         the dataset (any edge type of a typed one) lacks the topology that edge_dir needs,
+ *         or `weighted` is set and it stores no weights for that topology (message names the
+ *         edge type and --edge-weight); FO_ENOSYS for `weighted` with a partitioned dataset;
  *         FO_ENOMEM.
  * Thread-safety: any thread. Cost: O(n_hops); the scratch grows on first use.
  */

@@ -458,6 +458,103 @@ static const char *pname(char *buf, size_t cap, const char *prefix, const char *
   return buf;
 }
 
+/* The weights of one direction, aligned with its positions: position p holds edge id
+ * ids ? ids[p] : p, whose input edge is edge_orig[id] (mod w_m_in: reverse edges of undirected
+ * imports carry their edge's weight). Written as float32 or float64 (t->w_bytes) under `name`,
+ * and each row's alias table (Walker 1977, Vose's construction) under `aname`, for the weighted
+ * kernel's O(1) draws: int64 entry p = alias_offset << 32 | threshold, where a draw at row
+ * offset j with a uniform 32-bit u keeps j if u < threshold and takes the row offset
+ * alias_offset otherwise (offsets are relative to the row start). Entries of probability 1
+ * alias themselves; zero-weight edges have threshold 0 and alias a positive edge; an all-zero
+ * row is all zeros (entry 0 == 0 only then). */
+static void alias_row(const double *w, int64_t deg, double *q, int64_t *small, int64_t *large,
+                      int64_t *out) {
+  double total = 0;
+  int64_t ns = 0, nl = 0, any = -1;
+  for (int64_t j = 0; j < deg; j++) {
+    total += w[j];
+    if (w[j] > 0) any = j;
+  }
+  if (any < 0) {
+    for (int64_t j = 0; j < deg; j++) out[j] = 0;
+    return;
+  }
+  for (int64_t j = 0; j < deg; j++) {
+    q[j] = w[j] * (double)deg / total;
+    if (q[j] < 1) small[ns++] = j;
+    else large[nl++] = j;
+  }
+  while (ns && nl) {
+    int64_t l = small[--ns], g = large[nl - 1];
+    double th = q[l] * 4294967296.0;
+    uint64_t t32 = th >= 4294967295.0 ? UINT64_C(4294967295) : (uint64_t)th;
+    out[l] = (int64_t)((uint64_t)g << 32 | t32);
+    q[g] = (q[g] + q[l]) - 1;
+    if (q[g] < 1) {
+      nl--;
+      small[ns++] = g;
+    }
+  }
+  /* what is left has probability 1 up to rounding: keep itself (zero weights: alias `any`) */
+  while (nl) {
+    int64_t g = large[--nl];
+    out[g] = (int64_t)((uint64_t)g << 32 | UINT64_C(4294967295));
+  }
+  while (ns) {
+    int64_t l = small[--ns];
+    out[l] = w[l] > 0 ? (int64_t)((uint64_t)l << 32 | UINT64_C(4294967295)) : (int64_t)((uint64_t)any << 32);
+  }
+  for (int64_t j = 0; j < deg; j++)
+    if (!(w[j] > 0) && (int64_t)((uint64_t)out[j] >> 32) == j) out[j] = (int64_t)((uint64_t)any << 32);
+}
+
+static int write_weights(const fo__topology *t, const int64_t *ptr, int64_t rows, const int64_t *ids,
+                         const char *name, const char *aname, fo__writer *w) {
+  const int64_t shape[1] = {t->m};
+  void *buf = fo__malloc_n(t->m ? t->m : 1, (size_t)t->w_bytes);
+  int64_t *alias = fo__malloc_n(t->m ? t->m : 1, sizeof *alias), maxdeg = 1;
+  double *row = NULL, *q = NULL;
+  int64_t *small = NULL, *large = NULL;
+  int rc = FO_OK;
+  for (int64_t r = 0; r < rows; r++)
+    if (ptr[r + 1] - ptr[r] > maxdeg) maxdeg = ptr[r + 1] - ptr[r];
+  if (maxdeg >= ((int64_t)1 << 31)) {
+    rc = FO_FAIL(FO_ERANGE, "%s: a row of %lld edges is too long for edge weights (2^31 - 1 at "
+                 "most)", name, (long long)maxdeg);
+    goto out;
+  }
+  row = fo__malloc_n(maxdeg, sizeof *row);
+  q = fo__malloc_n(maxdeg, sizeof *q);
+  small = fo__malloc_n(maxdeg, sizeof *small);
+  large = fo__malloc_n(maxdeg, sizeof *large);
+  if (!buf || !alias || !row || !q || !small || !large) {
+    rc = FO_FAIL(FO_ENOMEM, "%s: %lld weights", name, (long long)t->m);
+    goto out;
+  }
+  for (int64_t p = 0; p < t->m; p++) {
+    int64_t id = ids ? ids[p] : p, in = t->edge_orig[id];
+    double x = t->w_in[in >= t->w_m_in ? in - t->w_m_in : in];
+    if (t->w_bytes == 4) ((float *)buf)[p] = (float)x;
+    else ((double *)buf)[p] = x;
+  }
+  for (int64_t r = 0; r < rows; r++) {
+    const int64_t a = ptr[r], deg = ptr[r + 1] - a;
+    for (int64_t j = 0; j < deg; j++)
+      row[j] = t->w_bytes == 4 ? (double)((float *)buf)[a + j] : ((double *)buf)[a + j];
+    alias_row(row, deg, q, small, large, alias + a);
+  }
+  rc = fo__writer_add(w, name, t->w_bytes == 4 ? "<f4" : "<f8", 1, shape, buf);
+  if (rc == FO_OK) rc = fo__writer_add(w, aname, "<i8", 1, shape, alias);
+out:
+  free(buf);
+  free(alias);
+  free(row);
+  free(q);
+  free(small);
+  free(large);
+  return rc;
+}
+
 int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const char *prefix,
                        fo__writer *w, json_t *obj) {
   char a[96], b[96], c[96];
@@ -468,10 +565,19 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
   if (t->csc_ptr) {
     pname(a, sizeof a, prefix, "csc_indptr");
     pname(b, sizeof b, prefix, "csc_indices");
-    json_object_set_new(topo, "csc", json_pack("{s:s, s:s}", "indptr", a, "indices", b));
+    json_t *j = json_pack("{s:s, s:s}", "indptr", a, "indices", b);
+    json_object_set_new(topo, "csc", j);
     if ((rc = fo__writer_add_i64(w, a, 8, t->csc_ptr, t->n_dst + 1)) != FO_OK ||
         (rc = fo__writer_add_i64(w, b, t->iw, t->csc_idx, t->m)) != FO_OK)
       return rc;
+    if (t->w_in) {
+      /* CSC positions are the edge ids */
+      pname(c, sizeof c, prefix, "csc_weight");
+      pname(a, sizeof a, prefix, "csc_weight_alias");
+      json_object_set_new(j, "weight", json_string(c));
+      json_object_set_new(j, "weight_alias", json_string(a));
+      if ((rc = write_weights(t, t->csc_ptr, t->n_dst, NULL, c, a, w)) != FO_OK) return rc;
+    }
   }
   if (t->csr_ptr) {
     json_t *j;
@@ -485,6 +591,13 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
         (rc = fo__writer_add_i64(w, b, t->iw, t->csr_idx, t->m)) != FO_OK ||
         (t->csr_eid && (rc = fo__writer_add_i64(w, c, t->ew, t->csr_eid, t->m)) != FO_OK))
       return rc;
+    if (t->w_in) {
+      pname(a, sizeof a, prefix, "csr_weight");
+      pname(b, sizeof b, prefix, "csr_weight_alias");
+      json_object_set_new(j, "weight", json_string(a));
+      json_object_set_new(j, "weight_alias", json_string(b));
+      if ((rc = write_weights(t, t->csr_ptr, t->n_src, t->csr_eid, a, b, w)) != FO_OK) return rc;
+    }
   }
   if (t->need_orig) {
     int ow = 8;
@@ -603,6 +716,11 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     r.n_isolated += !in_deg[v] && !out_deg[v];
   }
   if ((rc = fo__topology_build(&es, n, n, o, &t)) != FO_OK) goto out;
+  if (in->weight) {
+    t.w_in = in->weight;
+    t.w_m_in = m_input;
+    t.w_bytes = in->weight_bytes;
+  }
   r.n_nodes = n;
   r.n_edges = es.m;
 

@@ -49,6 +49,7 @@ json_t *fo__provenance(const char *format, const char *const *inputs, int n_inpu
   if (o->labels) json_object_set_new(opts, "labels", json_string(o->labels));
   if (o->splits) json_object_set_new(opts, "splits", json_string(o->splits));
   if (o->node_arrays) json_object_set_new(opts, "node_arrays", json_string(o->node_arrays));
+  if (o->edge_weight) json_object_set_new(opts, "edge_weight", json_string(o->edge_weight));
   if (o->arrays) json_object_set_new(opts, "arrays", json_string(o->arrays));
   if (o->feature_dtype != FO_FEATURES_AUTO) {
     static const char *const names[] = {"auto", "float32", "float16", "bfloat16", "uint8"};
@@ -145,6 +146,7 @@ static void free_input(fo__graph_input *in) {
   fo__edges_free(&in->edges);
   fo__node_data_free(&in->node);
   fo__strmap_destroy(in->orig_str);
+  free(in->weight);
   json_decref(in->provenance);
   memset(in, 0, sizeof *in);
 }
@@ -161,6 +163,9 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
   }
   if (!out_dir) return FO_FAIL(FO_EINVAL, "import: output directory is NULL");
   if (fo__import_is_typed(o)) {
+    if (o->edge_weight)
+      return fo__context(FO_FAIL(FO_ENOSYS, "edge weights (--edge-weight) are not supported for "
+                                 "typed imports yet"), "import '%s'", out_dir);
     if (n_inputs < 0 || (n_inputs > 0 && !inputs))
       return fo__context(FO_FAIL(FO_EINVAL, "bad input list"), "import '%s'", out_dir);
     for (int i = 0; i < n_inputs; i++)
@@ -186,6 +191,7 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
   case FO_FORMAT_OGB: rc = fo__parse_ogb(inputs, n_inputs, o, &in); break;
   }
   if (rc == FO_OK) rc = fo__node_data_load(&in.node, o);
+  if (rc == FO_OK && o->edge_weight) rc = fo__edge_weights_load(&in, o->edge_weight);
   if (rc == FO_OK && o->format == FO_FORMAT_PLANETOID && !o->splits && in.node.y)
     rc = fo__node_data_planetoid_split(&in.node, o->split_seed);
   if (rc == FO_OK) {
@@ -236,7 +242,8 @@ int fo_import_edges(const int64_t *src, const int64_t *dst, int64_t n_edges, con
       memcpy(in.edges.dst, dst, (size_t)n_edges * sizeof *dst);
     }
     in.edges.n = n_edges;
-    if ((rc = fo__node_data_load(&in.node, o)) == FO_OK) {
+    if ((rc = fo__node_data_load(&in.node, o)) == FO_OK &&
+        (!o->edge_weight || (rc = fo__edge_weights_load(&in, o->edge_weight)) == FO_OK)) {
       in.provenance = fo__provenance("memory", NULL, 0, o);
       rc = fo__build_dataset(&in, out_dir, o, rep);
     }

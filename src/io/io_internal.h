@@ -150,7 +150,11 @@ typedef struct fo__graph_input {
   int64_t n_unknown_nodes;   /* planetoid counters, copied into the report */
   int64_t n_unknown_edges_dropped;
   fo__node_data node;        /* features, labels, splits (parser's or files') */
+  double *weight;            /* [edges.n] edge weights in input order, or NULL */
+  int weight_bytes;          /* 4 or 8: the dtype they are stored as; 0: none */
 } fo__graph_input;
+/* Read o->edge_weight (.npy [m] float32/float64, finite, >= 0) into in->weight. */
+int fo__edge_weights_load(fo__graph_input *in, const char *path);
 
 /* Apply the edge options (self loops, relabel, undirected, dedup), build the CSC and/or CSR,
  * and write the dataset to `out_dir` atomically. Frees nothing in `in` (the caller does). */
@@ -177,6 +181,11 @@ typedef struct fo__topology {
   bool csc, need_orig;
   int iw, ew; /* bytes per index / edge id */
   int64_t *csc_ptr, *csc_pos, *csc_idx, *csr_ptr, *csr_pos, *csr_idx, *csr_eid, *edge_orig;
+  /* optional edge weights in input order (borrowed): edge id e has weight
+   * w_in[edge_orig[e] mod w_m_in] (reverse edges of undirected imports: their edge's) */
+  const double *w_in;
+  int64_t w_m_in;
+  int w_bytes; /* 4: float32, 8: float64 */
 } fo__topology;
 int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
                        const fo_import_opts *o, fo__topology *t);

@@ -6,6 +6,8 @@
 #include "io/io_internal.h"
 #include "store/store_internal.h"
 
+#include <math.h>
+
 int fo__parse_npy_edges(const char *const *inputs, int n_inputs, const fo_import_opts *o,
                         fo__graph_input *in) {
   fo__map map;
@@ -75,6 +77,64 @@ int fo__parse_npy_edges(const char *const *inputs, int n_inputs, const fo_import
   }
   in->edges.n = e;
 out:
+  fo__unmap(&map);
+  return rc;
+}
+
+int fo__edge_weights_load(fo__graph_input *in, const char *path) {
+  fo__map map;
+  fo__npy_header h;
+  const unsigned char *data;
+  int rc, w;
+  if ((rc = fo__map_file(path, &map)) != FO_OK) return fo__context(rc, "--edge-weight");
+  if ((rc = fo__npy_parse(map.addr, map.len, &h)) != FO_OK) {
+    rc = fo__context(rc, "--edge-weight %s", path);
+    goto out;
+  }
+  if (strcmp(h.descr, "<f4") && strcmp(h.descr, "<f8")) {
+    rc = FO_FAIL(FO_EFORMAT, "--edge-weight %s: dtype '%s', expected float32 ('<f4') or float64 "
+                 "('<f8')", path, h.descr);
+    goto out;
+  }
+  if (h.ndim != 1 || h.shape[0] != in->edges.n) {
+    rc = FO_FAIL(FO_EFORMAT, "--edge-weight %s: shape must be (%lld,), one weight per input edge, "
+                 "is %s%lld%s", path, (long long)in->edges.n, h.ndim == 1 ? "(" : "ndim ",
+                 h.ndim == 1 ? (long long)h.shape[0] : (long long)h.ndim, h.ndim == 1 ? ",)" : "");
+    goto out;
+  }
+  if ((uint64_t)map.len != h.data_offset + (uint64_t)(h.count * h.itemsize)) {
+    rc = FO_FAIL(FO_EFORMAT, "--edge-weight %s: file has %zu bytes, header and shape need %llu",
+                 path, map.len, (unsigned long long)(h.data_offset + (uint64_t)(h.count * h.itemsize)));
+    goto out;
+  }
+  w = (int)h.itemsize;
+  data = (const unsigned char *)map.addr + h.data_offset;
+  if (!(in->weight = fo__malloc_n(in->edges.n ? in->edges.n : 1, sizeof *in->weight))) {
+    rc = FO_FAIL(FO_ENOMEM, "--edge-weight: %lld weights", (long long)in->edges.n);
+    goto out;
+  }
+  for (int64_t i = 0; i < in->edges.n; i++) {
+    double x;
+    if (w == 4) {
+      float f;
+      memcpy(&f, data + i * 4, 4);
+      x = f;
+    } else {
+      memcpy(&x, data + i * 8, 8);
+    }
+    if (!isfinite(x) || x < 0) {
+      rc = FO_FAIL(FO_ERANGE, "--edge-weight %s: weight[%lld] = %g is %s (weights must be finite "
+                   "and >= 0)", path, (long long)i, x, isnan(x) ? "NaN" : x < 0 ? "negative" : "infinite");
+      goto out;
+    }
+    in->weight[i] = x;
+  }
+  in->weight_bytes = w;
+out:
+  if (rc != FO_OK) {
+    free(in->weight);
+    in->weight = NULL;
+  }
   fo__unmap(&map);
   return rc;
 }

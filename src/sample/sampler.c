@@ -19,6 +19,8 @@
 #include "sample/sample_internal.h"
 #include "store/store_internal.h"
 
+#include <math.h>
+
 #define MAX_HOPS 64
 #define PF_GATHER 96    /* prefetch distance (edges) for neighbor reads */
 #define PF_PTR 32       /* prefetch distance (nodes) for indptr */
@@ -32,16 +34,36 @@ typedef struct rowspan {
 } rowspan;
 
 /* What one hop's draws depend on, besides the node: the batch's key and the hop's fanout. */
-typedef struct hop_params {
+typedef struct hop_params hop_params;
+struct hop_params {
   int hop;
   int32_t etype;  /* edge type, part of the random key */
   int32_t fanout;
   bool replace, disjoint;
   uint64_t seed, epoch, batch;
-} hop_params;
+};
+
+typedef struct fo_sampler fo_sampler;
+/* The one-hop kernel: choose the edge positions of frontier [fb, fe) (row bounds in s->rows)
+ * and append them to out->edge (as positions) and out->col. One per sampling mode, picked once
+ * at create (kernel table below); `t` is the edge type's topology (weights for weighted). */
+typedef int (*choose_fn)(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
+                         fo_batch_t *out, int64_t fb, int64_t fe, const struct hop_params *hp);
+
+/* A weighted kernel's per-row scratch: an Efraimidis-Spirakis key and its offset in the row. */
+typedef struct wkey {
+  double key;
+  int64_t off;
+} wkey;
+
+static int choose_uniform(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
+                          fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
+static int choose_weighted(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
+                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
 
 struct fo_sampler {
   const fo_dataset_t *d;
+  choose_fn choose;
   fo_topology t;
   /* a partitioned dataset opened in one process: every part's CSC (NULL otherwise) */
   fo_topology *shards;
@@ -84,6 +106,9 @@ struct fo_sampler {
   int64_t cap_rows;
   int64_t *pset;   /* open-addressing set for large fanouts */
   int64_t cap_pset;
+  wkey *heap;      /* weighted without replacement: [fanout] min-heap of the best keys */
+  int64_t cap_heap;
+  bool weighted;
 };
 
 void fo_sampler_opts_init(fo_sampler_opts *o) {
@@ -95,6 +120,7 @@ void fo_sampler_opts_init(fo_sampler_opts *o) {
   o->disjoint = false;
   o->seed = 0;
   o->edge_type_fanouts = NULL;
+  o->weighted = false;
 }
 
 static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
@@ -210,9 +236,29 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
   s->disjoint = o->disjoint;
   s->dir = o->edge_dir;
   s->seed = o->seed;
+  s->weighted = o->weighted;
+  s->choose = o->weighted ? choose_weighted : choose_uniform; /* the kernel table */
   if ((rc = setup_types(s, o)) != FO_OK) {
     fo_sampler_destroy(s);
     return fo__context(rc, "create sampler");
+  }
+  if (o->weighted) {
+    if (s->shards) {
+      fo_sampler_destroy(s);
+      return FO_FAIL(FO_ENOSYS, "create sampler: weighted sampling of a partitioned dataset ('%s') "
+                     "is not supported yet", d->path);
+    }
+    for (int32_t et = 0; et < s->n_etypes; et++)
+      if (!s->topos[et].weight) {
+        fo_edge_type ty;
+        fo_dataset_edge_type(d, et, &ty);
+        rc = FO_FAIL(FO_EINVAL, "create sampler: weighted sampling, but dataset '%s'%s%s%s stores "
+                     "no edge weights for its %s (import with --edge-weight)", d->path,
+                     s->typed ? " (edge type '" : "", s->typed ? ty.name : "", s->typed ? "')" : "",
+                     o->edge_dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+        fo_sampler_destroy(s);
+        return rc;
+      }
   }
   *out = s;
   return FO_OK;
@@ -244,6 +290,7 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->fanouts);
   free(s->rows);
   free(s->pset);
+  free(s->heap);
   free(s);
 }
 
@@ -432,6 +479,223 @@ static int choose_positions(fo_sampler_t *s, const fo_batch_t *fr, fo_batch_t *o
       for (int64_t j = 0; j < k; j++) col[E + j] = i;
     }
     E += k;
+  }
+  out->n_edges = E;
+  return FO_OK;
+}
+
+/* The uniform kernel through the kernel table (the topology is not needed: positions only). */
+static int choose_uniform(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                          fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  (void)t;
+  return choose_positions(s, fr, out, fb, fe, hp);
+}
+
+static inline double load_w(const fo_topology *t, int64_t p) {
+  return t->weight_bytes == 4 ? (double)((const float *)t->weight)[p] : ((const double *)t->weight)[p];
+}
+
+/* A uniform double in (0, 1]: 53 random bits from two 32-bit words (high word first). */
+static inline double rng_unit(fo__rng *r) {
+  uint64_t hi = fo__rng_next32(r) >> 6, lo = fo__rng_next32(r) >> 5; /* 26 + 27 bits */
+  return ((double)(hi << 27 | lo) + 1.0) * 0x1p-53;
+}
+
+static inline void heap_down(wkey *h, int64_t n, int64_t i) {
+  for (;;) {
+    int64_t l = 2 * i + 1, m = i;
+    if (l < n && h[l].key < h[m].key) m = l;
+    if (l + 1 < n && h[l + 1].key < h[m].key) m = l + 1;
+    if (m == i) return;
+    wkey x = h[i];
+    h[i] = h[m];
+    h[m] = x;
+    i = m;
+  }
+}
+
+/* Draws proportional to weight from the row's alias table `al[deg]` (Walker's method: a
+ * uniform offset, then a 32-bit coin against its threshold), ALIAS_CHUNK at a time so that
+ * their table entries are fetched in parallel: out[0..n) receive row offsets; -1 if an entry
+ * is corrupt (offset outside the row). */
+#define ALIAS_CHUNK 16
+static inline void alias_draws(fo__rng *r, const int64_t *al, int64_t deg, int64_t n, int64_t *out) {
+  uint32_t coin[ALIAS_CHUNK];
+  for (int64_t q = 0; q < n; q++) {
+    out[q] = (int64_t)fo__rng_below(r, (uint64_t)deg);
+    coin[q] = fo__rng_next32(r);
+    __builtin_prefetch(&al[out[q]], 0, 0);
+  }
+  for (int64_t q = 0; q < n; q++) {
+    const uint64_t en = (uint64_t)al[out[q]];
+    const int64_t k = coin[q] < (uint32_t)en ? out[q] : (int64_t)(en >> 32);
+    out[q] = k < deg ? k : -1;
+  }
+}
+
+static int bad_alias(const fo_topology *t, int64_t start, int64_t deg) {
+  return FO_FAIL(FO_EFORMAT, "%s[%lld..%lld]: an alias offset lies outside its row",
+                 t->weight_alias_name, (long long)start, (long long)(start + deg));
+}
+
+/* Whether row offset j is among the k picks at p[0..k) (positions start + offset); `set`
+ * (size a power of two, or 0 for a linear scan) mirrors them. */
+static inline bool picked(const int64_t *p, int64_t k, int64_t start, int64_t j, const int64_t *set,
+                          int64_t size) {
+  if (!size) {
+    bool dup = false;
+    for (int64_t q = 0; q < k; q++) dup |= p[q] == start + j;
+    return dup;
+  }
+  for (uint64_t h = ((uint64_t)j * UINT64_C(0x9E3779B97F4A7C15)) & (uint64_t)(size - 1);;
+       h = (h + 1) & (uint64_t)(size - 1)) {
+    if (set[h] < 0) return false;
+    if (set[h] == j) return true;
+  }
+}
+
+static inline void set_add(int64_t *set, int64_t size, int64_t j) {
+  uint64_t h = ((uint64_t)j * UINT64_C(0x9E3779B97F4A7C15)) & (uint64_t)(size - 1);
+  while (set[h] >= 0) h = (h + 1) & (uint64_t)(size - 1);
+  set[h] = j;
+}
+
+/*
+ * The weighted kernel (PyG / torch.multinomial semantics), per frontier node, on the row's
+ * stored weights and alias table (written at import, so nothing is built at open and no draw
+ * scans the row):
+ *  - fanout -1: all neighbors in stored order, weights ignored (as uniform);
+ *  - with replacement: `fanout` independent draws, edge j with probability w_j / sum(w) (to
+ *    the alias table's 2^-32 thresholds): a uniform offset and a 32-bit coin each, O(1); none
+ *    for an all-zero row;
+ *  - without replacement: successive sampling (each pick proportional to weight among the
+ *    edges not picked yet), so exactly min(fanout, #edges with w > 0) distinct edges and never
+ *    a zero-weight one, in pick order. Picks are drawn as with replacement and a repeat is
+ *    drawn again (given the picks so far, an accepted draw is proportional to the remaining
+ *    weight: exactly the next successive pick). When the row is short (deg <= 2 fanout) or
+ *    repeats pile up (more than 2 fanout + 8), the remaining picks come from
+ *    Efraimidis-Spirakis keys log(U_j) / w_j over the unpicked positive edges (ES 2006), the
+ *    largest first: the same law, O(deg log fanout). When all positive edges fit the fanout
+ *    they are taken in stored order.
+ * Draws come from the node's stream as in the uniform kernel.
+ */
+static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  const int32_t f = hp->fanout;
+  int64_t E = out->n_edges;
+  int64_t *col = out->col, *pos = out->edge;
+  int rc;
+  for (int64_t i = fb; i < fe; i++) {
+    const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
+    const int64_t *al = t->weight_alias + start;
+    fo__rng r;
+    uint64_t tag;
+    int64_t k = 0, set_size = 0;
+    if (deg == 0 || f == 0) continue;
+    if (f < 0) {
+      for (int64_t j = 0; j < deg; j++) {
+        pos[E + j] = start + j;
+        col[E + j] = i;
+      }
+      E += deg;
+      continue;
+    }
+    if (al[0] == 0) continue; /* entry 0 is 0 only in a row without positive weights */
+    tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
+    if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
+    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
+    if (hp->replace) {
+      for (int64_t q = 0; q < f; q += ALIAS_CHUNK) {
+        const int64_t n = f - q < ALIAS_CHUNK ? f - q : ALIAS_CHUNK;
+        int64_t j[ALIAS_CHUNK];
+        alias_draws(&r, al, deg, n, j);
+        for (int64_t c = 0; c < n; c++) {
+          if (FO_UNLIKELY(j[c] < 0)) return bad_alias(t, start, deg);
+          pos[E + q + c] = start + j[c];
+          col[E + q + c] = i;
+        }
+      }
+      E += f;
+      continue;
+    }
+    if (deg > 2 * (int64_t)f) {
+      /* successive picks by redrawing repeats */
+      int64_t rejects = 0;
+      if (f > FLOYD_LINEAR_MAX) {
+        for (set_size = 1; set_size < 2 * (int64_t)f;) set_size *= 2;
+        if ((rc = fo__grow(&s->pset, &s->cap_pset, set_size, sizeof *s->pset, "sampler scratch")) != FO_OK)
+          return rc;
+        memset(s->pset, 0xff, (size_t)set_size * sizeof *s->pset);
+      }
+      while (k < f && rejects <= 2 * (int64_t)f + 8) {
+        /* as many draws as picks are missing, fetched together, then taken in order */
+        const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
+        int64_t cand[ALIAS_CHUNK];
+        alias_draws(&r, al, deg, n, cand);
+        for (int64_t c = 0; c < n && k < f && rejects <= 2 * (int64_t)f + 8; c++) {
+          const int64_t j = cand[c];
+          if (FO_UNLIKELY(j < 0)) return bad_alias(t, start, deg);
+          if (picked(pos + E, k, start, j, s->pset, set_size)) {
+            rejects++;
+            continue;
+          }
+          if (set_size) set_add(s->pset, set_size, j);
+          pos[E + k++] = start + j;
+        }
+      }
+      if (k == f) {
+        for (int64_t q = 0; q < f; q++) col[E + q] = i;
+        E += f;
+        continue;
+      }
+    }
+    {
+      /* the rest by Efraimidis-Spirakis keys over the unpicked positive edges */
+      int64_t npos = 0, want = f - k, n = 0;
+      wkey *h;
+      for (int64_t j = 0; j < deg; j++) npos += load_w(t, start + j) > 0;
+      if (npos <= f) {
+        /* every positive edge: stored order (earlier picks are among them) */
+        for (int64_t j = 0; j < deg; j++)
+          if (load_w(t, start + j) > 0) {
+            pos[E] = start + j;
+            col[E++] = i;
+          }
+        continue;
+      }
+      if ((rc = fo__grow(&s->heap, &s->cap_heap, want, sizeof *s->heap, "sampler scratch")) != FO_OK)
+        return rc;
+      h = s->heap;
+      for (int64_t j = 0; j < deg; j++) {
+        const double w = load_w(t, start + j);
+        double key;
+        if (!(w > 0) || (k && picked(pos + E, k, start, j, s->pset, set_size))) continue;
+        key = log(rng_unit(&r)) / w;
+        if (n < want) {
+          int64_t c = n++;
+          h[c].key = key;
+          h[c].off = j;
+          while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
+            wkey x = h[c];
+            h[c] = h[(c - 1) / 2];
+            h[(c - 1) / 2] = x;
+            c = (c - 1) / 2;
+          }
+        } else if (key > h[0].key) {
+          h[0].key = key;
+          h[0].off = j;
+          heap_down(h, n, 0);
+        }
+      }
+      /* pop the smallest first: fill from the end, so the picks follow by decreasing key */
+      for (int64_t q = k + n - 1; q >= k; q--) {
+        pos[E + q] = start + h[0].off;
+        h[0] = h[--n];
+        heap_down(h, n, 0);
+      }
+      for (int64_t q = 0; q < f; q++) col[E + q] = i;
+      E += f;
+    }
   }
   out->n_edges = E;
   return FO_OK;
@@ -679,6 +943,8 @@ static int induce(fo__idmap *map, bool disjoint, fo_batch_t *nb, const fo_batch_
 
 int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_part) {
   const fo_dataset_t *d = s->d;
+  if (s->weighted)
+    return FO_FAIL(FO_ENOSYS, "distributed sampling: weighted mode is not supported yet");
   if (!d->n_parts || local_part < 0 || local_part >= d->n_parts || !d->parts[local_part])
     return FO_FAIL(FO_EINVAL, "distributed sampling needs a partitioned dataset with part %d open",
                    (int)local_part);
@@ -1004,8 +1270,8 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
           if (n_new > INT64_MAX / 4 - e0)
             return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
           if ((rc = batch_edges(eb, e0 + n_new)) != FO_OK) return rc;
-          /* the one-hop kernel (uniform: all, with or without replacement) */
-          if ((rc = choose_positions(s, fr, eb, fb, fe, &hp)) != FO_OK ||
+          /* the one-hop kernel of the sampler's mode (kernel table: uniform, weighted) */
+          if ((rc = s->choose(s, &s->topos[et], fr, eb, fb, fe, &hp)) != FO_OK ||
               (rc = src->gather(s, &s->topos[et], eb, fb, e0, eb->n_edges)) != FO_OK)
             return rc;
         }

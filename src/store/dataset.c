@@ -233,17 +233,30 @@ static bool is_int_dtype(const fo__array *a, bool allow32) {
 static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char *label,
                          fo_load_mode load, int64_t n_rows, int64_t n_nbr) {
   fo_topology *v = &d->topo[dir];
-  const fo__array *ip, *ix, *ei = NULL;
+  const fo__array *ip, *ix, *ei = NULL, *wa = NULL, *wc = NULL;
   json_t *jp = json_object_get(t, "indptr"), *jx = json_object_get(t, "indices");
-  json_t *je = json_object_get(t, "eid");
+  json_t *je = json_object_get(t, "eid"), *jw = json_object_get(t, "weight");
+  json_t *jc = json_object_get(t, "weight_alias");
   const int64_t *p;
   if (!json_is_string(jp) || !json_is_string(jx) || (je && !json_is_string(je)))
     return FO_FAIL(FO_EFORMAT, "topology '%s': needs 'indptr' and 'indices' names", label);
   ip = fo__dataset_find(d, json_string_value(jp));
   ix = fo__dataset_find(d, json_string_value(jx));
   if (je) ei = fo__dataset_find(d, json_string_value(je));
-  if (!ip || !ix || (je && !ei))
+  if ((jw && !json_is_string(jw)) || (jc && !json_is_string(jc)) || !jw != !jc)
+    return FO_FAIL(FO_EFORMAT, "topology '%s': 'weight' and 'weight_alias' must both be array "
+                   "names, or both absent", label);
+  if (jw) wa = fo__dataset_find(d, json_string_value(jw));
+  if (jc) wc = fo__dataset_find(d, json_string_value(jc));
+  if (!ip || !ix || (je && !ei) || (jw && !wa) || (jc && !wc))
     return FO_FAIL(FO_EFORMAT, "topology '%s': names an array that is not listed", label);
+  if (wa && ((strcmp(wa->dtype, "<f4") && strcmp(wa->dtype, "<f8")) || wa->ndim != 1 ||
+             wa->shape[0] != d->n_edges))
+    return FO_FAIL(FO_EFORMAT, "%s: edge weights must be float32 or float64 [%lld], are %s [%lld]",
+                   wa->file, (long long)d->n_edges, wa->dtype, (long long)wa->shape[0]);
+  if (wc && (strcmp(wc->dtype, "<i8") || wc->ndim != 1 || wc->shape[0] != d->n_edges))
+    return FO_FAIL(FO_EFORMAT, "%s: weight alias tables must be int64 [%lld], are %s [%lld]",
+                   wc->file, (long long)d->n_edges, wc->dtype, (long long)wc->shape[0]);
   if (!is_int_dtype(ip, false) || ip->ndim != 1 || ip->shape[0] != n_rows + 1)
     return FO_FAIL(FO_EFORMAT, "%s: must be int64 [%lld], is %s [%lld]", ip->file,
                    (long long)(n_rows + 1), ip->dtype, (long long)ip->shape[0]);
@@ -278,6 +291,11 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   v->indptr_name = ip->name;
   v->indices_name = ix->name;
   v->eid_name = ei ? ei->name : NULL;
+  v->weight = wa ? wa->data : NULL;
+  v->weight_bytes = wa ? (int)wa->itemsize : 0;
+  v->weight_name = wa ? wa->name : NULL;
+  v->weight_alias = wc ? wc->data : NULL;
+  v->weight_alias_name = wc ? wc->name : NULL;
   d->has_topo[dir] = true;
   return FO_OK;
 }

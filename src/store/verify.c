@@ -5,10 +5,12 @@
  * 0, never decreases and ends at m, every indices entry lies in [0, n), and an eid array is a
  * permutation of [0, m) (one bit per edge); when both directions are stored, every CSR
  * position p in row u with eid e must be CSC position e with source u and lie in the column of
- * its CSR target, so the two hold exactly the same edges. The first failure is reported with
+ * its CSR target, so the two hold exactly the same edges; edge weights are finite and >= 0. The first failure is reported with
  * the array and position; nothing is modified.
  */
 #include "store/store_internal.h"
+
+#include <math.h>
 
 static int64_t load_int(const void *a, int bytes, int64_t i) {
   return bytes == 4 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
@@ -26,6 +28,40 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
     if (u < 0 || u >= n)
       return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)", t->indices_name,
                      (long long)e, (long long)u, (long long)n);
+  }
+  for (int64_t v = 0; t->weight && v < t->n_rows; v++) {
+    const int64_t a = t->indptr[v], deg = t->indptr[v + 1] - a;
+    bool any = false;
+    for (int64_t e = a; e < a + deg; e++) {
+      double x = t->weight_bytes == 4 ? (double)((const float *)t->weight)[e]
+                                      : ((const double *)t->weight)[e];
+      if (!isfinite(x) || x < 0)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %g: edge weights must be finite and >= 0",
+                       t->weight_name, (long long)e, x);
+      any |= x > 0;
+    }
+    for (int64_t e = a; e < a + deg; e++) {
+      const uint64_t en = (uint64_t)t->weight_alias[e], off = en >> 32, th = en & 0xffffffffu;
+      const double x = t->weight_bytes == 4 ? (double)((const float *)t->weight)[e]
+                                            : ((const double *)t->weight)[e];
+      double y;
+      if (!any) {
+        if (en)
+          return FO_FAIL(FO_EFORMAT, "%s[%lld] = %llu: row %lld has no positive weight, its alias "
+                         "entries must be 0", t->weight_alias_name, (long long)e,
+                         (unsigned long long)en, (long long)v);
+        continue;
+      }
+      if (off >= (uint64_t)deg)
+        return FO_FAIL(FO_EFORMAT, "%s[%lld]: alias offset %llu is outside row %lld (%lld edges)",
+                       t->weight_alias_name, (long long)e, (unsigned long long)off, (long long)v,
+                       (long long)deg);
+      y = t->weight_bytes == 4 ? (double)((const float *)t->weight)[a + (int64_t)off]
+                               : ((const double *)t->weight)[a + (int64_t)off];
+      if ((!(x > 0) && th) || (!(y > 0) && (int64_t)off != e - a) || (!(x > 0) && !(y > 0)))
+        return FO_FAIL(FO_EFORMAT, "%s[%lld]: a zero-weight edge can be drawn", t->weight_alias_name,
+                       (long long)e);
+    }
   }
   if (!t->eid) return FO_OK;
   if (!(seen = fo__calloc_n((bound + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");

@@ -1,0 +1,530 @@
+/*
+ * tests/unit/test_weighted.c: edge weights (import --edge-weight, the "weight" arrays beside
+ * each CSC/CSR, checks on open and by verify) and the weighted kernel (fo_sampler_opts.weighted).
+ *
+ * Exact tests: weights land at the right positions of both directions (undirected reverse edges
+ * carry their edge's weight); zero-weight edges are never drawn; when all positive edges fit the
+ * fanout they come in stored order; fanout -1 ignores weights. Statistical tests (fixed seeds, so
+ * deterministic; thresholds at p ~ 1e-6 of the chi-square law, so a correct kernel passes and a
+ * uniform or off-by-one one fails by orders of magnitude): draws with replacement against
+ * w_j / sum(w), and 2-subsets without replacement against the exact probabilities of successive
+ * sampling, P({a, b}) = w_a/W * w_b/(W - w_a) + w_b/W * w_a/(W - w_b), on stars whose weights
+ * span 1000x (expected counts under 5 pooled).
+ */
+#include "support.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+typedef struct wds {
+  char *tmp, *dir;
+  fo_dataset_t *d;
+} wds;
+
+/* Import edges src[i] -> dst[i] with weights w (float64 if f64, else float32) into a fresh
+ * dataset (CSC and CSR) and open it. */
+static void wds_make(wds *g, const int64_t *src, const int64_t *dst, int64_t m, const double *w,
+                     bool f64, bool undirected) {
+  fo_import_opts o;
+  char *wp;
+  int64_t shape[1] = {m};
+  g->tmp = fot_tmpdir();
+  g->dir = fot_path(g->tmp, "ds");
+  wp = fot_path(g->tmp, "w.npy");
+  if (f64) {
+    fot_write_npy(wp, "<f8", 1, shape, w, (size_t)m * 8);
+  } else {
+    float *f = malloc((size_t)m * sizeof *f + 1);
+    for (int64_t i = 0; i < m; i++) f[i] = (float)w[i];
+    fot_write_npy(wp, "<f4", 1, shape, f, (size_t)m * 4);
+    free(f);
+  }
+  fo_import_opts_init(&o);
+  o.csc = o.csr = true;
+  o.edge_weight = wp;
+  o.undirected = undirected;
+  assert_fo_ok(fo_import_edges(src, dst, m, g->dir, &o, NULL));
+  assert_fo_ok(fo_dataset_open(g->dir, NULL, &g->d));
+  free(wp);
+}
+
+static void wds_free(wds *g) {
+  fo_dataset_close(g->d);
+  free(g->dir);
+  fot_rmtree(g->tmp);
+}
+
+/* Star: leaves 1..k point at 0 (edge i-1: i -> 0), so column 0 of the CSC lists them in order. */
+static void star(wds *g, const double *w, int64_t k, bool f64) {
+  int64_t *src = malloc((size_t)k * sizeof *src), *dst = malloc((size_t)k * sizeof *dst);
+  for (int64_t i = 0; i < k; i++) {
+    src[i] = i + 1;
+    dst[i] = 0;
+  }
+  wds_make(g, src, dst, k, w, f64, false);
+  free(src);
+  free(dst);
+}
+
+static double topo_w(const fo_topology *t, int64_t p) {
+  return t->weight_bytes == 4 ? ((const float *)t->weight)[p] : ((const double *)t->weight)[p];
+}
+
+static fo_sampler_t *wsampler(const fo_dataset_t *d, const int32_t *f, int32_t n_hops, bool replace,
+                              uint64_t seed) {
+  fo_sampler_opts o;
+  fo_sampler_t *s;
+  fo_sampler_opts_init(&o);
+  o.fanouts = f;
+  o.n_hops = n_hops;
+  o.replace = replace;
+  o.weighted = true;
+  o.seed = seed;
+  assert_fo_ok(fo_sampler_create(d, &o, &s));
+  return s;
+}
+
+/* ---- data ---------------------------------------------------------------------------------- */
+
+static void test_weights_stored_aligned(void **state) {
+  (void)state;
+  /* 0->1 (w 0.5), 2->1 (w 2), 3->0 (w 3), 2->0 (w 0); undirected adds the reverses */
+  const int64_t src[] = {0, 2, 3, 2}, dst[] = {1, 1, 0, 0};
+  const double w[] = {0.5, 2, 3, 0};
+  for (int f64 = 0; f64 < 2; f64++)
+    for (int und = 0; und < 2; und++) {
+      wds g;
+      fo_topology csc, csr;
+      wds_make(&g, src, dst, 4, w, f64, und);
+      assert_fo_ok(fo_dataset_topology(g.d, FO_EDGE_DIR_IN, &csc));
+      assert_fo_ok(fo_dataset_topology(g.d, FO_EDGE_DIR_OUT, &csr));
+      assert_non_null(csc.weight);
+      assert_non_null(csr.weight);
+      assert_int_equal(csc.weight_bytes, f64 ? 8 : 4);
+      assert_int_equal(csr.weight_bytes, f64 ? 8 : 4);
+      /* every stored edge (u, v) has the weight of the input edge between u and v */
+      for (int dir = 0; dir < 2; dir++) {
+        const fo_topology *t = dir ? &csr : &csc;
+        for (int64_t v = 0; v < t->n_rows; v++)
+          for (int64_t p = t->indptr[v]; p < t->indptr[v + 1]; p++) {
+            int64_t u = t->indices_bytes == 4 ? ((const int32_t *)t->indices)[p]
+                                              : ((const int64_t *)t->indices)[p];
+            int64_t a = dir ? v : u, b = dir ? u : v; /* the edge a -> b */
+            double want = -1;
+            for (int i = 0; i < 4; i++)
+              if ((src[i] == a && dst[i] == b) || (und && src[i] == b && dst[i] == a)) want = w[i];
+            assert_true(want >= 0);
+            assert_true(topo_w(t, p) == want);
+          }
+      }
+      assert_fo_ok(fo_dataset_verify(g.d));
+      wds_free(&g);
+    }
+}
+
+static void write_w(const char *path, const char *descr, const void *w, int64_t m, int item) {
+  int64_t shape[1] = {m};
+  fot_write_npy(path, descr, 1, shape, w, (size_t)(m * item));
+}
+
+static void test_weight_errors(void **state) {
+  (void)state;
+  char *tmp = fot_tmpdir(), *dir = fot_path(tmp, "ds"), *wp = fot_path(tmp, "w.npy");
+  const int64_t src[] = {0, 1, 2}, dst[] = {1, 2, 0};
+  fo_import_opts o;
+  struct stat st;
+  const struct {
+    double v;
+    const char *msg;
+  } bad[] = {{NAN, "weight[1] = nan is NaN"}, {INFINITY, "weight[1] = inf is infinite"},
+             {-1.5, "weight[1] = -1.5 is negative"}};
+  fo_import_opts_init(&o);
+  o.edge_weight = wp;
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    double w[3] = {1, bad[k].v, 2};
+    write_w(wp, "<f8", w, 3, 8);
+    assert_fo_error(fo_import_edges(src, dst, 3, dir, &o, NULL), FO_ERANGE, bad[k].msg);
+    assert_true(strstr(fo_last_error(), "w.npy") != NULL);
+    assert_int_not_equal(stat(dir, &st), 0); /* nothing written */
+    {
+      float f[3] = {1, (float)bad[k].v, 2};
+      write_w(wp, "<f4", f, 3, 4);
+      assert_fo_error(fo_import_edges(src, dst, 3, dir, &o, NULL), FO_ERANGE, bad[k].msg);
+      assert_int_not_equal(stat(dir, &st), 0);
+    }
+  }
+  {
+    double w[2] = {1, 2};
+    write_w(wp, "<f8", w, 2, 8);
+    assert_fo_error(fo_import_edges(src, dst, 3, dir, &o, NULL), FO_EFORMAT,
+                    "shape must be (3,), one weight per input edge, is (2,)");
+  }
+  {
+    int64_t w[3] = {1, 2, 3};
+    write_w(wp, "<i8", w, 3, 8);
+    assert_fo_error(fo_import_edges(src, dst, 3, dir, &o, NULL), FO_EFORMAT,
+                    "dtype '<i8', expected float32");
+  }
+  {
+    /* all-zero rows are fine */
+    double w[3] = {0, 0, 0};
+    fo_dataset_t *d;
+    write_w(wp, "<f8", w, 3, 8);
+    assert_fo_ok(fo_import_edges(src, dst, 3, dir, &o, NULL));
+    assert_fo_ok(fo_dataset_open(dir, NULL, &d));
+    assert_fo_ok(fo_dataset_verify(d));
+    fo_dataset_close(d);
+  }
+  /* the sampler asks for weights the dataset lacks */
+  {
+    fo_dataset_t *d;
+    fo_sampler_opts so;
+    fo_sampler_t *s;
+    const int32_t f[] = {2};
+    char *d2 = fot_path(tmp, "plain");
+    fo_import_opts_init(&o);
+    assert_fo_ok(fo_import_edges(src, dst, 3, d2, &o, NULL));
+    assert_fo_ok(fo_dataset_open(d2, NULL, &d));
+    fo_sampler_opts_init(&so);
+    so.fanouts = f;
+    so.n_hops = 1;
+    so.weighted = true;
+    assert_fo_error(fo_sampler_create(d, &so, &s), FO_EINVAL, "stores no edge weights for its CSC (import with --edge-weight)");
+    assert_null(s);
+    fo_dataset_close(d);
+    free(d2);
+  }
+  free(wp);
+  free(dir);
+  fot_rmtree(tmp);
+}
+
+/* A weight array with a negative entry: opening works (shape and dtype are fine), verify names it. */
+static void test_verify_bad_weight(void **state) {
+  (void)state;
+  wds g;
+  const double w[] = {1, 2, 3};
+  star(&g, w, 3, true);
+  fo_dataset_close(g.d);
+  {
+    /* csc_weight[1] = -2.0 (float64: the same 8 bytes as an int64), checksum kept valid */
+    double x = -2;
+    int64_t bits;
+    memcpy(&bits, &x, 8);
+    fot_set_array_elem(g.dir, "csc_weight", 1, bits, true);
+  }
+  assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
+  assert_fo_error(fo_dataset_verify(g.d), FO_EFORMAT,
+                  "csc_weight[1] = -2: edge weights must be finite and >= 0");
+  wds_free(&g);
+}
+
+/* ---- kernels: exact -------------------------------------------------------------------------- */
+
+static void test_zero_weights_never_drawn(void **state) {
+  (void)state;
+  const double w[] = {0, 1, 0, 2, 0, 0, 5};
+  wds g;
+  const int32_t f2[] = {2}, f5[] = {5}, fall[] = {-1};
+  fo_batch_t *b;
+  star(&g, w, 7, false);
+  assert_fo_ok(fo_batch_create(&b));
+  for (int rep = 0; rep < 2; rep++) {
+    fo_sampler_t *s = wsampler(g.d, f2, 1, rep, 7);
+    const int64_t seed0 = 0;
+    for (uint64_t bi = 0; bi < 500; bi++) {
+      assert_fo_ok(fo_sampler_sample(s, &seed0, 1, 0, bi, b));
+      assert_int_equal(b->n_edges, 2);
+      for (int64_t e = 0; e < b->n_edges; e++) assert_true(w[b->edge[e]] > 0);
+      if (!rep) assert_int_not_equal(b->edge[0], b->edge[1]);
+    }
+    fo_sampler_destroy(s);
+  }
+  {
+    /* fanout >= positive edges without replacement: exactly the positive ones, stored order */
+    fo_sampler_t *s = wsampler(g.d, f5, 1, false, 1);
+    const int64_t seed0 = 0;
+    assert_fo_ok(fo_sampler_sample(s, &seed0, 1, 0, 0, b));
+    assert_int_equal(b->n_edges, 3);
+    assert_int_equal(b->edge[0], 1);
+    assert_int_equal(b->edge[1], 3);
+    assert_int_equal(b->edge[2], 6);
+    fo_sampler_destroy(s);
+  }
+  {
+    /* fanout -1: every neighbor, weights ignored */
+    fo_sampler_t *s = wsampler(g.d, fall, 1, false, 1);
+    const int64_t seed0 = 0;
+    assert_fo_ok(fo_sampler_sample(s, &seed0, 1, 0, 0, b));
+    assert_int_equal(b->n_edges, 7);
+    for (int64_t e = 0; e < 7; e++) assert_int_equal(b->edge[e], e);
+    fo_sampler_destroy(s);
+  }
+  {
+    /* an all-zero row (leaf 1 has no in-edges; make one with zeros): no draws, no error */
+    const double z[] = {0, 0, 0};
+    wds h;
+    fo_sampler_t *s;
+    const int64_t seed0 = 0;
+    star(&h, z, 3, true);
+    for (int rep = 0; rep < 2; rep++) {
+      s = wsampler(h.d, f2, 1, rep, 1);
+      assert_fo_ok(fo_sampler_sample(s, &seed0, 1, 0, 0, b));
+      assert_int_equal(b->n_edges, 0);
+      assert_int_equal(b->n_nodes, 1);
+      fo_sampler_destroy(s);
+    }
+    wds_free(&h);
+  }
+  fo_batch_destroy(b);
+  wds_free(&g);
+}
+
+static void test_deterministic(void **state) {
+  (void)state;
+  const int64_t src[] = {1, 2, 3, 4, 5, 0, 2, 3, 0, 1}, dst[] = {0, 0, 0, 0, 0, 1, 1, 2, 3, 4};
+  const double w[] = {1, 2, 3, 4, 5, 1, 0.25, 8, 1, 1};
+  const int32_t f[] = {2, 2};
+  const int64_t seeds[] = {0, 1, 0};
+  wds g;
+  wds_make(&g, src, dst, 10, w, false, false);
+  for (int rep = 0; rep < 2; rep++)
+    for (int disj = 0; disj < 2; disj++) {
+      fo_sampler_opts o;
+      fo_sampler_t *s1, *s2;
+      fo_batch_t *b1, *b2;
+      bool differs = false;
+      fo_sampler_opts_init(&o);
+      o.fanouts = f;
+      o.n_hops = 2;
+      o.replace = rep;
+      o.disjoint = disj;
+      o.weighted = true;
+      o.seed = 11;
+      assert_fo_ok(fo_sampler_create(g.d, &o, &s1));
+      assert_fo_ok(fo_sampler_create(g.d, &o, &s2));
+      assert_fo_ok(fo_batch_create(&b1));
+      assert_fo_ok(fo_batch_create(&b2));
+      for (uint64_t bi = 0; bi < 20; bi++) {
+        /* s2 samples another batch in between: no state carries over */
+        assert_fo_ok(fo_sampler_sample(s2, seeds, 3, 1, bi + 100, b2));
+        assert_fo_ok(fo_sampler_sample(s1, seeds, 3, 1, bi, b1));
+        assert_fo_ok(fo_sampler_sample(s2, seeds, 3, 1, bi, b2));
+        assert_int_equal(b1->n_edges, b2->n_edges);
+        assert_int_equal(b1->n_nodes, b2->n_nodes);
+        assert_memory_equal(b1->edge, b2->edge, (size_t)b1->n_edges * sizeof *b1->edge);
+        assert_memory_equal(b1->row, b2->row, (size_t)b1->n_edges * sizeof *b1->row);
+        assert_memory_equal(b1->node, b2->node, (size_t)b1->n_nodes * sizeof *b1->node);
+        for (int64_t e = 0; e < b1->n_edges; e++) assert_true(w[b1->edge[e]] > 0);
+        if (bi) {
+          fo_batch_t *b3;
+          assert_fo_ok(fo_batch_create(&b3));
+          assert_fo_ok(fo_sampler_sample(s1, seeds, 3, 1, 0, b3));
+          differs |= b3->n_edges != b1->n_edges ||
+                     memcmp(b3->edge, b1->edge, (size_t)b1->n_edges * sizeof *b1->edge);
+          fo_batch_destroy(b3);
+        }
+      }
+      assert_true(differs); /* the batch index is part of the key */
+      fo_batch_destroy(b1);
+      fo_batch_destroy(b2);
+      fo_sampler_destroy(s1);
+      fo_sampler_destroy(s2);
+    }
+  wds_free(&g);
+}
+
+/* ---- kernels: distributions ------------------------------------------------------------------ */
+
+/* Chi-square statistic of counts against expected counts, pooling categories expected < 5. */
+static double chi2(const double *count, const double *expect, int k, int *df) {
+  double x = 0, pc = 0, pe = 0;
+  int cats = 0;
+  for (int i = 0; i < k; i++) {
+    if (expect[i] < 5) {
+      pc += count[i];
+      pe += expect[i];
+      continue;
+    }
+    x += (count[i] - expect[i]) * (count[i] - expect[i]) / expect[i];
+    cats++;
+  }
+  if (pe > 0) {
+    x += (pc - pe) * (pc - pe) / pe;
+    cats++;
+  }
+  *df = cats - 1;
+  return x;
+}
+
+/* Upper 1e-6 quantile of chi-square(df), Wilson-Hilferty, generous for df >= 1. */
+static double chi2_limit(int df) {
+  const double z = 4.9, a = 2.0 / (9.0 * df);
+  double c = 1 - a + z * sqrt(a);
+  return df * c * c * c + 5;
+}
+
+static void test_with_replacement_distribution(void **state) {
+  (void)state;
+  const double w[] = {1, 10, 0, 100, 1000, 3, 0.5};
+  const int K = 7;
+  const int32_t f[] = {4};
+  const int64_t seed0 = 0;
+  const uint64_t N = 60000;
+  double count[7] = {0}, expect[7], W = 0;
+  wds g;
+  fo_sampler_t *s;
+  fo_batch_t *b;
+  int df;
+  star(&g, w, K, false);
+  s = wsampler(g.d, f, 1, true, 2026);
+  assert_fo_ok(fo_batch_create(&b));
+  for (uint64_t bi = 0; bi < N; bi++) {
+    assert_fo_ok(fo_sampler_sample(s, &seed0, 1, 0, bi, b));
+    assert_int_equal(b->n_edges, 4);
+    for (int64_t e = 0; e < 4; e++) count[b->edge[e]]++;
+  }
+  assert_true(count[2] == 0);
+  for (int i = 0; i < K; i++) W += w[i];
+  for (int i = 0; i < K; i++) expect[i] = 4.0 * (double)N * w[i] / W;
+  {
+    /* drop the zero-weight category (expected 0, count checked above) */
+    double c2[6], e2[6];
+    int j = 0;
+    for (int i = 0; i < K; i++)
+      if (w[i] > 0) {
+        c2[j] = count[i];
+        e2[j++] = expect[i];
+      }
+    double x = chi2(c2, e2, j, &df);
+    if (x > chi2_limit(df)) fail_msg("with replacement: chi2 %.1f > %.1f (df %d)", x, chi2_limit(df), df);
+  }
+  /* a uniform kernel would be far off: the test can fail */
+  {
+    double cu[6], eu[6];
+    int j = 0;
+    for (int i = 0; i < K; i++)
+      if (w[i] > 0) {
+        cu[j] = count[i];
+        eu[j++] = 4.0 * (double)N / 6;
+      }
+    assert_true(chi2(cu, eu, j, &df) > 100 * chi2_limit(df));
+  }
+  fo_batch_destroy(b);
+  fo_sampler_destroy(s);
+  wds_free(&g);
+}
+
+/* Exact probability that successive sampling of k = 2 from weights w picks {a, b}. */
+static double p_pair(const double *w, int n, int a, int b) {
+  double W = 0;
+  for (int i = 0; i < n; i++) W += w[i];
+  return w[a] / W * w[b] / (W - w[a]) + w[b] / W * w[a] / (W - w[b]);
+}
+
+/* Exact probability of the 3-subset {a, b, c}: the sum over its 6 pick orders. */
+static double p_triple(const double *w, int n, int a, int b, int c) {
+  const int ord[6][3] = {{a, b, c}, {a, c, b}, {b, a, c}, {b, c, a}, {c, a, b}, {c, b, a}};
+  double W = 0, p = 0;
+  for (int i = 0; i < n; i++) W += w[i];
+  for (int o = 0; o < 6; o++) {
+    double q = 1, left = W;
+    for (int t = 0; t < 3; t++) {
+      q *= w[ord[o][t]] / left;
+      left -= w[ord[o][t]];
+    }
+    p += q;
+  }
+  return p;
+}
+
+/* Successive sampling of k (2 or 3) from the leaves of a star with weights w[K] (at most 32
+ * positive), N batches: every batch k distinct positive edges, the k-subsets' frequencies
+ * against their exact probabilities. */
+static void check_without(const double *w, int K, int32_t k, uint64_t N, uint64_t seed) {
+  const int64_t seed0 = 0;
+  const int32_t f[] = {k};
+  double pw[32], *count, *expect, *sub;
+  int idx[32], n = 0, cats = 0, df;
+  wds g;
+  fo_batch_t *b;
+  fo_sampler_t *s;
+  for (int i = 0; i < K; i++)
+    if (w[i] > 0) {
+      pw[n] = w[i];
+      idx[n++] = i;
+    }
+  count = calloc((size_t)1 << K, sizeof *count);
+  expect = calloc(8192, sizeof *expect);
+  sub = calloc(8192, sizeof *sub);
+  star(&g, w, K, true);
+  assert_fo_ok(fo_batch_create(&b));
+  s = wsampler(g.d, f, 1, false, seed);
+  for (uint64_t bi = 0; bi < N; bi++) {
+    uint64_t mask = 0;
+    assert_fo_ok(fo_sampler_sample(s, &seed0, 1, 0, bi, b));
+    assert_int_equal(b->n_edges, k);
+    for (int64_t e = 0; e < k; e++) {
+      assert_true(w[b->edge[e]] > 0);
+      assert_false(mask >> b->edge[e] & 1); /* distinct */
+      mask |= UINT64_C(1) << b->edge[e];
+    }
+    count[mask]++;
+  }
+  for (int a = 0; a < n; a++)
+    for (int c = a + 1; c < n; c++) {
+      if (k == 2) {
+        expect[cats] = (double)N * p_pair(pw, n, a, c);
+        sub[cats++] = count[(1u << idx[a]) | (1u << idx[c])];
+        continue;
+      }
+      for (int e = c + 1; e < n; e++) {
+        expect[cats] = (double)N * p_triple(pw, n, a, c, e);
+        sub[cats++] = count[(1u << idx[a]) | (1u << idx[c]) | (1u << idx[e])];
+      }
+    }
+  {
+    double total = 0;
+    for (int i = 0; i < cats; i++) total += expect[i];
+    assert_true(fabs(total - (double)N) < 1e-6 * (double)N); /* the subsets' law sums to 1 */
+  }
+  {
+    double x = chi2(sub, expect, cats, &df);
+    if (x > chi2_limit(df))
+      fail_msg("without replacement, k=%d, %d leaves: chi2 %.1f > %.1f (df %d)", k, K, x,
+               chi2_limit(df), df);
+  }
+  fo_sampler_destroy(s);
+  fo_batch_destroy(b);
+  free(count);
+  free(expect);
+  free(sub);
+  wds_free(&g);
+}
+
+static void test_without_replacement_distribution(void **state) {
+  (void)state;
+  /* weights spanning 1000x; leaf 2 has weight 0 and must never appear. k = 2: deg 6 > 2k, the
+   * redraw path; k = 3: deg <= 2k, the key path. */
+  const double w[] = {1, 10, 0, 100, 1000, 30};
+  /* two heavy edges and many light ones: the third pick's redraws pile up and it falls back to
+   * keys over the unpicked edges mid-row */
+  const double heavy[] = {1000, 0.5, 1000, 1, 1, 2, 1, 1, 0, 1, 3, 1};
+  check_without(w, 6, 2, 100000, 101);
+  check_without(w, 6, 3, 100000, 102);
+  check_without(heavy, 12, 3, 100000, 103);
+  check_without(heavy, 12, 2, 50000, 104);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_weights_stored_aligned),
+      cmocka_unit_test(test_weight_errors),
+      cmocka_unit_test(test_verify_bad_weight),
+      cmocka_unit_test(test_zero_weights_never_drawn),
+      cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_with_replacement_distribution),
+      cmocka_unit_test(test_without_replacement_distribution),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
