@@ -142,9 +142,11 @@ int cli_node_type(const fo_dataset_t *d, const char *opt, const char *type, int3
   type_names(d, have, sizeof have);
   if (!type) {
     if (fo_dataset_num_node_types(d) > 1)
-      return failf(FO_EINVAL, "%s: dataset '%s' has %d node types: write TYPE:... "
-                                   "(node types: %s)", opt, fo_dataset_path(d),
-                                   (int)fo_dataset_num_node_types(d), have);
+      return failf(FO_EINVAL, "%s: dataset '%s' has %d node types: %s (node types: %s)", opt,
+                   fo_dataset_path(d), (int)fo_dataset_num_node_types(d),
+                   strcmp(opt, "--input-type") ? "write TYPE:..."
+                                               : "give --input-type TYPE or --split TYPE:NAME",
+                   have);
     *out = 0;
     return CLI_OK;
   }

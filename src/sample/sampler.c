@@ -1176,9 +1176,9 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
       return FO_FAIL(FO_EINVAL, "seeds is NULL with %lld seeds", (long long)n_t[t]);
     for (int64_t i = 0; i < n_t[t]; i++)
       if (seeds_t[t][i] < 0 || seeds_t[t][i] >= n)
-        return FO_FAIL(FO_ERANGE, "seed %lld (index %lld) is not a %s id in [0, %lld)%s%s%s",
-                       (long long)seeds_t[t][i], (long long)i, s->typed ? "node type's" : "node",
-                       (long long)n, s->typed ? " (node type '" : "", tn, s->typed ? "')" : "");
+        return FO_FAIL(FO_ERANGE, "seed %lld (index %lld) is not a node id%s%s%s in [0, %lld)",
+                       (long long)seeds_t[t][i], (long long)i, s->typed ? " of node type '" : "",
+                       tn, s->typed ? "'" : "", (long long)n);
     if (n_t[t] >= (int64_t)UINT32_MAX - n_seeds)
       return FO_FAIL(FO_ERANGE, "%lld seeds: a batch holds at most 2^32 - 2 nodes",
                      (long long)(n_seeds + n_t[t]));
