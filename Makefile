@@ -46,14 +46,14 @@ test-asan: bootstrap
 	  -DFO_BUILD_BENCH=OFF -DFO_WERROR=$(WERROR) >/dev/null
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) -LE netns
 
 test-tsan: bootstrap
 	cmake -S . -B $(TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFO_SANITIZE=thread \
 	  -DFO_BUILD_BENCH=OFF -DFO_WERROR=$(WERROR) >/dev/null
 	cmake --build $(TSAN) -j $(JOBS)
 	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-	  ctest --output-on-failure -j $(JOBS) -L threads
+	  ctest --output-on-failure -j $(JOBS) -L threads -LE netns
 
 # libFuzzer harnesses of tests/fuzz (clang, ASan + UBSan) in $(FUZZ)/, each run for
 # FUZZ_SECONDS (scripts/fuzz.sh; FUZZ_FLAGS passes libFuzzer flags). The corpus and regression
