@@ -48,12 +48,15 @@ test-asan: bootstrap
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) -LE netns
 
+# Under ThreadSanitizer, mpi_transfer (a peer frozen in the middle of a large message, timed
+# against twice a 3 s deadline) and the netns tests (4 s deadlines) miss their deadlines from
+# TSan's slowdown alone; they run in the plain build and (mpi_transfer) under ASan.
 test-tsan: bootstrap
 	cmake -S . -B $(TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFO_SANITIZE=thread \
 	  -DFO_BUILD_BENCH=OFF -DFO_WERROR=$(WERROR) >/dev/null
 	cmake --build $(TSAN) -j $(JOBS)
 	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-	  ctest --output-on-failure -j $(JOBS) -L threads -LE netns
+	  ctest --output-on-failure -j $(JOBS) -L threads -LE netns -E '^mpi_transfer$$'
 
 # libFuzzer harnesses of tests/fuzz (clang, ASan + UBSan) in $(FUZZ)/, each run for
 # FUZZ_SECONDS (scripts/fuzz.sh; FUZZ_FLAGS passes libFuzzer flags). The corpus and regression
