@@ -84,6 +84,12 @@ int32_t fo_dist_local_size(const fo_dist_t *dd) { return dd->local_size; }
 int32_t fo_dist_rank(const fo_dist_t *dd) { return dd->rank; }
 int32_t fo_dist_size(const fo_dist_t *dd) { return dd->size; }
 
+void fo_dist_batch_stats_get(const fo_loader_batch_t *b, fo_dist_batch_stats *out) {
+  const fo_dist_batch_stats *s = fo__loader_batch_stats(b);
+  if (s) *out = *s;
+  else memset(out, 0, sizeof *out);
+}
+
 void fo_dist_get_stats(fo_dist_t *dd, fo_dist_stats *out) {
   pthread_mutex_lock(&dd->mu);
   *out = dd->stats;
@@ -192,6 +198,16 @@ static int exchange(fo_dist_t *dd, fo__call *calls, int n, int hop) {
     dd->stats.fetch_bytes += bytes;
   }
   pthread_mutex_unlock(&dd->mu);
+  if (fo__cur_batch_stats) { /* the batch being produced on this thread */
+    fo_dist_batch_stats *bs = fo__cur_batch_stats;
+    if (hop >= 0 && hop < 64) {
+      bs->hop_requests[hop] += n;
+      bs->hop_bytes[hop] += bytes;
+    } else {
+      bs->fetch_requests += n;
+      bs->fetch_bytes += bytes;
+    }
+  }
   if (rc != FO_OK) return fo__dist_fail(dd, rc);
   (void)kind_names;
   return FO_OK;
@@ -211,6 +227,8 @@ static int remote_hop(void *ctx, const fo__hop_req *reqs, int n, fo__hop_res *re
                               &res[i])) != FO_OK)
       return fo__dist_fail(c->dd, fo__context(rc, "hop %d answer of machine %d", (int)reqs[i].hop,
                                                (int)reqs[i].part));
+  if (fo__cur_batch_stats && n && reqs[0].hop >= 0 && reqs[0].hop < 64)
+    for (int i = 0; i < n; i++) fo__cur_batch_stats->hop_edges[reqs[0].hop] += res[i].n_edges;
   return FO_OK;
 }
 
@@ -376,6 +394,7 @@ static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t r
     cnt[k]++;
   }
   for (int k = 0; k < P; k++) start[k + 1] = start[k] + cnt[k];
+  if (fo__cur_batch_stats) fo__cur_batch_stats->remote_rows += n - cnt[me];
   for (int64_t i = 0; i < n; i++) {
     int k = fo__owner(d, nodes[i]);
     pos[i] = start[k]++;
@@ -454,16 +473,54 @@ out:
   return rc;
 }
 
+void fo_dist_loader_opts_init(fo_dist_loader_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->tail = FO_DIST_TAIL_KEEP;
+  o->seed_placement = FO_DIST_SEEDS_GLOBAL;
+}
+
+/* The fo_dist_loader_opts fields every process must share (after check_loader_opts). */
+static int check_dist_loader_opts(fo_dist_t *dd, const fo_dist_loader_opts *lo) {
+  char sp[32];
+  fo_dist_option opts[1] = {{"seed_placement", sp}};
+  if (lo->seed_placement == FO_DIST_SEEDS_GLOBAL) snprintf(sp, sizeof sp, "global");
+  else if (lo->seed_placement == FO_DIST_SEEDS_LOCAL) snprintf(sp, sizeof sp, "local");
+  else snprintf(sp, sizeof sp, "%d", (int)lo->seed_placement);
+  return fo_dist_check_same(dd, "create distributed loader", opts, 1);
+}
+
+static int32_t owner_of(void *ctx, int64_t v) {
+  const fo_dataset_t *d = ((loader_ctx *)ctx)->d;
+  return v >= 0 && v < d->n_nodes ? (int32_t)fo__owner(d, v) : -1;
+}
+
 int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
                           fo_dist_tail tail, fo_loader_t **out) {
+  fo_dist_loader_opts lo;
+  fo_dist_loader_opts_init(&lo);
+  lo.tail = tail;
+  return fo_dist_loader_create_ex(dd, d, o, &lo, out);
+}
+
+int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
+                             const fo_dist_loader_opts *dopts, fo_loader_t **out) {
   fo__loader_hooks h;
+  fo_dist_loader_opts lo;
   loader_ctx *c;
+  fo_dist_tail tail;
   int rc;
   *out = NULL;
   if (!dd || !d || !o) return FO_FAIL(FO_EINVAL, "create distributed loader: dd, d or o is NULL");
+  if (dopts) lo = *dopts;
+  else fo_dist_loader_opts_init(&lo);
+  tail = lo.tail;
   /* first, before anything that may fail on one process only: the others wait here */
   if ((rc = check_loader_opts(dd, d, o, tail)) != FO_OK) return rc;
+  if ((rc = check_dist_loader_opts(dd, &lo)) != FO_OK) return rc;
   if ((unsigned)tail > FO_DIST_TAIL_PAD) return FO_FAIL(FO_EINVAL, "unknown tail mode %d", (int)tail);
+  if ((unsigned)lo.seed_placement > FO_DIST_SEEDS_LOCAL)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: unknown seed_placement %d (global 0, "
+                   "local 1)", (int)lo.seed_placement);
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");
   c->dd = dd;
@@ -475,6 +532,16 @@ int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_
   h.shard = dd->rank;
   h.n_shards = dd->size;
   h.tail = tail == FO_DIST_TAIL_DROP ? FO__TAIL_DROP : tail == FO_DIST_TAIL_PAD ? FO__TAIL_PAD : FO__TAIL_KEEP;
+  if (lo.seed_placement == FO_DIST_SEEDS_LOCAL) {
+    h.local_seeds = true;
+    h.machine = dd->machine;
+    h.n_machines = dd->n_machines;
+    h.local_rank = dd->local_rank;
+    h.local_size = dd->local_size;
+    h.owner = owner_of;
+    h.shard = 0;
+    h.n_shards = 1;
+  }
   h.free_ctx = free;
   rc = fo__loader_create(d, o, &h, out);
   if (rc != FO_OK) return fo__context(rc, "create distributed loader");

@@ -57,8 +57,23 @@ typedef struct fo__loader_hooks {
                 int64_t n_y);
   int32_t shard, n_shards;
   int tail;
+  /* Seed placement "local" (instead of shards): the loader keeps the input nodes that machine
+   * `machine` owns (owner(), checked to be in [0, n_machines)), in the epoch's order, cuts them
+   * into batches (machine batch j = the j-th batch_size of them) and produces machine batches
+   * j with j mod local_size == local_rank; their index (the random streams' batch key) is
+   * j * n_machines + machine. `tail` as for shards, over every machine's ranks: DROP the least,
+   * PAD the most batches any rank of any machine has (a machine without seeds cannot pad). */
+  bool local_seeds;
+  int32_t machine, n_machines, local_rank, local_size;
+  int32_t (*owner)(void *ctx, int64_t node);
   void (*free_ctx)(void *ctx); /* called when the loader is destroyed (or its creation fails) */
 } fo__loader_hooks;
+
+/* The dist layer's traffic counters of the batch being produced on this thread (NULL outside
+ * a loader's produce): exchanges add to it. */
+extern _Thread_local fo_dist_batch_stats *fo__cur_batch_stats;
+/* The counters of a batch handed out by a loader (NULL for NULL). */
+const fo_dist_batch_stats *fo__loader_batch_stats(const fo_loader_batch_t *b);
 
 int fo__loader_create(const fo_dataset_t *d, const fo_loader_opts *o, const fo__loader_hooks *h,
                       fo_loader_t **out);
