@@ -71,6 +71,11 @@ static void help(void) {
          "  --seed-placement global|local  global: batch b is the single-process batch b;\n"
          "                       local: each machine's ranks batch the seeds it owns (batch\n"
          "                       index j x machines + machine; default global)\n"
+         "  --cache-mb M         keep M MiB of other machines' feature and label rows (default 0)\n"
+         "  --cache-policy degree|frequency|lookahead  which rows: most edges into this part,\n"
+         "                       most frequent in a pre-sampling pass, or Belady's rule over\n"
+         "                       the batches sampled ahead (default degree)\n"
+         "  --lookahead K        batches sampled ahead for --cache-policy lookahead (default 8)\n"
          "  --batches N          with --dist: the batches of index 0..N-1 of each epoch\n",
          (int)o.num_workers, (unsigned long long)o.sampler.seed, (unsigned long long)o.epoch,
          o.sampler.replace ? "on" : "off", o.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
@@ -92,7 +97,8 @@ static double huge_pages_mb(void) {
 enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, OPT_DIR,
        OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
        OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
-       OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED, OPT_SEEDS };
+       OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED, OPT_SEEDS,
+       OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -206,6 +212,9 @@ typedef struct dist_cfg {
   fo_dist_tail tail;
   bool quiet; /* no progress line (rank 0 draws it) */
   fo_dist_seed_placement seeds;
+  int64_t cache_bytes;
+  fo_dist_cache_policy cache_policy;
+  int32_t lookahead;
 } dist_cfg;
 
 #ifndef FO_WITH_MPI
@@ -219,7 +228,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
 #else
 /* Counters summed over the ranks (one MPI_Reduce of int64). */
 enum { SUM_BATCHES, SUM_NODES, SUM_EDGES, SUM_XBYTES, SUM_FETCH_REQ, SUM_FETCH_BYTES,
-       SUM_REMOTE_ROWS, SUM_CACHE_HITS, SUM_CACHE_SAVED, SUM_HOP_REQ,
+       SUM_REMOTE_ROWS, SUM_CACHE_HITS, SUM_CACHE_SAVED, SUM_AHEAD_REQ, SUM_AHEAD_BYTES, SUM_HOP_REQ,
        SUM_HOP_BYTES = SUM_HOP_REQ + 64, SUM_HOP_EDGES = SUM_HOP_BYTES + 64,
        SUM_N = SUM_HOP_EDGES + 64 };
 
@@ -239,6 +248,8 @@ static int add_traffic(const fo_loader_batch_t *b, int n_hops, int64_t *sums, in
   sums[SUM_REMOTE_ROWS] += bs.remote_rows;
   sums[SUM_CACHE_HITS] += bs.cache_hits;
   sums[SUM_CACHE_SAVED] += bs.cache_bytes_saved;
+  sums[SUM_AHEAD_REQ] += bs.ahead_requests;
+  sums[SUM_AHEAD_BYTES] += bs.ahead_bytes;
   for (int h = 0; h < 64; h++) {
     sums[SUM_HOP_REQ + h] += bs.hop_requests[h];
     sums[SUM_HOP_BYTES + h] += bs.hop_bytes[h];
@@ -393,6 +404,9 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
     fo_dist_loader_opts_init(&dlo);
     dlo.tail = dc->tail;
     dlo.seed_placement = dc->seeds;
+    dlo.cache_bytes = dc->cache_bytes;
+    dlo.cache_policy = dc->cache_policy;
+    dlo.lookahead = dc->lookahead;
     if ((rc = fo_dist_loader_create_ex(dd, d, lo, &dlo, &L)) != FO_OK) goto fail;
   }
   { /* this command's own options that every rank must share (the loader checked its own) */
@@ -531,14 +545,18 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
       else printf("null");
       printf(", \"load\": \"%s\", \"mode\": \"dist\", \"ranks\": %d, \"machines\": %d, "
              "\"procs_per_machine\": %d, \"deadline_s\": %g, \"tail\": \"%s\", "
-             "\"seed_placement\": \"%s\", "
+             "\"seed_placement\": \"%s\", \"cache_bytes\": %lld, \"cache_policy\": \"%s\", "
+             "\"lookahead\": %d, "
              "\"threads\": %d, \"batch_size\": %lld, \"batches\": %lld, \"seconds\": %.6f, "
              "\"open_seconds\": %.6f, \"sampled_nodes\": %lld, \"sampled_edges\": %lld, "
              "\"edges_per_s\": %.1f, \"nodes_per_s\": %.1f, \"feature_bytes\": %lld, "
              "\"feature_bytes_per_s\": %.1f, \"peak_rss_mb\": %.1f",
              dopts->load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", size, (int)machines,
              (int)local_size, dc->deadline_s, tails[dc->tail],
-             dc->seeds == FO_DIST_SEEDS_LOCAL ? "local" : "global", (int)lo->num_workers,
+             dc->seeds == FO_DIST_SEEDS_LOCAL ? "local" : "global", (long long)dc->cache_bytes,
+             dc->cache_policy == FO_DIST_CACHE_LOOKAHEAD ? "lookahead"
+             : dc->cache_policy == FO_DIST_CACHE_FREQUENCY ? "frequency" : "degree",
+             (int)dc->lookahead, (int)lo->num_workers,
              (long long)lo->batch_size, (long long)nb, s, maxs[1], (long long)tot[SUM_NODES],
              (long long)tot[SUM_EDGES], s > 0 ? (double)tot[SUM_EDGES] / s : 0.0,
              s > 0 ? (double)tot[SUM_NODES] / s : 0.0, (long long)tot[SUM_XBYTES],
@@ -561,11 +579,14 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
       printf(", \"remote_hop_edges_per_batch\": ");
       json_f64_array(by, n_hops);
       printf(", \"remote_feature_bytes_per_batch\": %.3f, \"remote_rows_per_batch\": %.3f, "
-             "\"cache_hit_rate\": %.6f, \"cache_bytes_saved_per_batch\": %.3f",
+             "\"cache_hit_rate\": %.6f, \"cache_bytes_saved_per_batch\": %.3f, "
+             "\"lookahead_hop_requests_per_batch\": %.3f, \"lookahead_hop_bytes_per_batch\": %.3f",
              nb ? (double)tot[SUM_FETCH_BYTES] / (double)nb : 0.0,
              nb ? (double)tot[SUM_REMOTE_ROWS] / (double)nb : 0.0,
              tot[SUM_REMOTE_ROWS] ? (double)tot[SUM_CACHE_HITS] / (double)tot[SUM_REMOTE_ROWS] : 0.0,
-             nb ? (double)tot[SUM_CACHE_SAVED] / (double)nb : 0.0);
+             nb ? (double)tot[SUM_CACHE_SAVED] / (double)nb : 0.0,
+             nb ? (double)tot[SUM_AHEAD_REQ] / (double)nb : 0.0,
+             nb ? (double)tot[SUM_AHEAD_BYTES] / (double)nb : 0.0);
       if (digest) printf(", \"digest\": \"%016llx\"", (unsigned long long)dg);
       printf("}\n");
     } else {
@@ -587,6 +608,13 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
       printf("remote fetch   %.2f requests, %.1f KiB per batch\n",
              nb ? (double)tot[SUM_FETCH_REQ] / (double)nb : 0.0,
              nb ? (double)tot[SUM_FETCH_BYTES] / (double)nb / 1024.0 : 0.0);
+      if (dc->cache_bytes > 0)
+        printf("feature cache  %.1f MiB per rank, %s: hit rate %.3f, %.1f KiB saved per batch\n",
+               (double)dc->cache_bytes / 1048576.0,
+               dc->cache_policy == FO_DIST_CACHE_LOOKAHEAD ? "lookahead"
+               : dc->cache_policy == FO_DIST_CACHE_FREQUENCY ? "frequency" : "degree",
+               tot[SUM_REMOTE_ROWS] ? (double)tot[SUM_CACHE_HITS] / (double)tot[SUM_REMOTE_ROWS] : 0.0,
+               nb ? (double)tot[SUM_CACHE_SAVED] / (double)nb / 1024.0 : 0.0);
       printf("peak RSS       %.1f MiB (largest rank)\n", maxs[2]);
       if (digest) printf("digest         %016llx\n", (unsigned long long)dg);
     }
@@ -631,6 +659,9 @@ int cmd_bench(int argc, char **argv) {
       {"deadline", required_argument, NULL, OPT_DEADLINE}, {"tail", required_argument, NULL, OPT_TAIL},
       {"input-type", required_argument, NULL, OPT_INTYPE},
       {"seed-placement", required_argument, NULL, OPT_SEEDS},
+      {"cache-mb", required_argument, NULL, OPT_CACHE_MB},
+      {"cache-policy", required_argument, NULL, OPT_CACHE_POLICY},
+      {"lookahead", required_argument, NULL, OPT_LOOKAHEAD},
       {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
@@ -642,7 +673,8 @@ int cmd_bench(int argc, char **argv) {
   bool json = false, digest = false, bare = false, want_memcpy = false, loader_opt = false;
   bool quiet = false;
   cli_progress pg = {0};
-  dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP, false, FO_DIST_SEEDS_GLOBAL};
+  dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP, false, FO_DIST_SEEDS_GLOBAL, 0,
+                 FO_DIST_CACHE_DEGREE, 8};
   double memcpy_bps = 0;
   fo_loader_stats ls;
   fo_dataset_t *d = NULL;
@@ -776,6 +808,37 @@ int cmd_bench(int argc, char **argv) {
       }
       dc.dist_opt = true;
       break;
+    case OPT_CACHE_MB: {
+      char *end;
+      double mb = strtod(optarg, &end);
+      if (end == optarg || *end || !isfinite(mb) || mb < 0 || mb > 1e9) {
+        ret = cli_usage_error("bench", "--cache-mb: %s is not a number of MiB >= 0", optarg);
+        goto out;
+      }
+      dc.cache_bytes = (int64_t)(mb * 1048576.0);
+      dc.dist_opt = true;
+      break;
+    }
+    case OPT_CACHE_POLICY:
+      if (!strcmp(optarg, "degree")) dc.cache_policy = FO_DIST_CACHE_DEGREE;
+      else if (!strcmp(optarg, "frequency")) dc.cache_policy = FO_DIST_CACHE_FREQUENCY;
+      else if (!strcmp(optarg, "lookahead")) dc.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+      else {
+        ret = cli_usage_error("bench", "--cache-policy: '%s' is not degree, frequency or lookahead",
+                              optarg);
+        goto out;
+      }
+      dc.dist_opt = true;
+      break;
+    case OPT_LOOKAHEAD:
+      if ((ret = cli_i64("bench", "--lookahead", optarg, &v))) goto out;
+      if (v < 1 || v > 1024) {
+        ret = cli_usage_error("bench", "--lookahead: %s is not in 1..1024", optarg);
+        goto out;
+      }
+      dc.lookahead = (int32_t)v;
+      dc.dist_opt = true;
+      break;
     case 'q': quiet = dc.quiet = true; break;
     case 'h': help(); goto out;
     default: ret = cli_bad_option("bench", c, argv, lopts); goto out;
@@ -795,8 +858,8 @@ int cmd_bench(int argc, char **argv) {
     goto out;
   }
   if (dc.dist_opt && !dc.dist) {
-    ret = cli_usage_error("bench", "--procs-per-machine, --deadline, --tail and "
-                          "--seed-placement need --dist");
+    ret = cli_usage_error("bench", "--procs-per-machine, --deadline, --tail, --seed-placement, "
+                          "--cache-mb, --cache-policy and --lookahead need --dist");
     goto out;
   }
   lo.epoch = epoch0;

@@ -231,10 +231,38 @@ typedef enum fo_dist_seed_placement {
   FO_DIST_SEEDS_LOCAL = 1
 } fo_dist_seed_placement;
 
+/** How a loader's remote feature cache chooses the rows it keeps (fo_dist_loader_opts). */
+typedef enum fo_dist_cache_policy {
+  /** Static: the remote nodes with the most edges into this machine's part (the in-neighbor
+   *  lists it holds: how often a hop from its nodes can reach them), filled once when the
+   *  loader is made. */
+  FO_DIST_CACHE_DEGREE = 0,
+  /** Static: the remote nodes that appear most often in a measured pre-sampling pass (the
+   *  topology of up to 32 of this process's batches of another epoch, key epoch + 2^62, so
+   *  that it estimates the inclusion frequencies without seeing the batches it will serve),
+   *  filled once when the loader is made. */
+  FO_DIST_CACHE_FREQUENCY = 1,
+  /** Dynamic: batches are a pure function of their index, so the loader samples the topology
+   *  of batches j+1 .. j+lookahead ahead of batch j's gather, and after each gather keeps the
+   *  rows whose next use within that window is soonest (Belady's rule: the row whose next use
+   *  is furthest, or beyond the window, goes first; a fetched row needed later than every
+   *  kept row is not admitted). Gathers run in batch order (a thread that has sampled batch
+   *  j waits for j - 1's gather). The look-ahead samples are topology only and cost their
+   *  own remote hop requests (counted with the batch whose gather made them). */
+  FO_DIST_CACHE_LOOKAHEAD = 2
+} fo_dist_cache_policy;
+
 /** Options of a distributed loader beyond fo_loader_opts. */
 typedef struct fo_dist_loader_opts {
   fo_dist_tail tail;                     /**< default FO_DIST_TAIL_KEEP */
   fo_dist_seed_placement seed_placement; /**< default FO_DIST_SEEDS_GLOBAL */
+  int64_t cache_bytes;                   /**< bytes of other machines' feature and label rows
+                                              this loader keeps (row data only, not the index:
+                                              about 24 bytes more per row); 0 (default) = no
+                                              cache. Batches are the same with or without. */
+  fo_dist_cache_policy cache_policy;     /**< default FO_DIST_CACHE_DEGREE */
+  int32_t lookahead;                     /**< FO_DIST_CACHE_LOOKAHEAD: batches sampled ahead,
+                                              1..1024; default 8 */
 } fo_dist_loader_opts;
 
 /** Write the defaults into `o`. Cost: O(1). */
@@ -248,6 +276,9 @@ FO_API void fo_dist_loader_opts_init(fo_dist_loader_opts *o);
  *         placement local) tail pad when this machine owns no input node; FO_EFORMAT when an
  *         input node's book entry is not a machine.
  */
+/* (cache options: checked as "cache_bytes", "cache_policy" and "lookahead"; FO_EINVAL for a
+ * negative cache_bytes, an unknown policy or lookahead outside 1..1024; a cache's fill
+ * requests fail as remote calls do.) */
 FO_API int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
                                     const fo_dist_loader_opts *dopts, fo_loader_t **out);
 
@@ -275,6 +306,10 @@ typedef struct fo_dist_batch_stats {
   int64_t remote_rows;        /**< rows (x and/or y) of nodes other machines own */
   int64_t cache_hits;         /**< of those, rows found in the remote feature cache */
   int64_t cache_bytes_saved;  /**< feature and label bytes the hits did not fetch */
+  int64_t ahead_requests;     /**< cache policy lookahead: remote hop requests of the batches
+                                   sampled ahead during this batch's gather (topology only;
+                                   not in hop_requests) */
+  int64_t ahead_bytes;        /**< their bytes */
 } fo_dist_batch_stats;
 
 /**

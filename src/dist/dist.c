@@ -351,7 +351,30 @@ static int check_loader_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
 typedef struct loader_ctx {
   fo_dist_t *dd;
   const fo_dataset_t *d;
+  fo__dist_cache *cache; /* NULL: none (cache.c) */
 } loader_ctx;
+
+static void loader_ctx_free(void *ctx) {
+  loader_ctx *c = ctx;
+  if (!c) return;
+  fo__dist_cache_destroy(c->cache);
+  free(c);
+}
+
+static int gather_plain(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
+                        int64_t *y, int64_t n_y);
+
+static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
+                  int64_t *y, int64_t n_y) {
+  loader_ctx *c = ctx;
+  if (c->cache) return fo__dist_cache_gather(c->cache, nodes, n, x, row_bytes, y, n_y);
+  return gather_plain(ctx, nodes, n, x, row_bytes, y, n_y);
+}
+
+static int prepare(void *ctx, fo_loader_t *L) {
+  loader_ctx *c = ctx;
+  return c->cache ? fo__dist_cache_prepare(c->cache, L) : FO_OK;
+}
 
 static int make_sampler(void *ctx, const fo_dataset_t *d, const fo_sampler_opts *o,
                         fo_sampler_t **out) {
@@ -360,8 +383,8 @@ static int make_sampler(void *ctx, const fo_dataset_t *d, const fo_sampler_opts 
 }
 
 /* x and y of nodes[0..n): this machine's rows directly, every other machine's in one request. */
-static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
-                  int64_t *y, int64_t n_y) {
+static int gather_plain(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
+                        int64_t *y, int64_t n_y) {
   loader_ctx *c = ctx;
   const fo_dataset_t *d = c->d;
   const int P = d->n_parts, me = c->dd->machine;
@@ -477,16 +500,25 @@ void fo_dist_loader_opts_init(fo_dist_loader_opts *o) {
   memset(o, 0, sizeof *o);
   o->tail = FO_DIST_TAIL_KEEP;
   o->seed_placement = FO_DIST_SEEDS_GLOBAL;
+  o->cache_bytes = 0;
+  o->cache_policy = FO_DIST_CACHE_DEGREE;
+  o->lookahead = 8;
 }
 
 /* The fo_dist_loader_opts fields every process must share (after check_loader_opts). */
 static int check_dist_loader_opts(fo_dist_t *dd, const fo_dist_loader_opts *lo) {
-  char sp[32];
-  fo_dist_option opts[1] = {{"seed_placement", sp}};
+  char sp[32], cb[32], cp[32], la[32];
+  fo_dist_option opts[4] = {{"seed_placement", sp}, {"cache_bytes", cb}, {"cache_policy", cp},
+                            {"lookahead", la}};
   if (lo->seed_placement == FO_DIST_SEEDS_GLOBAL) snprintf(sp, sizeof sp, "global");
   else if (lo->seed_placement == FO_DIST_SEEDS_LOCAL) snprintf(sp, sizeof sp, "local");
   else snprintf(sp, sizeof sp, "%d", (int)lo->seed_placement);
-  return fo_dist_check_same(dd, "create distributed loader", opts, 1);
+  snprintf(cb, sizeof cb, "%lld", (long long)lo->cache_bytes);
+  if ((unsigned)lo->cache_policy <= FO_DIST_CACHE_LOOKAHEAD)
+    snprintf(cp, sizeof cp, "%s", fo__cache_policy_name((int)lo->cache_policy));
+  else snprintf(cp, sizeof cp, "%d", (int)lo->cache_policy);
+  snprintf(la, sizeof la, "%d", (int)lo->lookahead);
+  return fo_dist_check_same(dd, "create distributed loader", opts, 4);
 }
 
 static int32_t owner_of(void *ctx, int64_t v) {
@@ -521,14 +553,30 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
   if ((unsigned)lo.seed_placement > FO_DIST_SEEDS_LOCAL)
     return FO_FAIL(FO_EINVAL, "create distributed loader: unknown seed_placement %d (global 0, "
                    "local 1)", (int)lo.seed_placement);
+  if (lo.cache_bytes < 0)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: cache_bytes %lld is negative",
+                   (long long)lo.cache_bytes);
+  if ((unsigned)lo.cache_policy > FO_DIST_CACHE_LOOKAHEAD)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: unknown cache_policy %d (degree 0, "
+                   "frequency 1, lookahead 2)", (int)lo.cache_policy);
+  if (lo.lookahead < 1 || lo.lookahead > 1024)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: lookahead %d is not in 1..1024",
+                   (int)lo.lookahead);
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");
   c->dd = dd;
   c->d = d;
+  if (lo.cache_bytes > 0 && d->parts && d->parts[dd->machine] &&
+      (rc = fo__dist_cache_create(dd, d, lo.cache_bytes, (int)lo.cache_policy, lo.lookahead,
+                                  o->features, o->labels, gather_plain, c, &c->cache)) != FO_OK) {
+    free(c);
+    return fo__context(rc, "create distributed loader");
+  }
   memset(&h, 0, sizeof h);
   h.ctx = c;
   h.make_sampler = make_sampler;
   h.gather = gather;
+  h.prepare = prepare;
   h.shard = dd->rank;
   h.n_shards = dd->size;
   h.tail = tail == FO_DIST_TAIL_DROP ? FO__TAIL_DROP : tail == FO_DIST_TAIL_PAD ? FO__TAIL_PAD : FO__TAIL_KEEP;
@@ -542,7 +590,7 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
     h.shard = 0;
     h.n_shards = 1;
   }
-  h.free_ctx = free;
+  h.free_ctx = loader_ctx_free;
   rc = fo__loader_create(d, o, &h, out);
   if (rc != FO_OK) return fo__context(rc, "create distributed loader");
   return FO_OK;

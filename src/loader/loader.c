@@ -170,6 +170,7 @@ static int produce_typed(fo_loader_t *L, slot *sl, uint64_t epoch, int64_t index
 }
 
 _Thread_local fo_dist_batch_stats *fo__cur_batch_stats;
+_Thread_local const fo__batch_pos *fo__cur_batch_pos;
 
 const fo_dist_batch_stats *fo__loader_batch_stats(const fo_loader_batch_t *b) {
   return b ? &((const slot *)(const void *)b)->traffic : NULL;
@@ -178,37 +179,89 @@ const fo_dist_batch_stats *fo__loader_batch_stats(const fo_loader_batch_t *b) {
 static int produce_batch(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch,
                          int64_t local_index, fo_loader_stats *st);
 
+/* Where this loader's batch j lies: its index, its offset into the epoch's order (of `avail`
+ * inputs: all, or this machine's with local seeds) and its seed count. */
+static void batch_place(const fo_loader_t *L, int64_t j, int64_t avail, int64_t *index,
+                        int64_t *off, int64_t *k) {
+  /* this loader's batch j is the epoch's batch shard + j * n_shards (wrapping when padded);
+   * with local seeds, machine batch local_rank + j * local_size of this machine's inputs */
+  const bool local = L->hooks.local_seeds;
+  const int64_t bs = L->o.batch_size;
+  const int64_t mb = local ? (L->hooks.local_rank + j * L->hooks.local_size) %
+                                 (L->machine_batches ? L->machine_batches : 1)
+                           : 0;
+  *index = local ? mb * L->hooks.n_machines + L->hooks.machine
+           : L->hooks.n_shards > 1 ? (L->hooks.shard + j * L->hooks.n_shards) % L->epoch_batches
+                                   : j;
+  *off = (local ? mb : *index) * bs;
+  *k = avail - *off < bs ? avail - *off : bs;
+}
+
+void fo__seed_scratch_fini(fo__seed_scratch *sc) {
+  free(sc->order);
+  free(sc->mine);
+  memset(sc, 0, sizeof *sc);
+}
+
+int fo__loader_batch_seeds(const fo_loader_t *L, uint64_t epoch, int64_t j, fo__seed_scratch *sc,
+                           int64_t *seeds, int64_t *k, int64_t *index) {
+  const bool local = L->hooks.local_seeds;
+  const int64_t *order = local ? L->mine : L->order;
+  int64_t avail = local ? L->n_mine : L->n_inputs, off;
+  if (epoch != L->epoch) {
+    if (!sc->valid || sc->epoch != epoch) {
+      int rc;
+      if (!sc->order && !(sc->order = fo__malloc_n(L->n_inputs, sizeof *sc->order)))
+        return FO_FAIL(FO_ENOMEM, "seed order");
+      if (local && !sc->mine && !(sc->mine = fo__malloc_n(L->n_inputs, sizeof *sc->mine)))
+        return FO_FAIL(FO_ENOMEM, "seed order");
+      if (L->o.shuffle) {
+        if ((rc = fo_random_permutation(L->n_inputs, L->o.sampler.seed, epoch, sc->order)) != FO_OK)
+          return rc;
+      } else {
+        for (int64_t i = 0; i < L->n_inputs; i++) sc->order[i] = i;
+      }
+      sc->n_mine = 0;
+      for (int64_t i = 0; local && i < L->n_inputs; i++)
+        if (L->input_machine[sc->order[i]] == L->hooks.machine) sc->mine[sc->n_mine++] = sc->order[i];
+      sc->valid = true;
+      sc->epoch = epoch;
+    }
+    order = local ? sc->mine : sc->order;
+    avail = local ? sc->n_mine : L->n_inputs;
+  }
+  batch_place(L, j, avail, index, &off, k);
+  for (int64_t i = 0; i < *k; i++) seeds[i] = L->inputs[order[off + i]];
+  return FO_OK;
+}
+
+const fo_sampler_opts *fo__loader_sampler_opts(const fo_loader_t *L) { return &L->o.sampler; }
+int64_t fo__loader_batch_size(const fo_loader_t *L) { return L->o.batch_size; }
+uint64_t fo__loader_epoch(const fo_loader_t *L) { return L->epoch; }
+
 /* Fill `sl` with batch `index` of epoch `epoch` using sampler `s`; add its timings to *st. The
  * dist layer's exchanges on this thread meanwhile count into the slot's traffic. */
 static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, int64_t local_index,
                    fo_loader_stats *st) {
+  fo__batch_pos pos = {epoch, local_index};
   int rc;
   memset(&sl->traffic, 0, sizeof sl->traffic);
   fo__cur_batch_stats = &sl->traffic;
+  fo__cur_batch_pos = &pos;
   rc = produce_batch(L, s, sl, epoch, local_index, st);
   fo__cur_batch_stats = NULL;
+  fo__cur_batch_pos = NULL;
   return rc;
 }
 
 static int produce_batch(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch,
                          int64_t local_index, fo_loader_stats *st) {
-  /* this loader's batch j is the epoch's batch shard + j * n_shards (wrapping when padded);
-   * with local seeds, machine batch local_rank + j * local_size of this machine's inputs */
-  const bool local = L->hooks.local_seeds;
-  const int64_t mb = local ? (L->hooks.local_rank + local_index * L->hooks.local_size) %
-                                 (L->machine_batches ? L->machine_batches : 1)
-                           : 0;
-  const int64_t index = local ? mb * L->hooks.n_machines + L->hooks.machine
-                        : L->hooks.n_shards > 1
-                            ? (L->hooks.shard + local_index * L->hooks.n_shards) % L->epoch_batches
-                            : local_index;
-  const int64_t bs = L->o.batch_size, off = (local ? mb : index) * bs;
-  const int64_t avail = local ? L->n_mine : L->n_inputs;
-  const int64_t k = avail - off < bs ? avail - off : bs;
-  const int64_t *order = local ? L->mine : L->order;
+  int64_t index, off, k;
+  const int64_t *order = L->hooks.local_seeds ? L->mine : L->order;
   int64_t *seeds;
   uint64_t t0, t1;
   int rc;
+  batch_place(L, local_index, L->hooks.local_seeds ? L->n_mine : L->n_inputs, &index, &off, &k);
   if ((rc = grow_slot(sl, k, 0)) != FO_OK) return rc;
   /* the seeds go through y's buffer first (sample copies them into node[0..k)) */
   seeds = sl->y;
@@ -641,6 +694,7 @@ int fo__loader_create(const fo_dataset_t *d, const fo_loader_opts *o, const fo__
   if ((rc = make_sampler(L, &L->own_sampler)) != FO_OK) goto fail;
   for (int32_t i = 0; i < L->o.prefetch; i++)
     if ((rc = add_slot(L)) != FO_OK) goto fail;
+  if (L->hooks.prepare && (rc = L->hooks.prepare(L->hooks.ctx, L)) != FO_OK) goto fail;
   if (o->num_workers > 0) {
     if (!(L->workers = calloc((size_t)o->num_workers, sizeof *L->workers))) {
       rc = FO_FAIL(FO_ENOMEM, "workers");

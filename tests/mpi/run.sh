@@ -20,7 +20,8 @@
 #            through the C API with start-up skew (mpi_dist check)
 #   tail     --tail keep, drop and pad: 9 batches over 4 ranks give 9, 8 and 12
 #   seeds    --seed-placement local: equal digests over thread counts and reruns, no remote
-#            hop-0 request, tails, a machine without seeds refusing pad
+#            hop-0 request, tails, a machine without seeds refusing pad; --cache-mb with each
+#            --cache-policy: the digest of no cache, with hits
 #   errors   start-up errors on every rank, wrong number of parts, usage errors, a corrupt part
 #   frozen   a SIGSTOPped rank: every other rank fails within 2 x the deadline naming it
 #   crash    a SIGKILLed rank: the job ends non-zero within 2 x the deadline, no hang
@@ -227,6 +228,24 @@ seeds)
       fail "$parts local seeds: digests ${digs[*]}, global $(digest_of global.json), hop 0 $h0"
     fi
   done
+  # the remote feature cache: every policy gives the digest of no cache (global seeds: the
+  # single-process digest), with hits
+  for sp in global local; do
+    mpi 4 "$FANOUT" bench "$D/cora-m2" --dist --procs-per-machine 2 --seed-placement $sp \
+      --threads 2 "${base[@]}" --digest --json > nocache.json 2> err.txt || fail "$sp, no cache: $(cat err.txt)"
+    for pol in degree frequency lookahead; do
+      mpi 4 "$FANOUT" bench "$D/cora-m2" --dist --procs-per-machine 2 --seed-placement $sp \
+        --threads 2 "${base[@]}" --cache-mb 0.5 --cache-policy $pol --lookahead 4 --digest --json \
+        > cache.json 2> err.txt || { fail "$sp, cache $pol: $(cat err.txt)"; continue; }
+      hr=$(field_of cache_hit_rate cache.json)
+      if [ "$(digest_of cache.json)" = "$(digest_of nocache.json)" ] && [ -n "$hr" ] &&
+        awk -v h="$hr" 'BEGIN { exit !(h > 0) }'; then
+        echo "ok   $sp seeds, 0.5 MiB cache, $pol: digest $(digest_of cache.json) as without, hit rate $hr," \
+          "feature bytes/batch $(field_of remote_feature_bytes_per_batch cache.json)" \
+          "(no cache $(field_of remote_feature_bytes_per_batch nocache.json))"
+      else fail "$sp seeds, cache $pol: digest $(digest_of cache.json), without $(digest_of nocache.json), hit rate $hr"; fi
+    done
+  done
   # tails over machines with unequal seed counts: drop and pad are multiples of the ranks
   for t in keep drop pad; do
     mpi 4 "$FANOUT" bench "$D/cora-h2" --dist --procs-per-machine 2 --seed-placement local \
@@ -354,6 +373,10 @@ python)
       echo "$(cat cmp.out) ($parts)"
     fi
   done
+  if mpi 4 $PY "$here/py_dist.py" placement "$D/cora-m2" 2 > pl.out 2>&1 &&
+    [ "$(grep -c '^ok   python placement' pl.out)" = 4 ]; then
+    echo "ok   python: seed_placement local and every cache policy on 4 ranks (batches as without a cache)"
+  else fail "python placement"; cat pl.out; fi
   if mpi 4 $PY "$here/py_dist.py" api "$D/cora-h2" 2 > api.out 2>&1 &&
     [ "$(grep -c '^ok   python api' api.out)" = 4 ]; then
     echo "ok   python: DistContext rules on 4 ranks"
@@ -441,7 +464,8 @@ disagree)
     "--epochs 2|option epochs differs between processes: rank 0 has 1, rank 2 has 2" \
     "--batches 3|option batches differs between processes: rank 0 has all, rank 2 has 3" \
     "--no-shuffle|option shuffle differs between processes: rank 0 has true, rank 2 has false" \
-    "--seed-placement local|option seed_placement differs between processes: rank 0 has global, rank 2 has local"; do
+    "--seed-placement local|option seed_placement differs between processes: rank 0 has global, rank 2 has local" \
+    "--cache-mb 1 --cache-policy lookahead|option cache_bytes differs between processes: rank 0 has 0, rank 2 has 1048576"; do
     IFS='|' read -r odd want <<< "$c"
     base=(bench "$D/cora-h1" --dist --procs-per-machine 3 --fanout 10,10 --batch-size 16 --seed 3
       --threads 1)

@@ -273,11 +273,142 @@ static void batch_stats_count_kept_batches(void **state) {
   assert_fo_ok(fo_dist_finalize(dd));
 }
 
+/* Belady's rule, driven as the loader drives it: at step j node seq[j] is needed (a hit, or a
+ * miss fetched), then the rows kept are chosen with the next uses of steps j+1 .. j+window.
+ * Returns the misses; held[j] (when not NULL) is the set held after step j (bit u = node u). */
+static int64_t run_belady(const int64_t *seq, int64_t n, int64_t cap, int64_t window, int64_t *held) {
+  fo__rcache *c;
+  fo__nextuse nu = {0};
+  int64_t misses = 0;
+  unsigned char row[8];
+  assert_fo_ok(fo__rcache_create(cap, 8, &c));
+  for (int64_t j = 0; j < n; j++) {
+    int64_t v = seq[j], s = fo__rcache_find(c, v), val = v * 100;
+    if (s >= 0) {
+      int64_t got;
+      memcpy(&got, fo__rcache_row(c, s), 8);
+      assert_int_equal(got, v * 100); /* the row is the node's */
+    } else {
+      misses++;
+    }
+    fo__nextuse_clear(&nu);
+    for (int64_t t = j + 1; t <= j + window && t < n; t++) assert_fo_ok(fo__nextuse_put_first(&nu, seq[t], t));
+    memcpy(row, &val, 8);
+    assert_fo_ok(fo__rcache_belady(c, &v, row, s >= 0 ? 0 : 1, &nu));
+    assert_true(fo__rcache_rows(c) <= cap);
+    if (held) {
+      held[j] = 0;
+      for (int64_t u = 0; u < 63; u++)
+        if (fo__rcache_find(c, u) >= 0) held[j] |= INT64_C(1) << u;
+    }
+  }
+  fo__nextuse_free(&nu);
+  fo__rcache_destroy(c);
+  return misses;
+}
+
+/* The classic reference string 1 2 3 4 1 2 5 1 2 3 4 5 with 3 rows: 7 misses, the optimum
+ * (exhaustive search over every admission and eviction gives 7 too); Belady never admits 4 or
+ * 5 there (each is needed later than 1, 2 and 3), so {1, 2, 3} stays. A row needed again soon
+ * is admitted in place of rows never needed again, and without look-ahead it is not. */
+static void belady_exact(void **state) {
+  static const int64_t seq[12] = {1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5};
+  static const int64_t want[12] = {0x2, 0x6, 0xe, 0xe, 0xe, 0xe, 0xe, 0xe, 0xe, 0xe, 0xe, 0xe};
+  static const int64_t hot[7] = {1, 2, 3, 4, 4, 4, 4};
+  int64_t held[12];
+  (void)state;
+  assert_int_equal(run_belady(seq, 12, 3, 100, held), 7);
+  for (int j = 0; j < 12; j++)
+    if (held[j] != want[j])
+      fail_msg("step %d holds 0x%llx, expected 0x%llx", j, (unsigned long long)held[j],
+               (unsigned long long)want[j]);
+  assert_int_equal(run_belady(seq, 12, 5, 100, NULL), 5); /* room for all: first uses only */
+  assert_int_equal(run_belady(hot, 7, 3, 100, held), 4);  /* 4 replaces 3 (ties: lower ids stay) */
+  assert_int_equal(held[3], 0x16);
+  assert_int_equal(run_belady(hot, 7, 3, 0, NULL), 7);    /* no look-ahead: 1, 2, 3 stay */
+  assert_int_equal(run_belady(hot, 7, 3, 1, NULL), 4);    /* one batch ahead is enough */
+}
+
+/* Loaders with a cache of each policy give the batches of a loader without one (digests of the
+ * epoch, global and local seeds, 0 and 2 threads), with hits; a bad cache option fails. */
+static void cache_keeps_batches(void **state) {
+  const fo_dist_cache_policy pols[3] = {FO_DIST_CACHE_DEGREE, FO_DIST_CACHE_FREQUENCY,
+                                        FO_DIST_CACHE_LOOKAHEAD};
+  fo_loader_opts o;
+  (void)state;
+  base_opts(&o);
+  o.batch_size = 64;
+  for (int sp = 0; sp < 2; sp++)
+    for (int r = 0; r < 3; r++) {
+      uint64_t want = 0;
+      for (int p = -1; p < 3; p++)
+        for (int t = 0; t <= 2; t += 2) {
+          fo_dist_loader_opts dlo;
+          fo_dist_t *dd;
+          fo_loader_t *L;
+          fo_loader_batch_t *b;
+          uint64_t dg[64];
+          int64_t n = 0, hits = 0, rows = 0, saved = 0;
+          fo_dist_loader_opts_init(&dlo);
+          dlo.seed_placement = sp ? FO_DIST_SEEDS_LOCAL : FO_DIST_SEEDS_GLOBAL;
+          if (p >= 0) {
+            dlo.cache_bytes = 200 * (1433 * 4 + 8); /* 200 rows of Cora */
+            dlo.cache_policy = pols[p];
+            dlo.lookahead = 4;
+          }
+          o.num_workers = t;
+          assert_fo_ok(fo_dist_init_local(G.parts[1], r, NULL, &dd));
+          assert_fo_ok(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L));
+          while (fo_loader_next(L, &b) == FO_OK && b && n < 64) {
+            fo_dist_batch_stats st;
+            fo_dist_batch_stats_get(b, &st);
+            hits += st.cache_hits;
+            rows += st.remote_rows;
+            saved += st.cache_bytes_saved;
+            if (p != 2) assert_int_equal(st.ahead_requests, 0);
+            dg[n++] = fo_loader_batch_digest(b);
+            fo_loader_release(L, b);
+          }
+          fo_loader_destroy(L);
+          assert_fo_ok(fo_dist_finalize(dd));
+          if (p < 0 && t == 0) want = fo_digest_sequence(dg, n);
+          else assert_true(fo_digest_sequence(dg, n) == want);
+          if (p < 0) assert_int_equal(hits, 0);
+          else {
+            assert_true(hits > 0 && hits <= rows);
+            assert_int_equal(saved, hits * (1433 * 4 + 8));
+          }
+        }
+    }
+  {
+    fo_dist_loader_opts dlo;
+    fo_dist_t *dd;
+    fo_loader_t *L = NULL;
+    assert_fo_ok(fo_dist_init_local(G.parts[0], 0, NULL, &dd));
+    fo_dist_loader_opts_init(&dlo);
+    dlo.cache_bytes = -1;
+    assert_fo_error(fo_dist_loader_create_ex(dd, G.parts[0], &o, &dlo, &L), FO_EINVAL,
+                    "cache_bytes -1 is negative");
+    dlo.cache_bytes = 1 << 20;
+    dlo.cache_policy = (fo_dist_cache_policy)9;
+    assert_fo_error(fo_dist_loader_create_ex(dd, G.parts[0], &o, &dlo, &L), FO_EINVAL,
+                    "unknown cache_policy 9");
+    dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+    dlo.lookahead = 0;
+    assert_fo_error(fo_dist_loader_create_ex(dd, G.parts[0], &o, &dlo, &L), FO_EINVAL,
+                    "lookahead 0 is not in 1..1024");
+    assert_null(L);
+    assert_fo_ok(fo_dist_finalize(dd));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(local_seeds_cover_and_repeat),
       cmocka_unit_test(local_seeds_tails),
       cmocka_unit_test(batch_stats_count_kept_batches),
+      cmocka_unit_test(belady_exact),
+      cmocka_unit_test(cache_keeps_batches),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
