@@ -14,8 +14,15 @@
 # remote hop requests and KiB per batch (per hop), remote feature requests and KiB per batch.
 # On a 2-core host 4 and 8 ranks share 2 cores: the throughput column then measures the host,
 # not the scaling; the request and byte columns are exact and do not depend on the host.
+#
+# `bench/dist.sh --scale [BUILD_DIR]` runs bench/dist_scale.sh instead: seed placement and the
+# remote feature cache (remote hop edges and feature bytes per batch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --scale ]; then
+  shift
+  exec bench/dist_scale.sh "$@"
+fi
 BUILD=${1:-build}
 DIR=${FO_BENCH_DIR:-/tmp/fanout-bench}
 RUNS=${RUNS:-3}

@@ -68,7 +68,15 @@ static void help(void) {
          "  --deadline S         seconds a remote call may take (default %g)\n"
          "  --tail keep|drop|pad every batch once; or an equal number per rank, dropping the\n"
          "                       last ones or wrapping to the first ones (default keep)\n"
-         "  --batches N          with --dist: the global batches 0..N-1 of each epoch\n",
+         "  --seed-placement global|local  global: batch b is the single-process batch b;\n"
+         "                       local: each machine's ranks batch the seeds it owns (batch\n"
+         "                       index j x machines + machine; default global)\n"
+         "  --cache-mb M         keep M MiB of other machines' feature and label rows (default 0)\n"
+         "  --cache-policy degree|frequency|lookahead  which rows: most edges into this part,\n"
+         "                       most frequent in a pre-sampling pass, or Belady's rule over\n"
+         "                       the batches sampled ahead (default degree)\n"
+         "  --lookahead K        batches sampled ahead for --cache-policy lookahead (default 8)\n"
+         "  --batches N          with --dist: the batches of index 0..N-1 of each epoch\n",
          (int)o.num_workers, (unsigned long long)o.sampler.seed, (unsigned long long)o.epoch,
          o.sampler.replace ? "on" : "off", o.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
          o.sampler.disjoint ? "on" : "off", 600.0);
@@ -89,7 +97,8 @@ static double huge_pages_mb(void) {
 enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, OPT_DIR,
        OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
        OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
-       OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED };
+       OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED, OPT_SEEDS,
+       OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -202,6 +211,10 @@ typedef struct dist_cfg {
   double deadline_s;
   fo_dist_tail tail;
   bool quiet; /* no progress line (rank 0 draws it) */
+  fo_dist_seed_placement seeds;
+  int64_t cache_bytes;
+  fo_dist_cache_policy cache_policy;
+  int32_t lookahead;
 } dist_cfg;
 
 #ifndef FO_WITH_MPI
@@ -214,7 +227,88 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
 }
 #else
 /* Counters summed over the ranks (one MPI_Reduce of int64). */
-enum { SUM_BATCHES, SUM_NODES, SUM_EDGES, SUM_XBYTES, SUM_FETCH_REQ, SUM_FETCH_BYTES, SUM_HOP_REQ, SUM_HOP_BYTES = SUM_HOP_REQ + 64, SUM_N = SUM_HOP_BYTES + 64 };
+enum { SUM_BATCHES, SUM_NODES, SUM_EDGES, SUM_XBYTES, SUM_FETCH_REQ, SUM_FETCH_BYTES,
+       SUM_REMOTE_ROWS, SUM_CACHE_HITS, SUM_CACHE_SAVED, SUM_AHEAD_REQ, SUM_AHEAD_BYTES, SUM_HOP_REQ,
+       SUM_HOP_BYTES = SUM_HOP_REQ + 64, SUM_HOP_EDGES = SUM_HOP_BYTES + 64,
+       SUM_N = SUM_HOP_EDGES + 64 };
+
+/* One kept batch's traffic for the JSON report: epoch, index, fetch requests, fetch bytes,
+ * remote rows, cache hits, then per hop requests, bytes, edges. */
+enum { TR_EPOCH, TR_INDEX, TR_FETCH_REQ, TR_FETCH_BYTES, TR_ROWS, TR_HITS, TR_HOPS };
+#define TR_LEN(h) (TR_HOPS + 3 * (h))
+
+/* Add batch b's traffic to sums and (when tr) append its record to *tr. */
+static int add_traffic(const fo_loader_batch_t *b, int n_hops, int64_t *sums, int64_t **tr,
+                       int64_t *n_tr, int64_t *cap_tr) {
+  fo_dist_batch_stats bs;
+  int64_t *r;
+  fo_dist_batch_stats_get(b, &bs);
+  sums[SUM_FETCH_REQ] += bs.fetch_requests;
+  sums[SUM_FETCH_BYTES] += bs.fetch_bytes;
+  sums[SUM_REMOTE_ROWS] += bs.remote_rows;
+  sums[SUM_CACHE_HITS] += bs.cache_hits;
+  sums[SUM_CACHE_SAVED] += bs.cache_bytes_saved;
+  sums[SUM_AHEAD_REQ] += bs.ahead_requests;
+  sums[SUM_AHEAD_BYTES] += bs.ahead_bytes;
+  for (int h = 0; h < 64; h++) {
+    sums[SUM_HOP_REQ + h] += bs.hop_requests[h];
+    sums[SUM_HOP_BYTES + h] += bs.hop_bytes[h];
+    sums[SUM_HOP_EDGES + h] += bs.hop_edges[h];
+  }
+  if (!tr) return FO_OK;
+  if (*n_tr + TR_LEN(n_hops) > *cap_tr) {
+    int64_t cap = *cap_tr ? 2 * *cap_tr : 64 * TR_LEN(n_hops), *nr = realloc(*tr, (size_t)cap * sizeof *nr);
+    if (!nr) return fo_set_error(FO_ENOMEM, "bench: traffic list");
+    *tr = nr;
+    *cap_tr = cap;
+  }
+  r = *tr + *n_tr;
+  r[TR_EPOCH] = (int64_t)b->epoch;
+  r[TR_INDEX] = b->index;
+  r[TR_FETCH_REQ] = bs.fetch_requests;
+  r[TR_FETCH_BYTES] = bs.fetch_bytes;
+  r[TR_ROWS] = bs.remote_rows;
+  r[TR_HITS] = bs.cache_hits;
+  for (int h = 0; h < n_hops; h++) {
+    r[TR_HOPS + h] = bs.hop_requests[h];
+    r[TR_HOPS + n_hops + h] = bs.hop_bytes[h];
+    r[TR_HOPS + 2 * n_hops + h] = bs.hop_edges[h];
+  }
+  *n_tr += TR_LEN(n_hops);
+  return FO_OK;
+}
+
+/* Gather every rank's int64 records (`len` words each) on rank 0: *all, *n_all words there. */
+static int gather_records(MPI_Comm world, int rank, int size, const int64_t *mine, int64_t n,
+                          int64_t **all, int64_t *n_all) {
+  int *counts = NULL, *displs = NULL, cnt = (int)n, rc = FO_OK;
+  *all = NULL;
+  *n_all = 0;
+  if (rank == 0 && (!(counts = calloc((size_t)size, sizeof *counts)) ||
+                    !(displs = calloc((size_t)size, sizeof *displs))))
+    rc = fo_set_error(FO_ENOMEM, "bench: gather");
+  MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, world);
+  if (rank == 0 && rc == FO_OK) {
+    int64_t total = 0;
+    for (int r = 0; r < size; r++) {
+      displs[r] = (int)total;
+      total += counts[r];
+    }
+    if (!(*all = malloc((size_t)(total ? total : 1) * sizeof **all))) rc = fo_set_error(FO_ENOMEM, "bench: gather");
+    *n_all = total;
+  }
+  MPI_Gatherv(mine, cnt, MPI_INT64_T, *all, counts, displs, MPI_INT64_T, 0, world);
+  free(counts);
+  free(displs);
+  return rc;
+}
+
+static int cmp_traffic(const void *a, const void *b) {
+  const int64_t *x = a, *y = b;
+  if (x[TR_EPOCH] != y[TR_EPOCH]) return x[TR_EPOCH] < y[TR_EPOCH] ? -1 : 1;
+  if (x[TR_INDEX] != y[TR_INDEX]) return x[TR_INDEX] < y[TR_INDEX] ? -1 : 1;
+  return 0;
+}
 
 /* One batch for the epoch digest: epoch, global index, digest (as int64). */
 static int cmp_rec(const void *a, const void *b) {
@@ -245,6 +339,28 @@ static void json_f64_array(const double *a, int n) {
   printf("]");
 }
 
+/* "per_batch": every kept batch's traffic in (epoch, index) order (records sorted here). */
+static void print_traffic(int64_t *r, int64_t n_words, int n_hops) {
+  const int64_t len = TR_LEN(n_hops), n = n_words / len;
+  qsort(r, (size_t)n, (size_t)len * sizeof *r, cmp_traffic);
+  printf(", \"per_batch\": [");
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t *t = r + i * len;
+    printf("%s{\"epoch\": %lld, \"index\": %lld, \"remote_hop_requests\": ", i ? ", " : "",
+           (long long)t[TR_EPOCH], (long long)t[TR_INDEX]);
+    cli_json_i64_array(stdout, t + TR_HOPS, n_hops);
+    printf(", \"remote_hop_bytes\": ");
+    cli_json_i64_array(stdout, t + TR_HOPS + n_hops, n_hops);
+    printf(", \"remote_hop_edges\": ");
+    cli_json_i64_array(stdout, t + TR_HOPS + 2 * n_hops, n_hops);
+    printf(", \"remote_feature_requests\": %lld, \"remote_feature_bytes\": %lld, "
+           "\"remote_rows\": %lld, \"cache_hit_rate\": %.6f}",
+           (long long)t[TR_FETCH_REQ], (long long)t[TR_FETCH_BYTES], (long long)t[TR_ROWS],
+           t[TR_ROWS] ? (double)t[TR_HITS] / (double)t[TR_ROWS] : 0.0);
+  }
+  printf("]");
+}
+
 static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_dataset_opts *dopts,
                       const dist_cfg *dc, int64_t max_batches, int64_t epochs, bool json,
                       bool digest) {
@@ -256,7 +372,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   fo_loader_t *L = NULL;
   fo_dist_stats st;
   int64_t *recs = NULL, n_recs = 0, cap_recs = 0, sums[SUM_N], tot[SUM_N];
-  int64_t *all = NULL;
+  int64_t *all = NULL, *trs = NULL, n_trs = 0, cap_trs = 0, *all_trs = NULL, n_all_trs = 0;
   int *counts = NULL, *displs = NULL;
   double mine[3], maxs[3], t0, secs;
   int provided = 0, rank = 0, size = 1, rc = FO_OK, n_hops = lo->sampler.n_hops;
@@ -283,7 +399,16 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   t0 = cli_now_s();
   if ((rc = fo_dist_open_dataset(dd, path, dopts, &d)) != FO_OK) goto fail;
   mine[1] = cli_now_s() - t0;
-  if ((rc = fo_dist_loader_create(dd, d, lo, dc->tail, &L)) != FO_OK) goto fail;
+  {
+    fo_dist_loader_opts dlo;
+    fo_dist_loader_opts_init(&dlo);
+    dlo.tail = dc->tail;
+    dlo.seed_placement = dc->seeds;
+    dlo.cache_bytes = dc->cache_bytes;
+    dlo.cache_policy = dc->cache_policy;
+    dlo.lookahead = dc->lookahead;
+    if ((rc = fo_dist_loader_create_ex(dd, d, lo, &dlo, &L)) != FO_OK) goto fail;
+  }
   { /* this command's own options that every rank must share (the loader checked its own) */
     char ev[24], bv[24];
     fo_dist_option same[3] = {{"epochs", ev}, {"batches", bv}, {"digest", digest ? "true" : "false"}};
@@ -314,6 +439,12 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
       sums[SUM_NODES] += b->sample->n_nodes;
       sums[SUM_EDGES] += b->sample->n_edges;
       if (b->x) sums[SUM_XBYTES] += b->sample->n_nodes * b->x_dim * b->x_itemsize;
+      /* requests and bytes of the batches kept only (not of those sampled ahead) */
+      if ((rc = add_traffic(b, n_hops > 64 ? 64 : n_hops, sums, json ? &trs : NULL, &n_trs,
+                            &cap_trs)) != FO_OK) {
+        fo_loader_release(L, b);
+        goto fail;
+      }
       cli_progress_batches(&pg, e, epochs, b->index + 1, fo_loader_num_batches(L), sums[SUM_EDGES]);
       if (digest) {
         if (n_recs + 3 > cap_recs) {
@@ -347,12 +478,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   }
 
   /* plain blocking collectives from here: every rank has passed the barrier */
-  sums[SUM_FETCH_REQ] = st.fetch_requests;
-  sums[SUM_FETCH_BYTES] = st.fetch_bytes;
-  for (int h = 0; h < 64; h++) {
-    sums[SUM_HOP_REQ + h] = st.hop_requests[h];
-    sums[SUM_HOP_BYTES + h] = st.hop_bytes[h];
-  }
+  (void)st; /* every request made, also ahead: the report counts the kept batches' */
   mine[0] = secs;
   mine[2] = cli_peak_rss_mb();
   MPI_Reduce(sums, tot, SUM_N, MPI_INT64_T, MPI_SUM, 0, world);
@@ -379,6 +505,8 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
     }
     MPI_Gatherv(recs, n, MPI_INT64_T, all, counts, displs, MPI_INT64_T, 0, world);
   }
+  if (json && (rc = gather_records(world, rank, size, trs, n_trs, &all_trs, &n_all_trs)) != FO_OK)
+    goto fail;
   if (rank == 0) {
     int64_t nb = tot[SUM_BATCHES];
     double s = maxs[0], rq[64], by[64];
@@ -417,16 +545,23 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
       else printf("null");
       printf(", \"load\": \"%s\", \"mode\": \"dist\", \"ranks\": %d, \"machines\": %d, "
              "\"procs_per_machine\": %d, \"deadline_s\": %g, \"tail\": \"%s\", "
+             "\"seed_placement\": \"%s\", \"cache_bytes\": %lld, \"cache_policy\": \"%s\", "
+             "\"lookahead\": %d, "
              "\"threads\": %d, \"batch_size\": %lld, \"batches\": %lld, \"seconds\": %.6f, "
              "\"open_seconds\": %.6f, \"sampled_nodes\": %lld, \"sampled_edges\": %lld, "
              "\"edges_per_s\": %.1f, \"nodes_per_s\": %.1f, \"feature_bytes\": %lld, "
              "\"feature_bytes_per_s\": %.1f, \"peak_rss_mb\": %.1f",
              dopts->load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", size, (int)machines,
-             (int)local_size, dc->deadline_s, tails[dc->tail], (int)lo->num_workers,
+             (int)local_size, dc->deadline_s, tails[dc->tail],
+             dc->seeds == FO_DIST_SEEDS_LOCAL ? "local" : "global", (long long)dc->cache_bytes,
+             dc->cache_policy == FO_DIST_CACHE_LOOKAHEAD ? "lookahead"
+             : dc->cache_policy == FO_DIST_CACHE_FREQUENCY ? "frequency" : "degree",
+             (int)dc->lookahead, (int)lo->num_workers,
              (long long)lo->batch_size, (long long)nb, s, maxs[1], (long long)tot[SUM_NODES],
              (long long)tot[SUM_EDGES], s > 0 ? (double)tot[SUM_EDGES] / s : 0.0,
              s > 0 ? (double)tot[SUM_NODES] / s : 0.0, (long long)tot[SUM_XBYTES],
              s > 0 ? (double)tot[SUM_XBYTES] / s : 0.0, maxs[2]);
+      print_traffic(all_trs, n_all_trs, n_hops);
       printf(", \"remote_hop_requests\": ");
       cli_json_i64_array(stdout, tot + SUM_HOP_REQ, n_hops);
       printf(", \"remote_hop_bytes\": ");
@@ -440,6 +575,18 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
              (long long)tot[SUM_FETCH_REQ], (long long)tot[SUM_FETCH_BYTES],
              nb ? (double)tot[SUM_FETCH_REQ] / (double)nb : 0.0,
              nb ? (double)tot[SUM_FETCH_BYTES] / (double)nb : 0.0);
+      for (int h = 0; h < n_hops; h++) by[h] = nb ? (double)tot[SUM_HOP_EDGES + h] / (double)nb : 0.0;
+      printf(", \"remote_hop_edges_per_batch\": ");
+      json_f64_array(by, n_hops);
+      printf(", \"remote_feature_bytes_per_batch\": %.3f, \"remote_rows_per_batch\": %.3f, "
+             "\"cache_hit_rate\": %.6f, \"cache_bytes_saved_per_batch\": %.3f, "
+             "\"lookahead_hop_requests_per_batch\": %.3f, \"lookahead_hop_bytes_per_batch\": %.3f",
+             nb ? (double)tot[SUM_FETCH_BYTES] / (double)nb : 0.0,
+             nb ? (double)tot[SUM_REMOTE_ROWS] / (double)nb : 0.0,
+             tot[SUM_REMOTE_ROWS] ? (double)tot[SUM_CACHE_HITS] / (double)tot[SUM_REMOTE_ROWS] : 0.0,
+             nb ? (double)tot[SUM_CACHE_SAVED] / (double)nb : 0.0,
+             nb ? (double)tot[SUM_AHEAD_REQ] / (double)nb : 0.0,
+             nb ? (double)tot[SUM_AHEAD_BYTES] / (double)nb : 0.0);
       if (digest) printf(", \"digest\": \"%016llx\"", (unsigned long long)dg);
       printf("}\n");
     } else {
@@ -447,8 +594,9 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
              (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d),
              dopts->load == FO_LOAD_HUGEPAGE ? "hugepage" : "mmap", maxs[1]);
       printf("mode           distributed: %d ranks, %d machines x %d, %d worker thread%s each, "
-             "tail %s\n", size, (int)machines, (int)local_size, (int)lo->num_workers,
-             lo->num_workers == 1 ? "" : "s", tails[dc->tail]);
+             "tail %s%s\n", size, (int)machines, (int)local_size, (int)lo->num_workers,
+             lo->num_workers == 1 ? "" : "s", tails[dc->tail],
+             dc->seeds == FO_DIST_SEEDS_LOCAL ? ", seed placement local" : "");
       printf("batches        %lld (batch size %lld, %lld epoch%s)\n", (long long)nb,
              (long long)lo->batch_size, (long long)epochs, epochs == 1 ? "" : "s");
       printf("seconds        %.3f (slowest rank)\n", s);
@@ -460,6 +608,13 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
       printf("remote fetch   %.2f requests, %.1f KiB per batch\n",
              nb ? (double)tot[SUM_FETCH_REQ] / (double)nb : 0.0,
              nb ? (double)tot[SUM_FETCH_BYTES] / (double)nb / 1024.0 : 0.0);
+      if (dc->cache_bytes > 0)
+        printf("feature cache  %.1f MiB per rank, %s: hit rate %.3f, %.1f KiB saved per batch\n",
+               (double)dc->cache_bytes / 1048576.0,
+               dc->cache_policy == FO_DIST_CACHE_LOOKAHEAD ? "lookahead"
+               : dc->cache_policy == FO_DIST_CACHE_FREQUENCY ? "frequency" : "degree",
+               tot[SUM_REMOTE_ROWS] ? (double)tot[SUM_CACHE_HITS] / (double)tot[SUM_REMOTE_ROWS] : 0.0,
+               nb ? (double)tot[SUM_CACHE_SAVED] / (double)nb / 1024.0 : 0.0);
       printf("peak RSS       %.1f MiB (largest rank)\n", maxs[2]);
       if (digest) printf("digest         %016llx\n", (unsigned long long)dg);
     }
@@ -467,6 +622,8 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   }
   free(recs);
   free(all);
+  free(trs);
+  free(all_trs);
   free(counts);
   free(displs);
   fo_dataset_close(d);
@@ -501,6 +658,10 @@ int cmd_bench(int argc, char **argv) {
       {"dist", no_argument, NULL, OPT_DIST}, {"procs-per-machine", required_argument, NULL, OPT_PPM},
       {"deadline", required_argument, NULL, OPT_DEADLINE}, {"tail", required_argument, NULL, OPT_TAIL},
       {"input-type", required_argument, NULL, OPT_INTYPE},
+      {"seed-placement", required_argument, NULL, OPT_SEEDS},
+      {"cache-mb", required_argument, NULL, OPT_CACHE_MB},
+      {"cache-policy", required_argument, NULL, OPT_CACHE_POLICY},
+      {"lookahead", required_argument, NULL, OPT_LOOKAHEAD},
       {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
@@ -512,7 +673,8 @@ int cmd_bench(int argc, char **argv) {
   bool json = false, digest = false, bare = false, want_memcpy = false, loader_opt = false;
   bool quiet = false;
   cli_progress pg = {0};
-  dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP, false};
+  dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP, false, FO_DIST_SEEDS_GLOBAL, 0,
+                 FO_DIST_CACHE_DEGREE, 8};
   double memcpy_bps = 0;
   fo_loader_stats ls;
   fo_dataset_t *d = NULL;
@@ -637,6 +799,46 @@ int cmd_bench(int argc, char **argv) {
       }
       dc.dist_opt = true;
       break;
+    case OPT_SEEDS:
+      if (!strcmp(optarg, "global")) dc.seeds = FO_DIST_SEEDS_GLOBAL;
+      else if (!strcmp(optarg, "local")) dc.seeds = FO_DIST_SEEDS_LOCAL;
+      else {
+        ret = cli_usage_error("bench", "--seed-placement: '%s' is not global or local", optarg);
+        goto out;
+      }
+      dc.dist_opt = true;
+      break;
+    case OPT_CACHE_MB: {
+      char *end;
+      double mb = strtod(optarg, &end);
+      if (end == optarg || *end || !isfinite(mb) || mb < 0 || mb > 1e9) {
+        ret = cli_usage_error("bench", "--cache-mb: %s is not a number of MiB >= 0", optarg);
+        goto out;
+      }
+      dc.cache_bytes = (int64_t)(mb * 1048576.0);
+      dc.dist_opt = true;
+      break;
+    }
+    case OPT_CACHE_POLICY:
+      if (!strcmp(optarg, "degree")) dc.cache_policy = FO_DIST_CACHE_DEGREE;
+      else if (!strcmp(optarg, "frequency")) dc.cache_policy = FO_DIST_CACHE_FREQUENCY;
+      else if (!strcmp(optarg, "lookahead")) dc.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+      else {
+        ret = cli_usage_error("bench", "--cache-policy: '%s' is not degree, frequency or lookahead",
+                              optarg);
+        goto out;
+      }
+      dc.dist_opt = true;
+      break;
+    case OPT_LOOKAHEAD:
+      if ((ret = cli_i64("bench", "--lookahead", optarg, &v))) goto out;
+      if (v < 1 || v > 1024) {
+        ret = cli_usage_error("bench", "--lookahead: %s is not in 1..1024", optarg);
+        goto out;
+      }
+      dc.lookahead = (int32_t)v;
+      dc.dist_opt = true;
+      break;
     case 'q': quiet = dc.quiet = true; break;
     case 'h': help(); goto out;
     default: ret = cli_bad_option("bench", c, argv, lopts); goto out;
@@ -656,7 +858,8 @@ int cmd_bench(int argc, char **argv) {
     goto out;
   }
   if (dc.dist_opt && !dc.dist) {
-    ret = cli_usage_error("bench", "--procs-per-machine, --deadline and --tail need --dist");
+    ret = cli_usage_error("bench", "--procs-per-machine, --deadline, --tail, --seed-placement, "
+                          "--cache-mb, --cache-policy and --lookahead need --dist");
     goto out;
   }
   lo.epoch = epoch0;

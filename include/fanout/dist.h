@@ -208,6 +208,80 @@ typedef enum fo_dist_tail {
 FO_API int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
                                  fo_dist_tail tail, fo_loader_t **out);
 
+/** Which seeds a process's batches hold. */
+typedef enum fo_dist_seed_placement {
+  /** Batch b of the epoch is batch b of a single-process loader with the same options over the
+   *  unpartitioned dataset, for any number of machines (its seeds are wherever they are);
+   *  global batch b goes to rank b mod R. Promise: the epoch's batches, their digests and
+   *  their order are those of one process, whatever the machine count. */
+  FO_DIST_SEEDS_GLOBAL = 0,
+  /** Each machine's ranks take the input nodes its machine owns (GraphLearn-for-PyTorch's
+   *  placement; with METIS parts most hops then stay on the machine): the epoch's order
+   *  (fo_random_permutation when shuffled) restricted to machine m's inputs is cut into batches
+   *  j = 0, 1, ..., and machine m's local rank l takes those with j mod local_size == l; a
+   *  batch's index (fo_loader_batch_t.index, the random streams' batch key) is
+   *  j * machines + m. drop_last drops each machine's last, smaller batch. Tails: keep (every
+   *  seed once; ranks may have different counts), drop (every rank the fewest any rank of any
+   *  machine has), pad (every rank the most; a rank wraps to its machine's first batches; an
+   *  error when a machine owns no input node). Promise: a batch is a pure function of
+   *  (dataset, partition book, machines, processes per machine, options, epoch, index): equal
+   *  over thread counts and reruns, and each seed is in exactly one batch of an epoch with
+   *  tail keep; but not the single-process batches, and different machine counts give
+   *  different batches. */
+  FO_DIST_SEEDS_LOCAL = 1
+} fo_dist_seed_placement;
+
+/** How a loader's remote feature cache chooses the rows it keeps (fo_dist_loader_opts). */
+typedef enum fo_dist_cache_policy {
+  /** Static: the remote nodes with the most edges into this machine's part (the in-neighbor
+   *  lists it holds: how often a hop from its nodes can reach them), filled once when the
+   *  loader is made. */
+  FO_DIST_CACHE_DEGREE = 0,
+  /** Static: the remote nodes that appear most often in a measured pre-sampling pass (the
+   *  topology of up to 32 of this process's batches of another epoch, key epoch + 2^62, so
+   *  that it estimates the inclusion frequencies without seeing the batches it will serve),
+   *  filled once when the loader is made. */
+  FO_DIST_CACHE_FREQUENCY = 1,
+  /** Dynamic: batches are a pure function of their index, so the loader samples the topology
+   *  of batches j+1 .. j+lookahead ahead of batch j's gather, and after each gather keeps the
+   *  rows whose next use within that window is soonest (Belady's rule: the row whose next use
+   *  is furthest, or beyond the window, goes first; a fetched row needed later than every
+   *  kept row is not admitted). Gathers run in batch order (a thread that has sampled batch
+   *  j waits for j - 1's gather). The look-ahead samples are topology only and cost their
+   *  own remote hop requests (counted with the batch whose gather made them). */
+  FO_DIST_CACHE_LOOKAHEAD = 2
+} fo_dist_cache_policy;
+
+/** Options of a distributed loader beyond fo_loader_opts. */
+typedef struct fo_dist_loader_opts {
+  fo_dist_tail tail;                     /**< default FO_DIST_TAIL_KEEP */
+  fo_dist_seed_placement seed_placement; /**< default FO_DIST_SEEDS_GLOBAL */
+  int64_t cache_bytes;                   /**< bytes of other machines' feature and label rows
+                                              this loader keeps (row data only, not the index:
+                                              about 24 bytes more per row); 0 (default) = no
+                                              cache. Batches are the same with or without. */
+  fo_dist_cache_policy cache_policy;     /**< default FO_DIST_CACHE_DEGREE */
+  int32_t lookahead;                     /**< FO_DIST_CACHE_LOOKAHEAD: batches sampled ahead,
+                                              1..1024; default 8 */
+} fo_dist_loader_opts;
+
+/** Write the defaults into `o`. Cost: O(1). */
+FO_API void fo_dist_loader_opts_init(fo_dist_loader_opts *o);
+
+/**
+ * fo_dist_loader_create with the options of `dopts` (NULL: the defaults). Every process must
+ * give the same (checked with fo_dist_check_same after the loader's own options: names
+ * "seed_placement", and the other fields of fo_dist_loader_opts).
+ * @return as fo_dist_loader_create; FO_EINVAL for an unknown seed_placement, or (seed
+ *         placement local) tail pad when this machine owns no input node; FO_EFORMAT when an
+ *         input node's book entry is not a machine.
+ */
+/* (cache options: checked as "cache_bytes", "cache_policy" and "lookahead"; FO_EINVAL for a
+ * negative cache_bytes, an unknown policy or lookahead outside 1..1024; a cache's fill
+ * requests fail as remote calls do.) */
+FO_API int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
+                                    const fo_dist_loader_opts *dopts, fo_loader_t **out);
+
 /** Request and byte counters of this process's sampler and gather calls. */
 typedef struct fo_dist_stats {
   int64_t hop_requests[64]; /**< remote hop requests sent, per hop */
@@ -217,8 +291,35 @@ typedef struct fo_dist_stats {
   int64_t served;           /**< requests this process answered */
 } fo_dist_stats;
 
-/** Read the counters. Thread-safety: any thread. Cost: O(1). */
+/** Read the counters. They count every request this process made, also those of batches a
+ *  loader sampled ahead and that were never consumed (see fo_dist_batch_stats for one batch's).
+ *  Thread-safety: any thread. Cost: O(1). */
 FO_API void fo_dist_get_stats(fo_dist_t *dd, fo_dist_stats *out);
+
+/** The remote traffic of one batch of a distributed loader, counted while it was produced. */
+typedef struct fo_dist_batch_stats {
+  int64_t hop_requests[64];   /**< remote hop requests sent, per hop */
+  int64_t hop_bytes[64];      /**< bytes sent and received for them, per hop */
+  int64_t hop_edges[64];      /**< sampled edges the remote machines answered, per hop */
+  int64_t fetch_requests;     /**< remote feature/label requests */
+  int64_t fetch_bytes;        /**< bytes sent and received for them */
+  int64_t remote_rows;        /**< rows (x and/or y) of nodes other machines own */
+  int64_t cache_hits;         /**< of those, rows found in the remote feature cache */
+  int64_t cache_bytes_saved;  /**< feature and label bytes the hits did not fetch */
+  int64_t ahead_requests;     /**< cache policy lookahead: remote hop requests of the batches
+                                   sampled ahead during this batch's gather (topology only;
+                                   not in hop_requests) */
+  int64_t ahead_bytes;        /**< their bytes */
+} fo_dist_batch_stats;
+
+/**
+ * The remote traffic of batch `b` (from fo_loader_next of a loader made by
+ * fo_dist_loader_create[_ex], before fo_loader_release): requests and bytes of this batch only,
+ * whatever was sampled ahead. A cache fill that serves several batches (policy lookahead) is
+ * counted with the batch that made it. For a loader of fo_loader_create every count is 0.
+ * Thread-safety: as reading `b`. Cost: O(1).
+ */
+FO_API void fo_dist_batch_stats_get(const fo_loader_batch_t *b, fo_dist_batch_stats *out);
 
 #ifdef __cplusplus
 }

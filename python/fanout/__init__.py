@@ -692,7 +692,7 @@ class NeighborLoader(_fanout.Loader):
             num_workers=num_workers, seed=int(seed), replace=bool(replace),
             disjoint=bool(disjoint), edge_dir=edge_dir, prefetch=prefetch, epoch=int(epoch),
             features=bool(features), labels=bool(labels), **typed,
-            **({} if _dist is None else {"dist": _dist[0], "tail": _dist[1]}))
+            **({} if _dist is None else {"dist": _dist[0], "tail": _dist[1], **_dist[2]}))
 
     @property
     def num_neighbors(self):
@@ -1001,7 +1001,8 @@ def _install_excepthook() -> None:
 
 
 class DistNeighborLoader(NeighborLoader):
-    """DistNeighborLoader(context, dataset, num_neighbors=[10, 10], batch_size=1, ..., tail="keep")
+    """DistNeighborLoader(context, dataset, num_neighbors=[10, 10], batch_size=1, ..., tail="keep",
+    seed_placement="global", cache_bytes=0, cache_policy="degree", lookahead=8)
 
     This process's share of a distributed epoch: global batch b (the seeds a single-process
     :class:`NeighborLoader` with the same arguments puts in batch b) is sampled by rank
@@ -1013,6 +1014,15 @@ class DistNeighborLoader(NeighborLoader):
     - ``tail``: "keep" (every batch once; ranks may differ by one batch), "drop" (every rank
       floor(B / R) batches) or "pad" (every rank ceil(B / R), wrapping to the epoch's first
       batches), for synchronous training.
+    - ``seed_placement``: "global" (the above: batch b is the single-process batch b) or "local"
+      (each machine's ranks batch the input nodes their machine owns, GraphLearn-for-PyTorch's
+      placement; ``batch.index`` is j * machines + machine for the machine's batch j; batches
+      are a pure function of dataset, partition, world size, arguments, epoch and index, but
+      not the single-process ones; ``tail`` then evens the counts over every machine's ranks).
+    - ``cache_bytes``: bytes of other machines' feature and label rows to keep (0: none), chosen
+      by ``cache_policy``: "degree" (most edges into this machine's part), "frequency" (most
+      frequent in a pre-sampling pass of another epoch) or "lookahead" (Belady's rule over the
+      ``lookahead`` batches sampled ahead). Batches are the same with or without a cache.
 
     ``len(loader)`` is this rank's number of batches per epoch.
     """
@@ -1020,11 +1030,14 @@ class DistNeighborLoader(NeighborLoader):
     __slots__ = ()
 
     def __new__(cls, context: DistContext, dataset: Dataset, *args: Any, tail: str = "keep",
-                **kwargs: Any):
+                seed_placement: str = "global", cache_bytes: int = 0,
+                cache_policy: str = "degree", lookahead: int = 8, **kwargs: Any):
         if not isinstance(context, _fanout.Dist):
             raise TypeError(f"context: expected a fanout.DistContext, got "
                             f"{type(context).__name__}")
-        return super().__new__(cls, dataset, *args, _dist=(context, tail), **kwargs)
+        extra = {"seed_placement": str(seed_placement), "cache_bytes": operator.index(cache_bytes),
+                 "cache_policy": str(cache_policy), "lookahead": operator.index(lookahead)}
+        return super().__new__(cls, dataset, *args, _dist=(context, tail, extra), **kwargs)
 
     def __reduce__(self):
         raise TypeError("a fanout.DistNeighborLoader cannot be pickled (it owns threads)")

@@ -130,11 +130,15 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
                            "drop_last", "num_workers", "seed", "replace", "disjoint",
                            "edge_dir", "prefetch", "epoch", "features", "labels", "dist",
                            "tail", "input_type", "edge_type_fanouts", "num_neighbors_dict",
-                           NULL};
+                           "seed_placement", "cache_bytes", "cache_policy", "lookahead", NULL};
   fopy_dataset *ds;
   PyObject *nn, *input_nodes = Py_None, *num_workers = Py_None, *prefetch = Py_None;
   PyObject *dist = Py_None;
   const char *tail = "keep";
+  const char *seed_placement = "global", *cache_policy = "degree";
+  long long cache_bytes = 0;
+  int lookahead = 8;
+  fo_dist_loader_opts dlo;
   const char *input_type = NULL;
   PyObject *et_fanouts_arg = Py_None, *nn_dict = Py_None, *et_seq = NULL;
   int32_t *et_fanouts = NULL;
@@ -153,12 +157,43 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   fo_loader_t *L = NULL;
   loader *self = NULL;
 
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOO:Loader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOOsLsi:Loader", kwlist,
                                    &fopy_DatasetType, &ds, &nn, &batch_size, &input_nodes,
                                    &shuffle, &drop_last, &num_workers, &seed, &replace,
                                    &disjoint, &edge_dir, &prefetch, &epoch, &features, &labels,
-                                   &dist, &tail, &input_type, &et_fanouts_arg, &nn_dict))
+                                   &dist, &tail, &input_type, &et_fanouts_arg, &nn_dict,
+                                   &seed_placement, &cache_bytes, &cache_policy, &lookahead))
     return NULL;
+  fo_dist_loader_opts_init(&dlo);
+  if (!strcmp(seed_placement, "global")) {
+    dlo.seed_placement = FO_DIST_SEEDS_GLOBAL;
+  } else if (!strcmp(seed_placement, "local")) {
+    dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
+  } else {
+    PyErr_Format(PyExc_ValueError, "seed_placement: '%s' is not 'global' or 'local'", seed_placement);
+    return NULL;
+  }
+  if (!strcmp(cache_policy, "degree")) {
+    dlo.cache_policy = FO_DIST_CACHE_DEGREE;
+  } else if (!strcmp(cache_policy, "frequency")) {
+    dlo.cache_policy = FO_DIST_CACHE_FREQUENCY;
+  } else if (!strcmp(cache_policy, "lookahead")) {
+    dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+  } else {
+    PyErr_Format(PyExc_ValueError, "cache_policy: '%s' is not 'degree', 'frequency' or "
+                 "'lookahead'", cache_policy);
+    return NULL;
+  }
+  if (cache_bytes < 0) {
+    PyErr_Format(PyExc_ValueError, "cache_bytes: expected >= 0, got %lld", cache_bytes);
+    return NULL;
+  }
+  if (lookahead < 1 || lookahead > 1024) {
+    PyErr_Format(PyExc_ValueError, "lookahead: expected 1..1024, got %d", lookahead);
+    return NULL;
+  }
+  dlo.cache_bytes = cache_bytes;
+  dlo.lookahead = lookahead;
   if (!(d = fopy_dataset_get(ds))) return NULL;
   if (dist != Py_None && !(dd = fopy_dist_get(dist))) return NULL;
   if (!strcmp(tail, "keep")) {
@@ -277,7 +312,8 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     fopy_dist_use(dist, +1);
   }
   Py_BEGIN_ALLOW_THREADS
-  rc = dd ? fo_dist_loader_create(dd, d, &o, dtail, &L) : fo_loader_create(d, &o, &L);
+  dlo.tail = dtail;
+  rc = dd ? fo_dist_loader_create_ex(dd, d, &o, &dlo, &L) : fo_loader_create(d, &o, &L);
   Py_END_ALLOW_THREADS
   if (rc != FO_OK) {
     fopy_raise(rc);

@@ -84,6 +84,12 @@ int32_t fo_dist_local_size(const fo_dist_t *dd) { return dd->local_size; }
 int32_t fo_dist_rank(const fo_dist_t *dd) { return dd->rank; }
 int32_t fo_dist_size(const fo_dist_t *dd) { return dd->size; }
 
+void fo_dist_batch_stats_get(const fo_loader_batch_t *b, fo_dist_batch_stats *out) {
+  const fo_dist_batch_stats *s = fo__loader_batch_stats(b);
+  if (s) *out = *s;
+  else memset(out, 0, sizeof *out);
+}
+
 void fo_dist_get_stats(fo_dist_t *dd, fo_dist_stats *out) {
   pthread_mutex_lock(&dd->mu);
   *out = dd->stats;
@@ -192,6 +198,16 @@ static int exchange(fo_dist_t *dd, fo__call *calls, int n, int hop) {
     dd->stats.fetch_bytes += bytes;
   }
   pthread_mutex_unlock(&dd->mu);
+  if (fo__cur_batch_stats) { /* the batch being produced on this thread */
+    fo_dist_batch_stats *bs = fo__cur_batch_stats;
+    if (hop >= 0 && hop < 64) {
+      bs->hop_requests[hop] += n;
+      bs->hop_bytes[hop] += bytes;
+    } else {
+      bs->fetch_requests += n;
+      bs->fetch_bytes += bytes;
+    }
+  }
   if (rc != FO_OK) return fo__dist_fail(dd, rc);
   (void)kind_names;
   return FO_OK;
@@ -211,6 +227,8 @@ static int remote_hop(void *ctx, const fo__hop_req *reqs, int n, fo__hop_res *re
                               &res[i])) != FO_OK)
       return fo__dist_fail(c->dd, fo__context(rc, "hop %d answer of machine %d", (int)reqs[i].hop,
                                                (int)reqs[i].part));
+  if (fo__cur_batch_stats && n && reqs[0].hop >= 0 && reqs[0].hop < 64)
+    for (int i = 0; i < n; i++) fo__cur_batch_stats->hop_edges[reqs[0].hop] += res[i].n_edges;
   return FO_OK;
 }
 
@@ -333,7 +351,30 @@ static int check_loader_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
 typedef struct loader_ctx {
   fo_dist_t *dd;
   const fo_dataset_t *d;
+  fo__dist_cache *cache; /* NULL: none (cache.c) */
 } loader_ctx;
+
+static void loader_ctx_free(void *ctx) {
+  loader_ctx *c = ctx;
+  if (!c) return;
+  fo__dist_cache_destroy(c->cache);
+  free(c);
+}
+
+static int gather_plain(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
+                        int64_t *y, int64_t n_y);
+
+static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
+                  int64_t *y, int64_t n_y) {
+  loader_ctx *c = ctx;
+  if (c->cache) return fo__dist_cache_gather(c->cache, nodes, n, x, row_bytes, y, n_y);
+  return gather_plain(ctx, nodes, n, x, row_bytes, y, n_y);
+}
+
+static int prepare(void *ctx, fo_loader_t *L) {
+  loader_ctx *c = ctx;
+  return c->cache ? fo__dist_cache_prepare(c->cache, L) : FO_OK;
+}
 
 static int make_sampler(void *ctx, const fo_dataset_t *d, const fo_sampler_opts *o,
                         fo_sampler_t **out) {
@@ -342,8 +383,8 @@ static int make_sampler(void *ctx, const fo_dataset_t *d, const fo_sampler_opts 
 }
 
 /* x and y of nodes[0..n): this machine's rows directly, every other machine's in one request. */
-static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
-                  int64_t *y, int64_t n_y) {
+static int gather_plain(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
+                        int64_t *y, int64_t n_y) {
   loader_ctx *c = ctx;
   const fo_dataset_t *d = c->d;
   const int P = d->n_parts, me = c->dd->machine;
@@ -376,6 +417,7 @@ static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t r
     cnt[k]++;
   }
   for (int k = 0; k < P; k++) start[k + 1] = start[k] + cnt[k];
+  if (fo__cur_batch_stats) fo__cur_batch_stats->remote_rows += n - cnt[me];
   for (int64_t i = 0; i < n; i++) {
     int k = fo__owner(d, nodes[i]);
     pos[i] = start[k]++;
@@ -454,28 +496,101 @@ out:
   return rc;
 }
 
+void fo_dist_loader_opts_init(fo_dist_loader_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->tail = FO_DIST_TAIL_KEEP;
+  o->seed_placement = FO_DIST_SEEDS_GLOBAL;
+  o->cache_bytes = 0;
+  o->cache_policy = FO_DIST_CACHE_DEGREE;
+  o->lookahead = 8;
+}
+
+/* The fo_dist_loader_opts fields every process must share (after check_loader_opts). */
+static int check_dist_loader_opts(fo_dist_t *dd, const fo_dist_loader_opts *lo) {
+  char sp[32], cb[32], cp[32], la[32];
+  fo_dist_option opts[4] = {{"seed_placement", sp}, {"cache_bytes", cb}, {"cache_policy", cp},
+                            {"lookahead", la}};
+  if (lo->seed_placement == FO_DIST_SEEDS_GLOBAL) snprintf(sp, sizeof sp, "global");
+  else if (lo->seed_placement == FO_DIST_SEEDS_LOCAL) snprintf(sp, sizeof sp, "local");
+  else snprintf(sp, sizeof sp, "%d", (int)lo->seed_placement);
+  snprintf(cb, sizeof cb, "%lld", (long long)lo->cache_bytes);
+  if ((unsigned)lo->cache_policy <= FO_DIST_CACHE_LOOKAHEAD)
+    snprintf(cp, sizeof cp, "%s", fo__cache_policy_name((int)lo->cache_policy));
+  else snprintf(cp, sizeof cp, "%d", (int)lo->cache_policy);
+  snprintf(la, sizeof la, "%d", (int)lo->lookahead);
+  return fo_dist_check_same(dd, "create distributed loader", opts, 4);
+}
+
+static int32_t owner_of(void *ctx, int64_t v) {
+  const fo_dataset_t *d = ((loader_ctx *)ctx)->d;
+  return v >= 0 && v < d->n_nodes ? (int32_t)fo__owner(d, v) : -1;
+}
+
 int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
                           fo_dist_tail tail, fo_loader_t **out) {
+  fo_dist_loader_opts lo;
+  fo_dist_loader_opts_init(&lo);
+  lo.tail = tail;
+  return fo_dist_loader_create_ex(dd, d, o, &lo, out);
+}
+
+int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
+                             const fo_dist_loader_opts *dopts, fo_loader_t **out) {
   fo__loader_hooks h;
+  fo_dist_loader_opts lo;
   loader_ctx *c;
+  fo_dist_tail tail;
   int rc;
   *out = NULL;
   if (!dd || !d || !o) return FO_FAIL(FO_EINVAL, "create distributed loader: dd, d or o is NULL");
+  if (dopts) lo = *dopts;
+  else fo_dist_loader_opts_init(&lo);
+  tail = lo.tail;
   /* first, before anything that may fail on one process only: the others wait here */
   if ((rc = check_loader_opts(dd, d, o, tail)) != FO_OK) return rc;
+  if ((rc = check_dist_loader_opts(dd, &lo)) != FO_OK) return rc;
   if ((unsigned)tail > FO_DIST_TAIL_PAD) return FO_FAIL(FO_EINVAL, "unknown tail mode %d", (int)tail);
+  if ((unsigned)lo.seed_placement > FO_DIST_SEEDS_LOCAL)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: unknown seed_placement %d (global 0, "
+                   "local 1)", (int)lo.seed_placement);
+  if (lo.cache_bytes < 0)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: cache_bytes %lld is negative",
+                   (long long)lo.cache_bytes);
+  if ((unsigned)lo.cache_policy > FO_DIST_CACHE_LOOKAHEAD)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: unknown cache_policy %d (degree 0, "
+                   "frequency 1, lookahead 2)", (int)lo.cache_policy);
+  if (lo.lookahead < 1 || lo.lookahead > 1024)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: lookahead %d is not in 1..1024",
+                   (int)lo.lookahead);
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");
   c->dd = dd;
   c->d = d;
+  if (lo.cache_bytes > 0 && d->parts && d->parts[dd->machine] &&
+      (rc = fo__dist_cache_create(dd, d, lo.cache_bytes, (int)lo.cache_policy, lo.lookahead,
+                                  o->features, o->labels, gather_plain, c, &c->cache)) != FO_OK) {
+    free(c);
+    return fo__context(rc, "create distributed loader");
+  }
   memset(&h, 0, sizeof h);
   h.ctx = c;
   h.make_sampler = make_sampler;
   h.gather = gather;
+  h.prepare = prepare;
   h.shard = dd->rank;
   h.n_shards = dd->size;
   h.tail = tail == FO_DIST_TAIL_DROP ? FO__TAIL_DROP : tail == FO_DIST_TAIL_PAD ? FO__TAIL_PAD : FO__TAIL_KEEP;
-  h.free_ctx = free;
+  if (lo.seed_placement == FO_DIST_SEEDS_LOCAL) {
+    h.local_seeds = true;
+    h.machine = dd->machine;
+    h.n_machines = dd->n_machines;
+    h.local_rank = dd->local_rank;
+    h.local_size = dd->local_size;
+    h.owner = owner_of;
+    h.shard = 0;
+    h.n_shards = 1;
+  }
+  h.free_ctx = loader_ctx_free;
   rc = fo__loader_create(d, o, &h, out);
   if (rc != FO_OK) return fo__context(rc, "create distributed loader");
   return FO_OK;

@@ -135,6 +135,55 @@ void fo__dist_free(fo_dist_t *dd);
 
 extern const fo__transport_ops fo__local_ops;
 
+/* ---- the remote feature cache (cache.c) ------------------------------------------------------ */
+
+/* The row store: up to `cap` rows of row_bytes each (x, then the label as int64) keyed by node
+ * id. Not thread-safe (the loader's cache serializes what changes it). */
+typedef struct fo__rcache fo__rcache;
+int fo__rcache_create(int64_t cap, int64_t row_bytes, fo__rcache **out);
+void fo__rcache_destroy(fo__rcache *c);
+int64_t fo__rcache_rows(const fo__rcache *c);
+int64_t fo__rcache_capacity(const fo__rcache *c);
+int64_t fo__rcache_find(const fo__rcache *c, int64_t v); /* its slot, or -1 */
+const unsigned char *fo__rcache_row(const fo__rcache *c, int64_t slot);
+/* Append rows of nodes[0..n) (unique, not held) while there is room. */
+void fo__rcache_insert(fo__rcache *c, const int64_t *nodes, const unsigned char *rows, int64_t n);
+
+/* Next uses: node -> the first batch (of those ahead) that needs it. */
+typedef struct fo__nextuse {
+  int64_t *key, *val;
+  int64_t cap, n;
+} fo__nextuse;
+void fo__nextuse_clear(fo__nextuse *m);
+void fo__nextuse_free(fo__nextuse *m);
+/* Record use t of v unless an earlier one is recorded (put uses in increasing t). */
+int fo__nextuse_put_first(fo__nextuse *m, int64_t v, int64_t t);
+int64_t fo__nextuse_get(const fo__nextuse *m, int64_t v); /* INT64_MAX: none ahead */
+
+/* Belady's step after a batch: of the held rows and the n rows just fetched (fetched[i], its
+ * row at rows + i * row_bytes), keep the `cap` whose next use (nu) is soonest; on equal next
+ * uses held rows stay first, then lower node ids. A fetched row needed later than every kept
+ * row is not admitted. */
+int fo__rcache_belady(fo__rcache *c, const int64_t *fetched, const unsigned char *rows, int64_t n,
+                      const fo__nextuse *nu);
+
+/* A distributed loader's cache of remote rows. */
+typedef int (*fo__gather_fn)(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
+                             int64_t *y, int64_t n_y);
+typedef struct fo__dist_cache fo__dist_cache;
+const char *fo__cache_policy_name(int policy);
+/* *out = NULL (and FO_OK) when no row fits in cache_bytes or nothing is gathered. */
+int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
+                          int32_t lookahead, bool features, bool labels, fo__gather_fn plain,
+                          void *plain_ctx, fo__dist_cache **out);
+void fo__dist_cache_destroy(fo__dist_cache *c);
+int64_t fo__dist_cache_rows(const fo__dist_cache *c); /* capacity in rows */
+/* The static fills (degree, frequency); lookahead: its sampler. Before the loader's threads. */
+int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L);
+/* The loader's gather through the cache (hits from it, the rest through `plain`). */
+int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, void *x,
+                          int64_t row_bytes, int64_t *y, int64_t n_y);
+
 /* fo_dist_check_same: the most options, and how much of a value a message shows. */
 #define FO__SAME_MAX 64
 #define FO__SAME_TEXT 200

@@ -14,8 +14,9 @@
  *          CLOSING notice on `world` instead).
  *
  * Threads. Every process runs one server thread from fo_dist_init_mpi to fo_dist_finalize. It
- * polls (MPI_Improbe, sleeping 20 us doubling to 1 ms while idle, so that an oversubscribed
- * host is not eaten by spinning progress loops) for ABORT notices on `world` and, once
+ * polls (MPI_Improbe, sleeping 20 us doubling to 1 ms while idle, but at most a quarter of
+ * the observed round trip and 1/1000 of the deadline, never under 10 us, so that an
+ * oversubscribed host is not eaten by spinning progress loops) for ABORT notices on `world` and, once
  * fo_dist_open_dataset has handed it the dataset, for requests on `group`, which it answers
  * one at a time with fo__server (an ERROR message when a request fails). Answers are sent with
  * MPI_Isend and never waited for: a slow, stopped or departed caller cannot hold up the
@@ -30,7 +31,8 @@
  *
  * Deadlines. MPI has no timed wait, and nothing here waits in a blocking MPI call: exchange()
  * posts every request (MPI_Isend), then polls (MPI_Improbe, then MPI_Imrecv of the probed
- * answer, MPI_Test; 20 us growing by half to 0.2 ms) until every answer is in whole, the
+ * answer, MPI_Test; 20 us growing by half to 0.2 ms, at most 1/8 of the observed round trip
+ * and 1/1000 of the deadline, never under 10 us) until every answer is in whole, the
  * context fails (a notice from another process), or the deadline passes: then it fails with
  * FO_EMPI "machine M (local rank L) did not answer <kind> request within D s" (a message over
  * ~64 KB comes in fragments: a peer that freezes mid-transfer is caught the same way). The
@@ -72,6 +74,14 @@ enum { TAG_ABORT = 1, TAG_CLOSING = 2 };
 #define CALL_NAP_MAX_NS 200000L
 #define SERVE_NAP_MIN_NS 20000L
 #define SERVE_NAP_MAX_NS 1000000L
+/* Naps are also bounded by the observed round trip (exchange() keeps a moving average of how
+ * long its calls take, answers included): a caller naps at most RTT / CALL_RTT_DIV, an idle
+ * server at most RTT / SERVE_RTT_DIV, so that an answer is noticed within a small fraction of
+ * the time it took; and every nap is at most 1/1000 of the wait's own deadline. Never below
+ * NAP_FLOOR_NS (a host's cores stay with the processes that compute). */
+#define CALL_RTT_DIV 8
+#define SERVE_RTT_DIV 4
+#define NAP_FLOOR_NS 10000L
 /* A poll loop that did not run for this long was stopped (SIGSTOP, a suspended VM) or starved:
  * its deadline is then extended once by STALL_GRACE_NS (at most the deadline), so that a
  * resumed process first hears what happened (ABORT notices, answers that came meanwhile)
@@ -108,6 +118,7 @@ typedef struct mpi_impl {
   int n_abort_reqs;
   bool pending_collective;      /* a collective never completed: leave the communicators alone */
   int64_t max_words;            /* largest message sent or accepted, in words */
+  long rtt_ns;                  /* __atomic: moving average of exchange() times; 0 unknown */
 } mpi_impl;
 
 /* FO_EMPI with "<what>: <MPI_Error_string>". */
@@ -144,16 +155,40 @@ static uint64_t deadline_ns(const fo_dist_t *dd) { return fo__now_ns() + span_ns
  * during it (see STALL_NS). */
 typedef struct waiter {
   uint64_t limit, last, stalled_ns;
-  long ns;
+  long ns, cap;
   bool extended;
 } waiter;
 
+/* The longest nap of a wait: max_ns, at most 1/1000 of `span_ns` and of the RTT / div (when
+ * rtt_ns is known), never below NAP_FLOOR_NS. */
+static long nap_cap(long max_ns, uint64_t span, long rtt_ns, int div) {
+  long cap = max_ns;
+  if (span / 1000 < (uint64_t)cap) cap = (long)(span / 1000);
+  if (rtt_ns > 0 && rtt_ns / div < cap) cap = rtt_ns / div;
+  return cap < NAP_FLOOR_NS ? NAP_FLOOR_NS : cap;
+}
+
 static void waiter_init(waiter *w, uint64_t limit) {
-  w->limit = limit;
   w->last = fo__now_ns();
+  w->limit = limit;
   w->stalled_ns = 0;
-  w->ns = CALL_NAP_MIN_NS;
+  w->cap = nap_cap(CALL_NAP_MAX_NS, limit > w->last ? limit - w->last : 0, 0, 1);
+  w->ns = CALL_NAP_MIN_NS < w->cap ? CALL_NAP_MIN_NS : w->cap;
   w->extended = false;
+}
+
+/* A caller's wait: also bounded by the observed round trip. */
+static void waiter_use_rtt(waiter *w, const mpi_impl *mi) {
+  long rtt = __atomic_load_n(&mi->rtt_ns, __ATOMIC_RELAXED);
+  w->cap = nap_cap(w->cap, (uint64_t)w->cap * 1000, rtt, CALL_RTT_DIV);
+  if (w->ns > w->cap) w->ns = w->cap;
+}
+
+/* Fold one exchange's duration into the moving average (weight 1/8). */
+static void note_rtt(mpi_impl *mi, uint64_t ns) {
+  long old = __atomic_load_n(&mi->rtt_ns, __ATOMIC_RELAXED);
+  long v = ns > (uint64_t)1e12 ? (long)1e12 : (long)ns;
+  __atomic_store_n(&mi->rtt_ns, old ? old + (v - old) / 8 : v, __ATOMIC_RELAXED);
 }
 
 /* Whether the wait's time is up (call once per round, after looking for progress). A round
@@ -172,7 +207,7 @@ static bool waiter_expired(waiter *w, double deadline_s) {
   return now >= w->limit;
 }
 
-static void waiter_nap(waiter *w) { nap(&w->ns, CALL_NAP_MAX_NS, 3, 2); }
+static void waiter_nap(waiter *w) { nap(&w->ns, w->cap, 3, 2); }
 
 /* " (this process did not run for X s of that time ...)" after a stall, else "". */
 static const char *stall_note(const waiter *w, char *buf, size_t cap) {
@@ -323,6 +358,7 @@ static int mpi_exchange(fo_dist_t *dd, fo__call *calls, int n) {
   waiter w;
   char note[160];
   int rc = FO_OK, err, i;
+  uint64_t t_start;
   if (n <= 0) return FO_OK;
   if (n > 8 && !(p = calloc((size_t)n, sizeof *p))) return FO_FAIL(FO_ENOMEM, "exchange of %d calls", n);
   for (i = 0; i < n; i++) {
@@ -356,6 +392,8 @@ static int mpi_exchange(fo_dist_t *dd, fo__call *calls, int n) {
     }
   }
   waiter_init(&w, deadline_ns(dd));
+  waiter_use_rtt(&w, mi);
+  t_start = w.last;
   for (;;) {
     int left = 0;
     for (i = 0; i < n; i++) {
@@ -404,6 +442,7 @@ static int mpi_exchange(fo_dist_t *dd, fo__call *calls, int n) {
     }
     waiter_nap(&w);
   }
+  note_rtt(mi, fo__now_ns() - t_start);
   if (p != stack) free(p);
   return FO_OK;
 abandon:
@@ -614,6 +653,7 @@ static void *serve_main(void *arg) {
   mpi_impl *mi = dd->impl;
   serve_state s;
   long ns = SERVE_NAP_MIN_NS;
+  const long serve_cap = nap_cap(SERVE_NAP_MAX_NS, span_ns(dd->deadline_s), 0, 1);
   memset(&s, 0, sizeof s);
   s.in_req = MPI_REQUEST_NULL;
   while (!__atomic_load_n(&mi->stop, __ATOMIC_ACQUIRE)) {
@@ -645,8 +685,14 @@ static void *serve_main(void *arg) {
       if ((r = serve_request(dd, mi, &s)) < 0) goto broken;
       busy |= r;
     }
-    if (busy) ns = SERVE_NAP_MIN_NS;
-    else nap(&ns, SERVE_NAP_MAX_NS, 2, 1);
+    if (busy) {
+      ns = SERVE_NAP_MIN_NS;
+    } else { /* idle: doubling, to at most the cap and a fraction of the observed RTT */
+      long cap = nap_cap(serve_cap, (uint64_t)serve_cap * 1000,
+                         __atomic_load_n(&mi->rtt_ns, __ATOMIC_RELAXED), SERVE_RTT_DIV);
+      if (ns > cap) ns = cap;
+      nap(&ns, cap, 2, 1);
+    }
   }
   goto out;
 broken: /* MPI itself failed here: nobody can be answered any more */

@@ -30,7 +30,8 @@
 enum { SLOT_FREE, SLOT_BUSY, SLOT_READY, SLOT_HELD };
 
 typedef struct slot {
-  fo_loader_batch_t pub;
+  fo_loader_batch_t pub; /* first: fo__loader_batch_stats finds the slot from it */
+  fo_dist_batch_stats traffic; /* the dist layer's counters of this batch */
   int state;
   int64_t index;
   uint64_t gen;
@@ -83,6 +84,10 @@ struct fo_loader {
   fo_loader_stats stats;  /* under mu */
   fo__loader_hooks hooks; /* distributed loaders; zero otherwise */
   int64_t epoch_batches;  /* batches of the whole epoch (all shards) */
+  /* seed placement local (hooks.local_seeds): each input's machine, the inputs this machine
+   * owns in this epoch's order (positions into inputs), and this machine's batch count */
+  int32_t *input_machine;
+  int64_t *mine, n_mine, machine_batches;
   fo_sampler_t *own_sampler; /* num_workers == 0 */
 };
 
@@ -164,23 +169,104 @@ static int produce_typed(fo_loader_t *L, slot *sl, uint64_t epoch, int64_t index
   return FO_OK;
 }
 
-/* Fill `sl` with batch `index` of epoch `epoch` using sampler `s`; add its timings to *st. */
+_Thread_local fo_dist_batch_stats *fo__cur_batch_stats;
+_Thread_local const fo__batch_pos *fo__cur_batch_pos;
+
+const fo_dist_batch_stats *fo__loader_batch_stats(const fo_loader_batch_t *b) {
+  return b ? &((const slot *)(const void *)b)->traffic : NULL;
+}
+
+static int produce_batch(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch,
+                         int64_t local_index, fo_loader_stats *st);
+
+/* Where this loader's batch j lies: its index, its offset into the epoch's order (of `avail`
+ * inputs: all, or this machine's with local seeds) and its seed count. */
+static void batch_place(const fo_loader_t *L, int64_t j, int64_t avail, int64_t *index,
+                        int64_t *off, int64_t *k) {
+  /* this loader's batch j is the epoch's batch shard + j * n_shards (wrapping when padded);
+   * with local seeds, machine batch local_rank + j * local_size of this machine's inputs */
+  const bool local = L->hooks.local_seeds;
+  const int64_t bs = L->o.batch_size;
+  const int64_t mb = local ? (L->hooks.local_rank + j * L->hooks.local_size) %
+                                 (L->machine_batches ? L->machine_batches : 1)
+                           : 0;
+  *index = local ? mb * L->hooks.n_machines + L->hooks.machine
+           : L->hooks.n_shards > 1 ? (L->hooks.shard + j * L->hooks.n_shards) % L->epoch_batches
+                                   : j;
+  *off = (local ? mb : *index) * bs;
+  *k = avail - *off < bs ? avail - *off : bs;
+}
+
+void fo__seed_scratch_fini(fo__seed_scratch *sc) {
+  free(sc->order);
+  free(sc->mine);
+  memset(sc, 0, sizeof *sc);
+}
+
+int fo__loader_batch_seeds(const fo_loader_t *L, uint64_t epoch, int64_t j, fo__seed_scratch *sc,
+                           int64_t *seeds, int64_t *k, int64_t *index) {
+  const bool local = L->hooks.local_seeds;
+  const int64_t *order = local ? L->mine : L->order;
+  int64_t avail = local ? L->n_mine : L->n_inputs, off;
+  if (epoch != L->epoch) {
+    if (!sc->valid || sc->epoch != epoch) {
+      int rc;
+      if (!sc->order && !(sc->order = fo__malloc_n(L->n_inputs, sizeof *sc->order)))
+        return FO_FAIL(FO_ENOMEM, "seed order");
+      if (local && !sc->mine && !(sc->mine = fo__malloc_n(L->n_inputs, sizeof *sc->mine)))
+        return FO_FAIL(FO_ENOMEM, "seed order");
+      if (L->o.shuffle) {
+        if ((rc = fo_random_permutation(L->n_inputs, L->o.sampler.seed, epoch, sc->order)) != FO_OK)
+          return rc;
+      } else {
+        for (int64_t i = 0; i < L->n_inputs; i++) sc->order[i] = i;
+      }
+      sc->n_mine = 0;
+      for (int64_t i = 0; local && i < L->n_inputs; i++)
+        if (L->input_machine[sc->order[i]] == L->hooks.machine) sc->mine[sc->n_mine++] = sc->order[i];
+      sc->valid = true;
+      sc->epoch = epoch;
+    }
+    order = local ? sc->mine : sc->order;
+    avail = local ? sc->n_mine : L->n_inputs;
+  }
+  batch_place(L, j, avail, index, &off, k);
+  for (int64_t i = 0; i < *k; i++) seeds[i] = L->inputs[order[off + i]];
+  return FO_OK;
+}
+
+const fo_sampler_opts *fo__loader_sampler_opts(const fo_loader_t *L) { return &L->o.sampler; }
+int64_t fo__loader_batch_size(const fo_loader_t *L) { return L->o.batch_size; }
+uint64_t fo__loader_epoch(const fo_loader_t *L) { return L->epoch; }
+
+/* Fill `sl` with batch `index` of epoch `epoch` using sampler `s`; add its timings to *st. The
+ * dist layer's exchanges on this thread meanwhile count into the slot's traffic. */
 static int produce(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch, int64_t local_index,
                    fo_loader_stats *st) {
-  /* this loader's batch j is the epoch's batch shard + j * n_shards (wrapping when padded) */
-  const int64_t index = L->hooks.n_shards > 1
-                            ? (L->hooks.shard + local_index * L->hooks.n_shards) % L->epoch_batches
-                            : local_index;
-  const int64_t bs = L->o.batch_size, off = index * bs;
-  const int64_t k = L->n_inputs - off < bs ? L->n_inputs - off : bs;
+  fo__batch_pos pos = {epoch, local_index};
+  int rc;
+  memset(&sl->traffic, 0, sizeof sl->traffic);
+  fo__cur_batch_stats = &sl->traffic;
+  fo__cur_batch_pos = &pos;
+  rc = produce_batch(L, s, sl, epoch, local_index, st);
+  fo__cur_batch_stats = NULL;
+  fo__cur_batch_pos = NULL;
+  return rc;
+}
+
+static int produce_batch(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epoch,
+                         int64_t local_index, fo_loader_stats *st) {
+  int64_t index, off, k;
+  const int64_t *order = L->hooks.local_seeds ? L->mine : L->order;
   int64_t *seeds;
   uint64_t t0, t1;
   int rc;
+  batch_place(L, local_index, L->hooks.local_seeds ? L->n_mine : L->n_inputs, &index, &off, &k);
   if ((rc = grow_slot(sl, k, 0)) != FO_OK) return rc;
   /* the seeds go through y's buffer first (sample copies them into node[0..k)) */
   seeds = sl->y;
   for (int64_t i = 0; i < k; i++) {
-    sl->input_id[i] = L->order[off + i];
+    sl->input_id[i] = order[off + i];
     seeds[i] = L->inputs[sl->input_id[i]];
   }
   t0 = fo__now_ns();
@@ -344,8 +430,76 @@ static void *worker_main(void *arg) {
 
 /* ---- public API ---------------------------------------------------------------------------- */
 
+/* ---- seed placement local ----------------------------------------------------------------- */
+
+/* Each input's machine, and the per-rank batch count: every count is a function of the input
+ * nodes and the partition book only (not of the epoch's order), so every process computes
+ * every machine's. */
+static int setup_local_seeds(fo_loader_t *L) {
+  const fo__loader_hooks *h = &L->hooks;
+  const int64_t bs = L->o.batch_size, Ls = h->local_size;
+  int64_t *cnt, lo = INT64_MAX, hi = 0, nat;
+  int32_t empty = -1; /* the first machine without a batch */
+  int rc = FO_OK;
+  if (h->n_machines < 1 || Ls < 1 || h->machine < 0 || h->machine >= h->n_machines ||
+      h->local_rank < 0 || h->local_rank >= Ls || !h->owner)
+    return FO_FAIL(FO_EINVAL, "seed placement local: machine %d of %d, local rank %d of %d",
+                   (int)h->machine, (int)h->n_machines, (int)h->local_rank, (int)Ls);
+  L->input_machine = fo__malloc_n(L->n_inputs, sizeof *L->input_machine);
+  L->mine = fo__malloc_n(L->n_inputs, sizeof *L->mine);
+  cnt = calloc((size_t)h->n_machines, sizeof *cnt);
+  if (!L->input_machine || !L->mine || !cnt) {
+    free(cnt);
+    return FO_FAIL(FO_ENOMEM, "seed placement local: %lld input nodes", (long long)L->n_inputs);
+  }
+  for (int64_t i = 0; i < L->n_inputs; i++) {
+    int32_t m = h->owner(h->ctx, L->inputs[i]);
+    if (m < 0 || m >= h->n_machines) {
+      rc = FO_FAIL(FO_EFORMAT, "seed placement local: input node %lld has book entry %d, not a "
+                   "machine in [0, %d)", (long long)L->inputs[i], (int)m, (int)h->n_machines);
+      goto out;
+    }
+    L->input_machine[i] = m;
+    cnt[m]++;
+  }
+  for (int32_t m = 0; m < h->n_machines; m++) {
+    int64_t nb = cnt[m] / bs + (!L->o.drop_last && cnt[m] % bs != 0);
+    if (m == h->machine) L->machine_batches = nb;
+    if (!nb && empty < 0) empty = m;
+    if (nb / Ls < lo) lo = nb / Ls;              /* the fewest of a rank of machine m */
+    if (nb / Ls + (nb % Ls != 0) > hi) hi = nb / Ls + (nb % Ls != 0); /* the most */
+  }
+  nat = L->machine_batches / Ls + (h->local_rank < L->machine_batches % Ls);
+  switch (h->tail) {
+  case FO__TAIL_DROP: L->n_batches = lo; break;
+  case FO__TAIL_PAD:
+    if (hi > 0 && empty >= 0) { /* every process sees it: all fail alike */
+      rc = FO_FAIL(FO_EINVAL, "seed placement local with tail pad: machine %d owns none of the "
+                   "%lld input nodes, so its ranks have no batch to repeat (use tail keep or "
+                   "drop, or seed placement global)", (int)empty, (long long)L->n_inputs);
+      goto out;
+    }
+    L->n_batches = hi;
+    break;
+  default: L->n_batches = nat;
+  }
+  L->epoch_batches = L->machine_batches;
+out:
+  free(cnt);
+  return rc;
+}
+
+/* This machine's inputs in the epoch's order (after set_order). */
+static void order_local_seeds(fo_loader_t *L) {
+  int64_t k = 0;
+  for (int64_t i = 0; i < L->n_inputs; i++)
+    if (L->input_machine[L->order[i]] == L->hooks.machine) L->mine[k++] = L->order[i];
+  L->n_mine = k;
+}
+
 static int64_t count_batches(fo_loader_t *L) {
   const int64_t bs = L->o.batch_size, S = L->hooks.n_shards > 1 ? L->hooks.n_shards : 1;
+  if (L->hooks.local_seeds) return L->n_batches; /* setup_local_seeds counted them */
   const int64_t nb = L->n_inputs / bs + (!L->o.drop_last && L->n_inputs % bs != 0);
   L->epoch_batches = nb;
   if (S == 1) return nb;
@@ -357,8 +511,14 @@ static int64_t count_batches(fo_loader_t *L) {
 }
 
 static int set_order(fo_loader_t *L, uint64_t epoch) {
-  if (L->o.shuffle) return fo_random_permutation(L->n_inputs, L->o.sampler.seed, epoch, L->order);
-  for (int64_t i = 0; i < L->n_inputs; i++) L->order[i] = i;
+  int rc;
+  if (L->o.shuffle) {
+    if ((rc = fo_random_permutation(L->n_inputs, L->o.sampler.seed, epoch, L->order)) != FO_OK)
+      return rc;
+  } else {
+    for (int64_t i = 0; i < L->n_inputs; i++) L->order[i] = i;
+  }
+  if (L->hooks.local_seeds) order_local_seeds(L);
   return FO_OK;
 }
 
@@ -438,6 +598,8 @@ void fo_loader_destroy(fo_loader_t *L) {
   free(L->fanouts);
   free(L->inputs);
   free(L->order);
+  free(L->input_machine);
+  free(L->mine);
   free(L);
 }
 
@@ -525,12 +687,14 @@ int fo__loader_create(const fo_dataset_t *d, const fo_loader_opts *o, const fo__
                               o->labels && t == L->seed_type)) != FO_OK)
       goto fail;
   L->epoch = o->epoch;
+  if (L->hooks.local_seeds && (rc = setup_local_seeds(L)) != FO_OK) goto fail;
   L->n_batches = count_batches(L);
   if ((rc = set_order(L, L->epoch)) != FO_OK) goto fail;
   /* validate the sampler options once, on the consumer's thread */
   if ((rc = make_sampler(L, &L->own_sampler)) != FO_OK) goto fail;
   for (int32_t i = 0; i < L->o.prefetch; i++)
     if ((rc = add_slot(L)) != FO_OK) goto fail;
+  if (L->hooks.prepare && (rc = L->hooks.prepare(L->hooks.ctx, L)) != FO_OK) goto fail;
   if (o->num_workers > 0) {
     if (!(L->workers = calloc((size_t)o->num_workers, sizeof *L->workers))) {
       rc = FO_FAIL(FO_ENOMEM, "workers");

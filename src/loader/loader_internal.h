@@ -57,8 +57,53 @@ typedef struct fo__loader_hooks {
                 int64_t n_y);
   int32_t shard, n_shards;
   int tail;
+  /* Seed placement "local" (instead of shards): the loader keeps the input nodes that machine
+   * `machine` owns (owner(), checked to be in [0, n_machines)), in the epoch's order, cuts them
+   * into batches (machine batch j = the j-th batch_size of them) and produces machine batches
+   * j with j mod local_size == local_rank; their index (the random streams' batch key) is
+   * j * n_machines + machine. `tail` as for shards, over every machine's ranks: DROP the least,
+   * PAD the most batches any rank of any machine has (a machine without seeds cannot pad). */
+  bool local_seeds;
+  int32_t machine, n_machines, local_rank, local_size;
+  int32_t (*owner)(void *ctx, int64_t node);
+  /* Optional: called once the loader is set up (its first epoch's order made), before its
+   * worker threads start; a failure fails the creation. */
+  int (*prepare)(void *ctx, fo_loader_t *L);
   void (*free_ctx)(void *ctx); /* called when the loader is destroyed (or its creation fails) */
 } fo__loader_hooks;
+
+/* The dist layer's traffic counters of the batch being produced on this thread (NULL outside
+ * a loader's produce): exchanges add to it. */
+extern _Thread_local fo_dist_batch_stats *fo__cur_batch_stats;
+/* The batch being produced on this thread: its epoch and this loader's batch number j (NULL
+ * outside produce). */
+typedef struct fo__batch_pos {
+  uint64_t epoch;
+  int64_t local_index;
+} fo__batch_pos;
+extern _Thread_local const fo__batch_pos *fo__cur_batch_pos;
+
+/* Another epoch's input order, for fo__loader_batch_seeds (zero-initialize; free with
+ * fo__seed_scratch_fini). */
+typedef struct fo__seed_scratch {
+  bool valid;
+  uint64_t epoch;
+  int64_t *order, *mine, n_mine;
+} fo__seed_scratch;
+void fo__seed_scratch_fini(fo__seed_scratch *sc);
+
+/* The seeds (*k <= batch_size of them, into seeds[]) and index of this loader's batch j of
+ * `epoch`: of the current epoch from the loader's own order (call it only while that epoch is
+ * current), of another from `sc` (made on first use). j must be < fo_loader_num_batches. */
+int fo__loader_batch_seeds(const fo_loader_t *L, uint64_t epoch, int64_t j, fo__seed_scratch *sc,
+                           int64_t *seeds, int64_t *k, int64_t *index);
+/* The loader's sampler options, batch size and current epoch. */
+const fo_sampler_opts *fo__loader_sampler_opts(const fo_loader_t *L);
+int64_t fo__loader_batch_size(const fo_loader_t *L);
+uint64_t fo__loader_epoch(const fo_loader_t *L);
+
+/* The counters of a batch handed out by a loader (NULL for NULL). */
+const fo_dist_batch_stats *fo__loader_batch_stats(const fo_loader_batch_t *b);
 
 int fo__loader_create(const fo_dataset_t *d, const fo_loader_opts *o, const fo__loader_hooks *h,
                       fo_loader_t **out);

@@ -34,6 +34,10 @@ tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory)
                              the communicator's, batches those of NeighborLoader over PLAIN,
                              the caller's communicator still works after finalize; bad comm
                              arguments
+  placement PARTS PPM        seed_placement="local" and the remote feature cache: each rank's
+                             batches with every cache policy equal those without a cache (for
+                             global and local seeds), local batch indexes are j * machines +
+                             machine, bad values raise ValueError naming the argument
   lowthread PARTS            mpi4py started MPI at MPI_THREAD_FUNNELED: DistContext(comm=...)
                              and DistContext() raise ValueError naming MPI_THREAD_MULTIPLE and
                              mpi4py.rc.thread_level = "multiple"
@@ -327,6 +331,41 @@ def lowthread(parts):
     say(f"ok   python thread level, rank {MPI.COMM_WORLD.rank}")
 
 
+def placement(parts, ppm):
+    fails = []
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        ds = ctx.open_dataset(parts)
+
+        def digests(**kw):
+            loader = fanout.DistNeighborLoader(ctx, ds, **OPTS, **kw)
+            out = [(b.index, b.digest()) for b in loader]
+            del loader
+            return out
+
+        for sp in ("global", "local"):
+            want = digests(seed_placement=sp)
+            if sp == "local" and any(i % ctx.num_machines != ctx.machine_rank for i, _ in want):
+                fails.append(f"local batch indexes {[i for i, _ in want]} on machine {ctx.machine_rank}")
+            for pol in ("degree", "frequency", "lookahead"):
+                got = digests(seed_placement=sp, cache_bytes=200_000, cache_policy=pol, lookahead=4)
+                if got != want:
+                    fails.append(f"{sp} seeds, cache {pol}: batches differ from no cache")
+        for kw, word in ((dict(seed_placement="nowhere"), "seed_placement"),
+                         (dict(cache_policy="lru", cache_bytes=1), "cache_policy"),
+                         (dict(cache_bytes=-1), "cache_bytes"), (dict(lookahead=0), "lookahead")):
+            try:
+                fanout.DistNeighborLoader(ctx, ds, **OPTS, **kw)
+                fails.append(f"{kw}: no error")
+            except ValueError as e:
+                if word not in str(e):
+                    fails.append(f"{kw}: {e}")
+        rank = ctx.rank
+    if fails:
+        say("\n".join(f"FAIL: rank {rank}: {f}" for f in fails))
+        sys.exit(1)
+    say(f"ok   python placement and cache, rank {rank}")
+
+
 if __name__ == "__main__":
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "epoch":
@@ -339,6 +378,8 @@ if __name__ == "__main__":
         corrupt(args[0], int(args[1]))
     elif mode == "subcomm":
         subcomm(args[0], args[1])
+    elif mode == "placement":
+        placement(args[0], int(args[1]))
     elif mode == "lowthread":
         lowthread(args[0])
     elif mode == "disagree":

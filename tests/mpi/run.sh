@@ -19,6 +19,9 @@
 #   owned    a seed list owned entirely by machine 0, then by machine 1 (CLI), and the same
 #            through the C API with start-up skew (mpi_dist check)
 #   tail     --tail keep, drop and pad: 9 batches over 4 ranks give 9, 8 and 12
+#   seeds    --seed-placement local: equal digests over thread counts and reruns, no remote
+#            hop-0 request, tails, a machine without seeds refusing pad; --cache-mb with each
+#            --cache-policy: the digest of no cache, with hits
 #   errors   start-up errors on every rank, wrong number of parts, usage errors, a corrupt part
 #   frozen   a SIGSTOPped rank: every other rank fails within 2 x the deadline naming it
 #   crash    a SIGKILLed rank: the job ends non-zero within 2 x the deadline, no hang
@@ -196,6 +199,75 @@ tail)
   done
   ;;
 
+seeds)
+  # --seed-placement local: each machine's ranks batch the seeds it owns; the same digest for 0
+  # and 2 loader threads and on a rerun, no remote request at hop 0 (the seeds are local), and
+  # with METIS parts fewer remote edges and feature bytes than global seeds on hash parts
+  base=(--fanout 10,5 --batch-size 16 --split train --features --seed 5)
+  first() { sed -n "s/.*\"$1\": \[\([0-9.]*\).*/\1/p" "$2" | tail -1; }
+  for c in cora-m2:4 cora-h2:4 cora-m4:8 tiny-r2:4; do
+    parts=${c%:*} r=${c#*:}
+    digs=()
+    for t in 0 2 2; do
+      mpi "$r" "$FANOUT" bench "$D/$parts" --dist --procs-per-machine 2 --seed-placement local \
+        --threads $t "${base[@]}" --digest --json > local.json 2> err.txt ||
+        { fail "$parts local, $t threads: $(cat err.txt)"; continue; }
+      digs+=("$(digest_of local.json)")
+    done
+    h0=$(first remote_hop_requests_per_batch local.json)
+    le=$(field_of remote_feature_bytes_per_batch local.json)
+    mpi "$r" "$FANOUT" bench "$D/$parts" --dist --procs-per-machine 2 --threads 2 "${base[@]}" \
+      --digest --json > global.json 2> err.txt || fail "$parts global: $(cat err.txt)"
+    ge=$(field_of remote_feature_bytes_per_batch global.json)
+    if [ "${#digs[@]}" = 3 ] && [ "${digs[0]}" = "${digs[1]}" ] && [ "${digs[1]}" = "${digs[2]}" ] &&
+      [ -n "${digs[0]}" ] && [ "${digs[0]}" != "$(digest_of global.json)" ] && [ "$h0" = 0.000 ]; then
+      echo "ok   $parts, $r ranks, local seeds: digest ${digs[0]} for 0 and 2 threads and a rerun" \
+        "(global: $(digest_of global.json)); hop 0 remote requests/batch $h0; feature bytes/batch" \
+        "$le (global $ge)"
+    else
+      fail "$parts local seeds: digests ${digs[*]}, global $(digest_of global.json), hop 0 $h0"
+    fi
+  done
+  # the remote feature cache: every policy gives the digest of no cache (global seeds: the
+  # single-process digest), with hits
+  for sp in global local; do
+    mpi 4 "$FANOUT" bench "$D/cora-m2" --dist --procs-per-machine 2 --seed-placement $sp \
+      --threads 2 "${base[@]}" --digest --json > nocache.json 2> err.txt || fail "$sp, no cache: $(cat err.txt)"
+    for pol in degree frequency lookahead; do
+      mpi 4 "$FANOUT" bench "$D/cora-m2" --dist --procs-per-machine 2 --seed-placement $sp \
+        --threads 2 "${base[@]}" --cache-mb 0.5 --cache-policy $pol --lookahead 4 --digest --json \
+        > cache.json 2> err.txt || { fail "$sp, cache $pol: $(cat err.txt)"; continue; }
+      hr=$(field_of cache_hit_rate cache.json)
+      if [ "$(digest_of cache.json)" = "$(digest_of nocache.json)" ] && [ -n "$hr" ] &&
+        awk -v h="$hr" 'BEGIN { exit !(h > 0) }'; then
+        echo "ok   $sp seeds, 0.5 MiB cache, $pol: digest $(digest_of cache.json) as without, hit rate $hr," \
+          "feature bytes/batch $(field_of remote_feature_bytes_per_batch cache.json)" \
+          "(no cache $(field_of remote_feature_bytes_per_batch nocache.json))"
+      else fail "$sp seeds, cache $pol: digest $(digest_of cache.json), without $(digest_of nocache.json), hit rate $hr"; fi
+    done
+  done
+  # tails over machines with unequal seed counts: drop and pad are multiples of the ranks
+  for t in keep drop pad; do
+    mpi 4 "$FANOUT" bench "$D/cora-h2" --dist --procs-per-machine 2 --seed-placement local \
+      --fanout 3 --batch-size 16 --split train --tail $t --json > tail.json 2> tail.err ||
+      fail "local --tail $t: $(cat tail.err)"
+    eval "n_$t=$(field_of batches tail.json)"
+  done
+  # shellcheck disable=SC2154
+  if [ $((n_drop % 4)) = 0 ] && [ $((n_pad % 4)) = 0 ] && [ "$n_drop" -le "$n_keep" ] &&
+    [ "$n_keep" -le "$n_pad" ] && [ "$n_drop" -lt "$n_pad" ]; then
+    echo "ok   local seeds, tails keep/drop/pad: $n_keep, $n_drop, $n_pad batches over 4 ranks"
+  else fail "local seeds, tails keep/drop/pad: $n_keep, $n_drop, $n_pad"; fi
+  # seeds all owned by machine 1: machine 0's ranks have none to pad with, every rank fails
+  mpi 4 "$FANOUT" bench "$D/tiny-r2" --dist --procs-per-machine 2 --seed-placement local \
+    --fanout 3 --batch-size 4 --split own1 --tail pad > out.txt 2> err.txt
+  rc=$?
+  n=$(grep -c "^fanout: rank [0-3]: .*machine 0 owns none of the 30 input nodes.*(FO_EINVAL)$" err.txt)
+  if [ $rc != 0 ] && [ "$n" = 4 ]; then
+    echo "ok   local seeds, tail pad, a machine without seeds: exit $rc, all 4 ranks said why"
+  else fail "local seeds pad without seeds: exit $rc"; cat err.txt; fi
+  ;;
+
 errors)
   # every rank says why, and the job exits 1
   mpi 4 "$FANOUT" bench "$D/cora-h2" --dist --procs-per-machine 3 --fanout 3 > out.txt 2> err.txt
@@ -301,6 +373,10 @@ python)
       echo "$(cat cmp.out) ($parts)"
     fi
   done
+  if mpi 4 $PY "$here/py_dist.py" placement "$D/cora-m2" 2 > pl.out 2>&1 &&
+    [ "$(grep -c '^ok   python placement' pl.out)" = 4 ]; then
+    echo "ok   python: seed_placement local and every cache policy on 4 ranks (batches as without a cache)"
+  else fail "python placement"; cat pl.out; fi
   if mpi 4 $PY "$here/py_dist.py" api "$D/cora-h2" 2 > api.out 2>&1 &&
     [ "$(grep -c '^ok   python api' api.out)" = 4 ]; then
     echo "ok   python: DistContext rules on 4 ranks"
@@ -387,7 +463,9 @@ disagree)
     "--seed 4|option seed differs between processes: rank 0 has 3, rank 2 has 4" \
     "--epochs 2|option epochs differs between processes: rank 0 has 1, rank 2 has 2" \
     "--batches 3|option batches differs between processes: rank 0 has all, rank 2 has 3" \
-    "--no-shuffle|option shuffle differs between processes: rank 0 has true, rank 2 has false"; do
+    "--no-shuffle|option shuffle differs between processes: rank 0 has true, rank 2 has false" \
+    "--seed-placement local|option seed_placement differs between processes: rank 0 has global, rank 2 has local" \
+    "--cache-mb 1 --cache-policy lookahead|option cache_bytes differs between processes: rank 0 has 0, rank 2 has 1048576"; do
     IFS='|' read -r odd want <<< "$c"
     base=(bench "$D/cora-h1" --dist --procs-per-machine 3 --fanout 10,10 --batch-size 16 --seed 3
       --threads 1)
