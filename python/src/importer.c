@@ -296,3 +296,109 @@ out:
   Py_XDECREF(out);
   return ret;
 }
+
+/* ---- typed (heterogeneous) import: fo_import with edge_types / node_type_opts ---- */
+
+/* A str item of a tuple as UTF-8 (kept alive by the tuple), or NULL for None; *bad set on
+ * a wrong type (TypeError naming `what`). */
+static const char *tuple_str(PyObject *t, Py_ssize_t i, const char *what, int *bad) {
+  PyObject *v = PyTuple_GET_ITEM(t, i);
+  if (v == Py_None) return NULL;
+  if (!PyUnicode_Check(v)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a str, got %s", what, Py_TYPE(v)->tp_name);
+    *bad = 1;
+    return NULL;
+  }
+  const char *s = PyUnicode_AsUTF8(v);
+  if (!s) *bad = 1;
+  return s;
+}
+
+/* _import_typed(output, edge_types, node_types, reverse_edges, *, <import options>):
+ * edge_types: [(src, rel, dst, path)]; node_types: [(name, num_nodes, node_ids, features,
+ * labels, splits)] (str or None; num_nodes -1 = infer). fanout.import_dataset builds them. */
+PyObject *fopy_import_typed(PyObject *self, PyObject *args, PyObject *kw) {
+  static const char *const no_inputs[1] = {NULL};
+  static char *kwlist[] = {"output", "edge_types", "node_types", "reverse_edges", OPT_KWLIST};
+  PyObject *out = NULL, *ets_obj, *nts_obj, *ets = NULL, *nts = NULL, *ret = NULL;
+  fo_import_edge_type *et = NULL;
+  fo_import_node_type *nt = NULL;
+  Py_ssize_t n_et, n_nt;
+  int reverse = 0, bad = 0;
+  raw_opts r;
+  job *j = NULL;
+
+  raw_defaults(&r);
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&OOp" OPT_FORMAT ":_import_typed", kwlist,
+                                   PyUnicode_FSConverter, &out, &ets_obj, &nts_obj, &reverse,
+                                   OPT_ARGS(r)))
+    return NULL;
+  if (!(ets = PySequence_Tuple(ets_obj)) || !(nts = PySequence_Tuple(nts_obj))) goto out;
+  n_et = PyTuple_GET_SIZE(ets);
+  n_nt = PyTuple_GET_SIZE(nts);
+  if (n_et > 65536 || n_nt > 65536) {
+    PyErr_SetString(PyExc_ValueError, "edge_types: too many types");
+    goto out;
+  }
+  if (!(et = PyMem_Calloc((size_t)(n_et ? n_et : 1), sizeof *et)) ||
+      !(nt = PyMem_Calloc((size_t)(n_nt ? n_nt : 1), sizeof *nt)) ||
+      !(j = PyMem_Calloc(1, sizeof *j))) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  for (Py_ssize_t i = 0; i < n_et; i++) {
+    PyObject *t = PyTuple_GET_ITEM(ets, i);
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 4) {
+      PyErr_SetString(PyExc_TypeError, "edge_types: expected (src, rel, dst, path) tuples");
+      goto out;
+    }
+    et[i].src = tuple_str(t, 0, "edge_types: src", &bad);
+    et[i].rel = tuple_str(t, 1, "edge_types: rel", &bad);
+    et[i].dst = tuple_str(t, 2, "edge_types: dst", &bad);
+    et[i].path = tuple_str(t, 3, "edge_types: path", &bad);
+    if (bad) goto out;
+  }
+  for (Py_ssize_t i = 0; i < n_nt; i++) {
+    PyObject *t = PyTuple_GET_ITEM(nts, i);
+    long long nn;
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 6) {
+      PyErr_SetString(PyExc_TypeError, "node_types: expected (name, num_nodes, node_ids, "
+                                       "features, labels, splits) tuples");
+      goto out;
+    }
+    nt[i].name = tuple_str(t, 0, "node_types: name", &bad);
+    nn = PyLong_AsLongLong(PyTuple_GET_ITEM(t, 1));
+    if (nn == -1 && PyErr_Occurred()) goto out;
+    nt[i].num_nodes = (int64_t)nn;
+    nt[i].node_ids = tuple_str(t, 2, "node_types: node_ids", &bad);
+    nt[i].features = tuple_str(t, 3, "node_types: features", &bad);
+    nt[i].labels = tuple_str(t, 4, "node_types: labels", &bad);
+    nt[i].splits = tuple_str(t, 5, "node_types: split", &bad);
+    if (bad) goto out;
+  }
+  if (to_opts(&r, &j->o) < 0) goto out;
+  j->o.edge_types = et;
+  j->o.n_edge_types = (int32_t)n_et;
+  j->o.node_type_opts = nt;
+  j->o.n_node_type_opts = (int32_t)n_nt;
+  j->o.reverse_edges = reverse;
+  j->inputs = no_inputs; /* fo_import (not fo_import_edges), with no input files */
+  j->n_inputs = 0;
+  j->out = PyBytes_AS_STRING(out);
+  if ((ret = run_job(j))) {
+    PyObject *a = PyLong_FromLong(j->rep.n_node_types), *b = PyLong_FromLong(j->rep.n_edge_types);
+    if (!a || !b || PyDict_SetItemString(ret, "num_node_types", a) < 0 ||
+        PyDict_SetItemString(ret, "num_edge_types", b) < 0)
+      Py_CLEAR(ret);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+  }
+out:
+  PyMem_Free(et);
+  PyMem_Free(nt);
+  PyMem_Free(j);
+  Py_XDECREF(ets);
+  Py_XDECREF(nts);
+  Py_XDECREF(out);
+  return ret;
+}
