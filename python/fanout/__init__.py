@@ -501,6 +501,8 @@ def import_dataset(
     torch when it is installed, storing each integer tensor as the array ``<split>_<key>``
     (e.g. ``valid_edge_neg``) under the manifest's "extra" (a warning when torch is missing).
     The .npy files this makes live in a hidden temporary directory beside ``output``.
+    A heterogeneous OGB directory (ogbn-mag's layout) becomes a typed dataset;
+    ``reverse_edges=True`` then adds the reverse types (docs/IMPORT.md).
 
     The import is atomic and runs with the GIL released; Ctrl-C cancels it (nothing is left
     behind) and raises KeyboardInterrupt. Returns the report as a dict with the keys of
@@ -527,8 +529,9 @@ def import_dataset(
                                     **opts)
         rep["output"] = _fspath(output)
         return rep
-    if node_types is not None or reverse_edges:
-        raise ValueError("node_types, reverse_edges: only for a typed import (edge_types=...)")
+    if node_types is not None or (reverse_edges and format != "ogb"):
+        raise ValueError("node_types, reverse_edges: only for a typed import (edge_types=..., "
+                         "or format=\"ogb\" on a heterogeneous OGB directory)")
     if inputs is None:
         inputs = []
     if isinstance(inputs, (str, bytes, os.PathLike)):
@@ -540,7 +543,7 @@ def import_dataset(
               split=split, feature_dtype=feature_dtype, split_seed=split_seed, force=force,
               progress=progress, string_ids=string_ids, columns=columns,
               node_arrays=node_arrays, arrays=arrays,
-              allow_nonfinite=allow_nonfinite)
+              allow_nonfinite=allow_nonfinite, reverse_edges=reverse_edges)
     if format == "ogb" and len(paths) == 1 and os.path.isdir(paths[0]):
         import tempfile
         from . import _ogb
@@ -563,7 +566,8 @@ def _import_files(paths: List[str], output: PathLike, format: str,
                         kw["split"], kw["feature_dtype"], kw["split_seed"], kw["force"],
                         kw["progress"], kw["string_ids"], kw["columns"], kw["node_arrays"],
                         kw["arrays"], kw["allow_nonfinite"])
-    rep = _fanout.import_dataset(paths, os.fspath(output), **opts)
+    rep = _fanout.import_dataset(paths, os.fspath(output),
+                                 reverse_edges=bool(kw.get("reverse_edges")), **opts)
     rep["output"] = _fspath(output)
     return rep
 

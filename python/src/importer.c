@@ -60,6 +60,20 @@ static PyObject *report_dict(const job *j) {
 }
 
 /* Run the import on a helper thread, checking for signals while it works. */
+/* A typed import's report also gives num_node_types and num_edge_types. */
+static PyObject *typed_report(const job *j, PyObject *ret) {
+  PyObject *a, *b;
+  if (!ret || !j->rep.n_node_types) return ret;
+  a = PyLong_FromLong(j->rep.n_node_types);
+  b = PyLong_FromLong(j->rep.n_edge_types);
+  if (!a || !b || PyDict_SetItemString(ret, "num_node_types", a) < 0 ||
+      PyDict_SetItemString(ret, "num_edge_types", b) < 0)
+    Py_CLEAR(ret);
+  Py_XDECREF(a);
+  Py_XDECREF(b);
+  return ret;
+}
+
 static PyObject *run_job(job *j) {
   pthread_condattr_t ca;
   pthread_t t;
@@ -111,7 +125,7 @@ static PyObject *run_job(job *j) {
     fo_set_error(j->rc, j->msg);
     return fopy_raise(j->rc);
   }
-  return report_dict(j);
+  return typed_report(j, report_dict(j));
 }
 
 /* The option keywords shared by both importers (after their positional arguments). */
@@ -120,7 +134,8 @@ static PyObject *run_job(job *j) {
       "csr", "index_dtype", "num_nodes", "features", "labels", "splits", "feature_dtype",    \
       "split_seed", "force", "progress", "string_ids", "src_column", "dst_column", "node_arrays", \
       "arrays", "allow_nonfinite", NULL
-#define OPT_FORMAT "|$spppppppsLzzzsKpppiizzp"
+#define OPT_FORMAT_TAIL "spppppppsLzzzsKpppiizzp"
+#define OPT_FORMAT "|$" OPT_FORMAT_TAIL
 
 typedef struct raw_opts {
   const char *format, *index_dtype, *feature_dtype;
@@ -206,18 +221,20 @@ static int to_opts(const raw_opts *r, fo_import_opts *o) {
   return 0;
 }
 
-/* import_dataset(inputs, output, *, format=..., ...) -> report dict */
+/* import_dataset(inputs, output, *, reverse_edges=False (OGB's heterogeneous layout),
+ * format=..., ...) -> report dict */
 PyObject *fopy_import(PyObject *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"inputs", "output", OPT_KWLIST};
+  static char *kwlist[] = {"inputs", "output", "reverse_edges", OPT_KWLIST};
   PyObject *inputs, *seq = NULL, *out = NULL, *ret = NULL, **enc = NULL;
   const char **paths = NULL;
   Py_ssize_t n = 0, n_enc = 0;
   raw_opts r;
   job *j = NULL;
+  int reverse = 0;
 
   raw_defaults(&r);
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO&" OPT_FORMAT ":import_dataset", kwlist,
-                                   &inputs, PyUnicode_FSConverter, &out, OPT_ARGS(r)))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO&|$p" OPT_FORMAT_TAIL ":import_dataset", kwlist,
+                                   &inputs, PyUnicode_FSConverter, &out, &reverse, OPT_ARGS(r)))
     return NULL;
   if (PyUnicode_Check(inputs) || PyBytes_Check(inputs)) {
     PyErr_SetString(PyExc_TypeError, "inputs: expected a list of paths, not one string");
@@ -243,6 +260,7 @@ PyObject *fopy_import(PyObject *self, PyObject *args, PyObject *kw) {
     goto out;
   }
   if (to_opts(&r, &j->o) < 0) goto out;
+  j->o.reverse_edges = reverse != 0;
   j->inputs = paths;
   j->n_inputs = (int)n;
   j->out = PyBytes_AS_STRING(out);
@@ -385,14 +403,7 @@ PyObject *fopy_import_typed(PyObject *self, PyObject *args, PyObject *kw) {
   j->inputs = no_inputs; /* fo_import (not fo_import_edges), with no input files */
   j->n_inputs = 0;
   j->out = PyBytes_AS_STRING(out);
-  if ((ret = run_job(j))) {
-    PyObject *a = PyLong_FromLong(j->rep.n_node_types), *b = PyLong_FromLong(j->rep.n_edge_types);
-    if (!a || !b || PyDict_SetItemString(ret, "num_node_types", a) < 0 ||
-        PyDict_SetItemString(ret, "num_edge_types", b) < 0)
-      Py_CLEAR(ret);
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-  }
+  ret = run_job(j);
 out:
   PyMem_Free(et);
   PyMem_Free(nt);
