@@ -766,7 +766,19 @@ static int write_typed(typed *T, const char *out_dir, json_t *prov, fo_import_re
   json_t *man, *nts, *ets;
   int rc = FO_OK;
   memset(&r, 0, sizeof r);
-  if (o->reverse_edges) rc = check_reverse(T);
+  /* what the reader accepts (store/dataset.c): 1..65535 node types, 1..32767 edge types */
+  {
+    int n_rev = 0;
+    for (int k = 0; o->reverse_edges && k < T->n_et; k++) n_rev += T->et[k].src != T->et[k].dst;
+    if (T->n_et == 0)
+      rc = FO_FAIL(FO_EFORMAT, "no edges: a typed dataset needs at least one edge type, and the "
+                   "input has no edge lines");
+    else if (T->n_nt > 65535 || T->n_et + n_rev > 32767)
+      rc = FO_FAIL(FO_ERANGE, "%d node types and %d edge types%s: a typed dataset holds at most "
+                   "65535 node types and 32767 edge types", T->n_nt, T->n_et + n_rev,
+                   n_rev ? " (with the reverse types)" : "");
+  }
+  if (rc == FO_OK && o->reverse_edges) rc = check_reverse(T);
   /* index widths first, so that FO_ERANGE comes before anything big is allocated */
   for (int k = 0; rc == FO_OK && k < T->n_et; k++) {
     const etype *e = &T->et[k];
