@@ -681,7 +681,9 @@ static int read_triplets(ogb_ctx *c, ogb_typed *T, const char *dir) {
     closedir(d);
   }
   if (rc != FO_OK) return rc;
-  if (T->g.n_et == 0) return FO_FAIL(FO_EFORMAT, "'%s': no edge types (raw/relations is empty)", dir);
+  if (T->g.n_et == 0)
+    return FO_FAIL(FO_EFORMAT, "'%s': no edge types (%s)", dir, exists(path) && !is_dir(path)
+                   ? "raw/triplet-type-list.csv.gz is empty" : "raw/relations is empty");
   for (int i = 1; i < T->g.n_et; i++)
     for (int j = i; j > 0; j--) {
       fo__typed_edge *x = &T->g.et[j - 1], *y = &T->g.et[j], t;
@@ -764,8 +766,9 @@ static int read_typed_splits(ogb_ctx *c, ogb_typed *T, const char *dir) {
   if ((rc = check_type_dirs(T, sdir)) != FO_OK) return rc;
   for (int t = 0; t < T->g.n_nt; t++) {
     if (T->g.nt[t].nd.y) labeled = t, n_labeled++;
-    snprintf(path, sizeof path, "%s/%s", sdir, T->g.nt[t].name);
-    if (!is_dir(path)) continue;
+    if (snprintf(path, sizeof path, "%s/%s", sdir, T->g.nt[t].name) >= (int)sizeof path ||
+        !is_dir(path))
+      continue;
     c->count_of = T->count_of[t];
     if ((rc = read_type_splits(c, path, T->g.nt[t].n, &T->g.nt[t].nd)) != FO_OK) return rc;
   }
