@@ -67,6 +67,7 @@ typedef struct typed {
  * the reader's (fo__type_name_ok, docs/FORMAT.md); this only finds the reason. */
 static const char *name_problem(const char *s, size_t len, bool relation) {
   char buf[MAX_NAME + 1];
+  if (memchr(s, '\0', len)) return "it contains a NUL byte";
   if (len >= 1 && len <= MAX_NAME) {
     memcpy(buf, s, len);
     buf[len] = '\0';
