@@ -83,8 +83,10 @@ static int check_opts(const fo_import_opts *o) {
                    o->drop_unknown ? "--drop-unknown" : "--split-seed");
   if ((unsigned)o->feature_dtype > FO_FEATURES_UINT8)
     return FO_FAIL(FO_EINVAL, "unknown feature dtype %d", (int)o->feature_dtype);
-  if (!fo__import_is_typed(o) && (o->n_node_type_opts || (o->reverse_edges && o->format != FO_FORMAT_OGB) || o->node_types ||
-                                 o->default_node_type))
+  /* --reverse-edges also applies to OGB's heterogeneous layout (ogb.c refuses it otherwise) */
+  if (!fo__import_is_typed(o) &&
+      (o->n_node_type_opts || (o->reverse_edges && o->format != FO_FORMAT_OGB) || o->node_types ||
+       o->default_node_type))
     return FO_FAIL(FO_EINVAL, "%s: per-type options need a typed import (--edge-type or "
                    "--edge-type-col)", o->reverse_edges ? "--reverse-edges" : o->node_types
                    ? "--node-types" : o->default_node_type ? "--default-node-type"
