@@ -52,6 +52,18 @@ static void mkdirs(const char *path) {
   }
 }
 
+/* The counts of num-node-list / num-node-dict / num-edge-list are the dataset's word for its
+ * size and drive allocations (per-node arrays of the builder, features [n, D]): this harness
+ * runs as on a machine with 256 MiB to spare (FO_MEM_AVAILABLE), so that a count too big for
+ * it must be FO_ENOMEM with the size, checked before allocating, rather than libFuzzer's 2 GB
+ * malloc or RSS limit. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  setenv("FO_MEM_AVAILABLE", "268435456", 0);
+  return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const homo[7] = {"raw/num-node-list", "raw/num-edge-list", "raw/edge",
                                       "split/s/train", "raw/node-label", "raw/node-feat",

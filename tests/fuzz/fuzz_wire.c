@@ -25,9 +25,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   if (g_d) return 0;
   if (fo_dataset_open(fz_fixture(1), NULL, &g_d) != FO_OK) fz_die("open fixture", fo_last_error());
   if (fo__server_init(&g_sv, g_d, 0) != FO_OK) fz_die("server init", fo_last_error());
-  /* as the MPI transport's server: answers over 64 MiB are refused (with replacement, before
-   * sampling); without replacement an answer is bounded by the part's edges */
-  g_sv.max_answer_words = (64 << 20) / 8;
+  /* as the MPI transport's server (whose limit is max_message_bytes): answers that could pass
+   * 1 MiB are refused (with replacement, before sampling); without replacement an answer is
+   * bounded by the part's edges */
+  g_sv.max_answer_words = (1 << 20) / 8;
   return 0;
 }
 
