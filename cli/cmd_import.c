@@ -22,7 +22,7 @@ static void help(void) {
          "                       edgelist: 'src dst' lines (tab, space or comma; # and %% comments; .gz)\n"
          "                       planetoid: NAME.content and NAME.cites (LINQS); npy: edge_index [2, E]\n"
          "                       mtx: Matrix Market coordinate; ogb: an OGB dataset directory\n"
-         "                       (raw/edge.csv.gz, node-feat, node-label, node_year, split/...)\n"
+         "                       (raw/edge.csv.gz, node-feat, ..., split/...; ogbn-mag: typed)\n"
          "  -o, --output DIR     dataset directory to create (required)\n"
          "  --undirected         add the reverse of every edge, then drop duplicates (default %s)\n"
          "  --remove-self-loops  drop edges v -> v (default %s)\n"

@@ -10,8 +10,8 @@ areas), term word vectors (50, float32) and the paper bag of words (4,231 words)
 64 dimensions by a fixed random projection (dense 4,231-wide rows would make every batch's
 first layer cost more than the rest of training); make a random stratified split of the
 authors (20 % train, 10 % val, 70 % test, from --seed); import the three edge files as a typed
-dataset with `fanout import --edge-type ... --reverse-edges` (the CLI: the Python
-import_dataset has no typed form yet); then train on mini-batches of 128 training authors
+dataset with `fanout.import_dataset(edge_types=..., node_types=..., reverse_edges=True)`
+(the CLI's `fanout import --edge-type ... --reverse-edges`); then train on mini-batches of 128 training authors
 (`input_nodes=("author", "train")`) with per-edge-type fanouts, evaluate the validation and
 test authors with full-neighborhood inference (num_neighbors -1: deterministic), keep the
 model of the best validation epoch and print `test_acc=<value>` as the last line.
@@ -30,8 +30,6 @@ choice. The majority class is 1,197 of 4,057 authors (29.5 %).
 import argparse
 import gzip
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -100,28 +98,17 @@ def convert(data, out, seed):
     return y
 
 
-def find_cli(given):
-    here = os.path.dirname(os.path.abspath(__file__))
-    for p in (given, os.environ.get("FANOUT_CLI"), shutil.which("fanout"),
-              os.path.join(here, "..", "build", "fanout")):
-        if p and os.path.exists(p):
-            return p
-    sys.exit("train_rgcn.py: the fanout CLI was not found: pass --cli or set FANOUT_CLI")
-
-
-def import_dblp(cli, data, tmp, out):
-    cmd = [cli, "import"]
-    for src, rel, dst, name in EDGE_FILES:
-        cmd += ["--edge-type", f"{src},{rel},{dst}", os.path.join(data, name)]
-    cmd += ["--reverse-edges"]
-    for t, n in NUM_NODES.items():
-        cmd += ["--num-nodes", f"{t}={n}"]
+def import_dblp(data, tmp, out):
+    """The typed import (``fanout import --edge-type ... --reverse-edges`` in Python)."""
     f = lambda name: os.path.join(tmp, name + ".npy")  # noqa: E731
-    cmd += ["--features", f"author={f('author_x')}", "--features", f"paper={f('paper_x')}",
-            "--features", f"term={f('term_x')}", "--labels", f"author={f('author_y')}",
-            "--split", f"author:train={f('train')},val={f('val')},test={f('test')}",
-            "-o", out]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    node_types = {t: {"num_nodes": n} for t, n in NUM_NODES.items()}
+    node_types["author"].update(features=f("author_x"), labels=f("author_y"),
+                                split={s: f(s) for s in ("train", "val", "test")})
+    node_types["paper"]["features"] = f("paper_x")
+    node_types["term"]["features"] = f("term_x")
+    return fanout.import_dataset(
+        [], out, edge_types={(s, r, d): os.path.join(data, name) for s, r, d, name in EDGE_FILES},
+        node_types=node_types, reverse_edges=True)
 
 
 class HeteroSAGE(torch.nn.Module):
@@ -185,22 +172,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..",
                                                    "shared", "data", "dblp-hetero"))
-    ap.add_argument("--cli", default=None, help="the fanout executable (default: FANOUT_CLI, "
-                    "PATH, build/fanout)")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    cli = find_cli(args.cli)
 
     with tempfile.TemporaryDirectory(prefix="fanout-dblp-") as tmp:
         t0 = time.perf_counter()
         y = convert(args.data, tmp, args.seed)
         t1 = time.perf_counter()
         path = os.path.join(tmp, "dblp.fanout")
-        import_dblp(cli, args.data, tmp, path)
+        import_dblp(args.data, tmp, path)
         t2 = time.perf_counter()
         ds = fanout.Dataset(path)
         print(f"converted in {t1 - t0:.2f} s, imported in {t2 - t1:.2f} s: {ds.num_nodes_dict}, "

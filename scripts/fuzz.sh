@@ -8,8 +8,7 @@
 # ran. To keep one as a regression: copy it to tests/fuzz/regress/<harness>/<what-it-breaks>,
 # fix the library, and the replay tests (ctest -L fuzz) run it from then on.
 # Environment: FUZZ_FLAGS (extra libFuzzer flags, e.g. -runs=10000000), FUZZ_LOGS (where the
-# libFuzzer logs go; default BUILD_DIR/logs), FO_FUZZ_ALL_READERS=1
-# (tier-2 readers on unverified datasets, see tests/fuzz/readers.c).
+# libFuzzer logs go; default BUILD_DIR/logs).
 set -uo pipefail
 
 BUILD=${1:?usage: scripts/fuzz.sh BUILD_DIR SECONDS [HARNESS...]}
@@ -17,7 +16,7 @@ SECS=${2:?usage: scripts/fuzz.sh BUILD_DIR SECONDS [HARNESS...]}
 shift 2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(npy_header wire npy_edges edgelist mtx planetoid manifest book dataset)
+[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(npy_header wire npy_edges ogb typed_import edgelist mtx planetoid manifest typed_manifest book dataset)
 
 # a request for an absurd amount of memory is a status (FO_ENOMEM) in fanout, as on a real
 # machine: let malloc return NULL rather than abort inside ASan

@@ -24,9 +24,12 @@
  *    num-edge-list (one graph), optional node-feat.csv.gz -> "x" (float32), node-label.csv.gz ->
  *    "y" ("nan" or empty = -1), raw/node_<name>.csv.gz (node_year) -> int64 node-data array
  *    "node_<name>" (manifest "node_data"), split/<scheme>/{train,valid,test}.csv.gz -> splits
- *    "train", "val", "test" (one scheme). FO_ENOSYS for the heterogeneous layout (ogbn-mag:
- *    typed datasets are not supported yet) and the binary one (raw/data.npz: the Python
- *    importer converts it); link prediction splits (.pt, torch pickles) are skipped with a
+ *    "train", "val", "test" (one scheme). The heterogeneous layout (ogbn-mag:
+ *    raw/num-node-dict.csv.gz, raw/relations/<h>___<r>___<t>/, raw/node-feat/<type>/,
+ *    raw/node-label/<type>/, split/<scheme>/<type>/) becomes a typed dataset (format_version
+ *    2; reverse_edges, undirected, dedup apply per edge type as for typed imports; features,
+ *    labels, splits, num_nodes, relabel must be unset). FO_ENOSYS for the binary layouts
+ *    (raw/data.npz: the Python importer converts it; raw/edge_index_dict.npz); link prediction splits (.pt, torch pickles) are skipped with a
  *    warning (the Python importer reads them). No `relabel` or `num_nodes`. See docs/IMPORT.md.
  *
  * Node data (any format): `features`, `labels` and `splits` name .npy files whose shapes and

@@ -443,7 +443,7 @@ def _columns(columns: Optional[Sequence[int]]) -> Dict[str, int]:
 
 
 def import_dataset(
-    inputs: Union[PathLike, Sequence[PathLike]],
+    inputs: Union[None, PathLike, Sequence[PathLike]],
     output: PathLike,
     format: str = "edgelist",
     *,
@@ -468,8 +468,19 @@ def import_dataset(
     node_arrays: Union[None, str, Dict[str, PathLike]] = None,
     arrays: Union[None, str, Dict[str, PathLike]] = None,
     allow_nonfinite: bool = False,
+    edge_types: Any = None,
+    node_types: Optional[Dict[str, Dict[str, Any]]] = None,
+    reverse_edges: bool = False,
 ) -> Dict[str, Any]:
     """Import a graph into a new dataset directory ``output`` (``fanout import``).
+
+    Typed (heterogeneous) graphs, one edge list per edge type (``fanout import --edge-type
+    SRC,REL,DST FILE ...``): pass ``inputs=[]`` (or None) and ``edge_types`` as a dict
+    ``{(src, rel, dst) or "src__rel__dst": path}`` or a list of ``((src, rel, dst), path)``;
+    ``node_types={type: {"num_nodes": n, "node_ids": path, "features": x.npy, "labels":
+    y.npy, "split": {"train": a.npy, ...}}}`` (every key optional) replaces the
+    ``num_nodes``/``features``/``labels``/``split`` keywords; ``reverse_edges=True`` adds
+    PyG's ``rev_`` types. The report gains ``num_node_types`` and ``num_edge_types``.
 
     ``inputs``: one path or a list; ``format``: "edgelist" (SNAP text, .gz ok), "planetoid"
     (the .content and .cites files: features, labels and the standard split come along),
@@ -490,6 +501,8 @@ def import_dataset(
     torch when it is installed, storing each integer tensor as the array ``<split>_<key>``
     (e.g. ``valid_edge_neg``) under the manifest's "extra" (a warning when torch is missing).
     The .npy files this makes live in a hidden temporary directory beside ``output``.
+    A heterogeneous OGB directory (ogbn-mag's layout) becomes a typed dataset;
+    ``reverse_edges=True`` then adds the reverse types (docs/IMPORT.md).
 
     The import is atomic and runs with the GIL released; Ctrl-C cancels it (nothing is left
     behind) and raises KeyboardInterrupt. Returns the report as a dict with the keys of
@@ -498,6 +511,29 @@ def import_dataset(
     Raises ValueError (bad option, existing output without force), OSError (file),
     FormatError (malformed input).
     """
+    if edge_types is not None:
+        if inputs:
+            raise ValueError("inputs: a typed import (edge_types) takes its files from "
+                             "edge_types: pass inputs=[]")
+        for name, v in (("num_nodes", num_nodes), ("features", features), ("labels", labels),
+                        ("split", split)):
+            if v is not None:
+                raise ValueError(f"{name}: a typed import gives it per node type: "
+                                 f"node_types={{type: {{'{name}': ...}}}}")
+        opts = _import_opts(format, undirected, remove_self_loops, dedup, drop_unknown,
+                            relabel, csc, csr, index_dtype, None, None, None, None,
+                            feature_dtype, split_seed, force, progress, string_ids, columns,
+                            node_arrays, arrays, allow_nonfinite)
+        rep = _fanout._import_typed(os.fspath(output), _typed_edge_files(edge_types),
+                                    _typed_node_opts(node_types or {}), bool(reverse_edges),
+                                    **opts)
+        rep["output"] = _fspath(output)
+        return rep
+    if node_types is not None or (reverse_edges and format != "ogb"):
+        raise ValueError("node_types, reverse_edges: only for a typed import (edge_types=..., "
+                         "or format=\"ogb\" on a heterogeneous OGB directory)")
+    if inputs is None:
+        inputs = []
     if isinstance(inputs, (str, bytes, os.PathLike)):
         inputs = [inputs]
     paths = [os.fspath(p) for p in inputs]
@@ -507,7 +543,7 @@ def import_dataset(
               split=split, feature_dtype=feature_dtype, split_seed=split_seed, force=force,
               progress=progress, string_ids=string_ids, columns=columns,
               node_arrays=node_arrays, arrays=arrays,
-              allow_nonfinite=allow_nonfinite)
+              allow_nonfinite=allow_nonfinite, reverse_edges=reverse_edges)
     if format == "ogb" and len(paths) == 1 and os.path.isdir(paths[0]):
         import tempfile
         from . import _ogb
@@ -530,9 +566,47 @@ def _import_files(paths: List[str], output: PathLike, format: str,
                         kw["split"], kw["feature_dtype"], kw["split_seed"], kw["force"],
                         kw["progress"], kw["string_ids"], kw["columns"], kw["node_arrays"],
                         kw["arrays"], kw["allow_nonfinite"])
-    rep = _fanout.import_dataset(paths, os.fspath(output), **opts)
+    rep = _fanout.import_dataset(paths, os.fspath(output),
+                                 reverse_edges=bool(kw.get("reverse_edges")), **opts)
     rep["output"] = _fspath(output)
     return rep
+
+
+def _typed_edge_files(edge_types: Any) -> List[Tuple[str, str, str, str]]:
+    items = edge_types.items() if isinstance(edge_types, dict) else edge_types
+    out = []
+    for item in items:
+        try:
+            key, path = item
+        except (TypeError, ValueError):
+            raise TypeError(f"edge_types: expected ((src, rel, dst), path) pairs, got "
+                            f"{item!r}") from None
+        if isinstance(key, str):
+            parts = key.split("__") if "__" in key else key.split(",")
+            key = tuple(parts)
+        if not (isinstance(key, tuple) and len(key) == 3 and all(isinstance(k, str) for k in key)):
+            raise ValueError(f"edge_types: {key!r} is not an edge type (src, rel, dst)")
+        out.append((*key, _fspath(path)))
+    return out
+
+
+def _typed_node_opts(node_types: Dict[str, Dict[str, Any]]) -> List[tuple]:
+    known = {"num_nodes", "node_ids", "features", "labels", "split"}
+    out = []
+    for name, o in node_types.items():
+        if not isinstance(o, dict):
+            raise TypeError(f"node_types[{name!r}]: expected a dict of options")
+        extra = set(o) - known
+        if extra:
+            raise ValueError(f"node_types[{name!r}]: unknown option(s) {sorted(extra)} "
+                             f"(known: {sorted(known)})")
+        sp = o.get("split")
+        if isinstance(sp, dict):
+            sp = ",".join(f"{k}={_fspath(v)}" for k, v in sp.items())
+        nn = o.get("num_nodes")
+        out.append((name, -1 if nn is None else operator.index(nn), _fspath(o.get("node_ids")),
+                    _fspath(o.get("features")), _fspath(o.get("labels")), sp))
+    return out
 
 
 def import_edges(

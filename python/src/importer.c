@@ -60,6 +60,20 @@ static PyObject *report_dict(const job *j) {
 }
 
 /* Run the import on a helper thread, checking for signals while it works. */
+/* A typed import's report also gives num_node_types and num_edge_types. */
+static PyObject *typed_report(const job *j, PyObject *ret) {
+  PyObject *a, *b;
+  if (!ret || !j->rep.n_node_types) return ret;
+  a = PyLong_FromLong(j->rep.n_node_types);
+  b = PyLong_FromLong(j->rep.n_edge_types);
+  if (!a || !b || PyDict_SetItemString(ret, "num_node_types", a) < 0 ||
+      PyDict_SetItemString(ret, "num_edge_types", b) < 0)
+    Py_CLEAR(ret);
+  Py_XDECREF(a);
+  Py_XDECREF(b);
+  return ret;
+}
+
 static PyObject *run_job(job *j) {
   pthread_condattr_t ca;
   pthread_t t;
@@ -111,7 +125,7 @@ static PyObject *run_job(job *j) {
     fo_set_error(j->rc, j->msg);
     return fopy_raise(j->rc);
   }
-  return report_dict(j);
+  return typed_report(j, report_dict(j));
 }
 
 /* The option keywords shared by both importers (after their positional arguments). */
@@ -120,7 +134,8 @@ static PyObject *run_job(job *j) {
       "csr", "index_dtype", "num_nodes", "features", "labels", "splits", "feature_dtype",    \
       "split_seed", "force", "progress", "string_ids", "src_column", "dst_column", "node_arrays", \
       "arrays", "allow_nonfinite", NULL
-#define OPT_FORMAT "|$spppppppsLzzzsKpppiizzp"
+#define OPT_FORMAT_TAIL "spppppppsLzzzsKpppiizzp"
+#define OPT_FORMAT "|$" OPT_FORMAT_TAIL
 
 typedef struct raw_opts {
   const char *format, *index_dtype, *feature_dtype;
@@ -206,18 +221,20 @@ static int to_opts(const raw_opts *r, fo_import_opts *o) {
   return 0;
 }
 
-/* import_dataset(inputs, output, *, format=..., ...) -> report dict */
+/* import_dataset(inputs, output, *, reverse_edges=False (OGB's heterogeneous layout),
+ * format=..., ...) -> report dict */
 PyObject *fopy_import(PyObject *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"inputs", "output", OPT_KWLIST};
+  static char *kwlist[] = {"inputs", "output", "reverse_edges", OPT_KWLIST};
   PyObject *inputs, *seq = NULL, *out = NULL, *ret = NULL, **enc = NULL;
   const char **paths = NULL;
   Py_ssize_t n = 0, n_enc = 0;
   raw_opts r;
   job *j = NULL;
+  int reverse = 0;
 
   raw_defaults(&r);
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO&" OPT_FORMAT ":import_dataset", kwlist,
-                                   &inputs, PyUnicode_FSConverter, &out, OPT_ARGS(r)))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO&|$p" OPT_FORMAT_TAIL ":import_dataset", kwlist,
+                                   &inputs, PyUnicode_FSConverter, &out, &reverse, OPT_ARGS(r)))
     return NULL;
   if (PyUnicode_Check(inputs) || PyBytes_Check(inputs)) {
     PyErr_SetString(PyExc_TypeError, "inputs: expected a list of paths, not one string");
@@ -243,6 +260,7 @@ PyObject *fopy_import(PyObject *self, PyObject *args, PyObject *kw) {
     goto out;
   }
   if (to_opts(&r, &j->o) < 0) goto out;
+  j->o.reverse_edges = reverse != 0;
   j->inputs = paths;
   j->n_inputs = (int)n;
   j->out = PyBytes_AS_STRING(out);
@@ -293,6 +311,105 @@ out:
   PyMem_Free(j);
   Py_XDECREF(src);
   Py_XDECREF(dst);
+  Py_XDECREF(out);
+  return ret;
+}
+
+/* ---- typed (heterogeneous) import: fo_import with edge_types / node_type_opts ---- */
+
+/* A str item of a tuple as UTF-8 (kept alive by the tuple), or NULL for None; *bad set on
+ * a wrong type (TypeError naming `what`). */
+static const char *tuple_str(PyObject *t, Py_ssize_t i, const char *what, int *bad) {
+  PyObject *v = PyTuple_GET_ITEM(t, i);
+  if (v == Py_None) return NULL;
+  if (!PyUnicode_Check(v)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a str, got %s", what, Py_TYPE(v)->tp_name);
+    *bad = 1;
+    return NULL;
+  }
+  const char *s = PyUnicode_AsUTF8(v);
+  if (!s) *bad = 1;
+  return s;
+}
+
+/* _import_typed(output, edge_types, node_types, reverse_edges, *, <import options>):
+ * edge_types: [(src, rel, dst, path)]; node_types: [(name, num_nodes, node_ids, features,
+ * labels, splits)] (str or None; num_nodes -1 = infer). fanout.import_dataset builds them. */
+PyObject *fopy_import_typed(PyObject *self, PyObject *args, PyObject *kw) {
+  static const char *const no_inputs[1] = {NULL};
+  static char *kwlist[] = {"output", "edge_types", "node_types", "reverse_edges", OPT_KWLIST};
+  PyObject *out = NULL, *ets_obj, *nts_obj, *ets = NULL, *nts = NULL, *ret = NULL;
+  fo_import_edge_type *et = NULL;
+  fo_import_node_type *nt = NULL;
+  Py_ssize_t n_et, n_nt;
+  int reverse = 0, bad = 0;
+  raw_opts r;
+  job *j = NULL;
+
+  raw_defaults(&r);
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&OOp" OPT_FORMAT ":_import_typed", kwlist,
+                                   PyUnicode_FSConverter, &out, &ets_obj, &nts_obj, &reverse,
+                                   OPT_ARGS(r)))
+    return NULL;
+  if (!(ets = PySequence_Tuple(ets_obj)) || !(nts = PySequence_Tuple(nts_obj))) goto out;
+  n_et = PyTuple_GET_SIZE(ets);
+  n_nt = PyTuple_GET_SIZE(nts);
+  if (n_et > 65536 || n_nt > 65536) {
+    PyErr_SetString(PyExc_ValueError, "edge_types: too many types");
+    goto out;
+  }
+  if (!(et = PyMem_Calloc((size_t)(n_et ? n_et : 1), sizeof *et)) ||
+      !(nt = PyMem_Calloc((size_t)(n_nt ? n_nt : 1), sizeof *nt)) ||
+      !(j = PyMem_Calloc(1, sizeof *j))) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  for (Py_ssize_t i = 0; i < n_et; i++) {
+    PyObject *t = PyTuple_GET_ITEM(ets, i);
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 4) {
+      PyErr_SetString(PyExc_TypeError, "edge_types: expected (src, rel, dst, path) tuples");
+      goto out;
+    }
+    et[i].src = tuple_str(t, 0, "edge_types: src", &bad);
+    et[i].rel = tuple_str(t, 1, "edge_types: rel", &bad);
+    et[i].dst = tuple_str(t, 2, "edge_types: dst", &bad);
+    et[i].path = tuple_str(t, 3, "edge_types: path", &bad);
+    if (bad) goto out;
+  }
+  for (Py_ssize_t i = 0; i < n_nt; i++) {
+    PyObject *t = PyTuple_GET_ITEM(nts, i);
+    long long nn;
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 6) {
+      PyErr_SetString(PyExc_TypeError, "node_types: expected (name, num_nodes, node_ids, "
+                                       "features, labels, splits) tuples");
+      goto out;
+    }
+    nt[i].name = tuple_str(t, 0, "node_types: name", &bad);
+    nn = PyLong_AsLongLong(PyTuple_GET_ITEM(t, 1));
+    if (nn == -1 && PyErr_Occurred()) goto out;
+    nt[i].num_nodes = (int64_t)nn;
+    nt[i].node_ids = tuple_str(t, 2, "node_types: node_ids", &bad);
+    nt[i].features = tuple_str(t, 3, "node_types: features", &bad);
+    nt[i].labels = tuple_str(t, 4, "node_types: labels", &bad);
+    nt[i].splits = tuple_str(t, 5, "node_types: split", &bad);
+    if (bad) goto out;
+  }
+  if (to_opts(&r, &j->o) < 0) goto out;
+  j->o.edge_types = et;
+  j->o.n_edge_types = (int32_t)n_et;
+  j->o.node_type_opts = nt;
+  j->o.n_node_type_opts = (int32_t)n_nt;
+  j->o.reverse_edges = reverse;
+  j->inputs = no_inputs; /* fo_import (not fo_import_edges), with no input files */
+  j->n_inputs = 0;
+  j->out = PyBytes_AS_STRING(out);
+  ret = run_job(j);
+out:
+  PyMem_Free(et);
+  PyMem_Free(nt);
+  PyMem_Free(j);
+  Py_XDECREF(ets);
+  Py_XDECREF(nts);
   Py_XDECREF(out);
   return ret;
 }

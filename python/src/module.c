@@ -154,6 +154,8 @@ static PyMethodDef module_methods[] = {
      "Low-level importer; use fanout.import_dataset."},
     {"import_edges", FOPY_METH(fopy_import_edges), METH_VARARGS | METH_KEYWORDS,
      "Low-level edge-array importer; use fanout.import_edges."},
+    {"_import_typed", FOPY_METH(fopy_import_typed), METH_VARARGS | METH_KEYWORDS,
+     "Low-level typed importer; use fanout.import_dataset(edge_types=...)."},
     {"worker_init", FOPY_METH(fopy_worker_init), METH_VARARGS | METH_KEYWORDS,
      "Low-level fo_worker_init; use fanout.init_neighbor_loader_worker."},
     {"worker_plan", FOPY_METH(fopy_worker_plan), METH_VARARGS | METH_KEYWORDS,

@@ -100,6 +100,8 @@ int fopy_feature_typenum(const char *dtype);
 /* ---- importer.c ---- */
 PyObject *fopy_import(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *fopy_import_edges(PyObject *self, PyObject *args, PyObject *kw);
+/** _import_typed(output, edge_types, node_types, reverse_edges, *, ...): a typed import. */
+PyObject *fopy_import_typed(PyObject *self, PyObject *args, PyObject *kw);
 
 /* ---- loader.c ---- */
 extern PyTypeObject fopy_LoaderType;

@@ -78,6 +78,8 @@ typedef struct fo__server {
   int64_t cap_x;
   int64_t *ybuf;
   int64_t cap_y;
+  int64_t max_answer_words; /* 0: no limit; else a hop request with replacement whose answer
+                               could exceed it (n x fanout edges) is refused before sampling */
 } fo__server;
 
 int fo__server_init(fo__server *sv, const fo_dataset_t *d, int32_t part);

@@ -675,6 +675,7 @@ static void *serve_main(void *arg) {
       if (!s.ready && !s.init_rc) {
         int rc = fo__server_init(&s.sv, d, dd->machine);
         if (rc == FO_OK) {
+          s.sv.max_answer_words = mi->max_words;
           s.ready = true;
         } else {
           s.init_rc = rc;

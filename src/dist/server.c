@@ -43,6 +43,15 @@ static int answer_hop(fo__server *sv, const void *msg, size_t len) {
   if (r.part != sv->part)
     return FO_FAIL(FO_EINVAL, "hop request for part %d reached the server of part %d", (int)r.part,
                    (int)sv->part);
+  /* with replacement every node of degree > 0 gets exactly `fanout` edges: refuse what the
+   * transport could not carry before sampling (and allocating) it */
+  if (r.replace && sv->max_answer_words > 0 && r.fanout > 0 &&
+      r.n > (sv->max_answer_words / 2 - r.n - 16) / r.fanout)
+    return FO_FAIL(FO_ERANGE, "hop request for %lld nodes with fanout %d and replacement: its "
+                   "answer could hold %lld edges, more than the transport's limit of %lld bytes "
+                   "(max_message_bytes) carries: ask for fewer nodes or a smaller fanout",
+                   (long long)r.n, (int)r.fanout, (long long)r.n * r.fanout,
+                   (long long)sv->max_answer_words * 8);
   if ((rc = fo__sampler_hop(sv->s, &r, sv->scratch, &res)) != FO_OK) return rc;
   return fo__enc_hop_res(&sv->out, &res);
 }

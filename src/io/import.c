@@ -83,8 +83,10 @@ static int check_opts(const fo_import_opts *o) {
                    o->drop_unknown ? "--drop-unknown" : "--split-seed");
   if ((unsigned)o->feature_dtype > FO_FEATURES_UINT8)
     return FO_FAIL(FO_EINVAL, "unknown feature dtype %d", (int)o->feature_dtype);
-  if (!fo__import_is_typed(o) && (o->n_node_type_opts || o->reverse_edges || o->node_types ||
-                                 o->default_node_type))
+  /* --reverse-edges also applies to OGB's heterogeneous layout (ogb.c refuses it otherwise) */
+  if (!fo__import_is_typed(o) &&
+      (o->n_node_type_opts || (o->reverse_edges && o->format != FO_FORMAT_OGB) || o->node_types ||
+       o->default_node_type))
     return FO_FAIL(FO_EINVAL, "%s: per-type options need a typed import (--edge-type or "
                    "--edge-type-col)", o->reverse_edges ? "--reverse-edges" : o->node_types
                    ? "--node-types" : o->default_node_type ? "--default-node-type"
@@ -181,6 +183,11 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
     if (!inputs[i]) return fo__context(FO_FAIL(FO_EINVAL, "input %d is NULL", i), "import '%s'", out_dir);
   if ((rc = check_opts(o)) != FO_OK || (rc = check_outputs(inputs, n_inputs, out_dir, o)) != FO_OK)
     return fo__context(rc, "import '%s'", out_dir);
+  if (o->format == FO_FORMAT_OGB && n_inputs == 1 && fo__ogb_is_typed(inputs[0])) {
+    if ((rc = fo__import_ogb_typed(inputs[0], out_dir, o, rep)) != FO_OK)
+      return fo__context(rc, "import '%s'", out_dir);
+    return FO_OK;
+  }
   memset(&in, 0, sizeof in);
   in.n_nodes = -1;
   switch (o->format) {

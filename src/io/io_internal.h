@@ -211,6 +211,37 @@ static inline bool fo__import_is_typed(const fo_import_opts *o) {
 /* Typed import (typed.c): one edge file per edge type, or one file with a relation column. */
 int fo__import_typed(const char *const *inputs, int n_inputs, const char *out_dir,
                      const fo_import_opts *o, fo_import_report *rep);
+/* A typed graph already read into memory (ogb.c's heterogeneous layout), written as
+ * fo__import_typed writes its own: node types numbered in array order, edge types in array
+ * order (then the reverse types of o->reverse_edges); o's edge options apply per edge type. */
+typedef struct fo__typed_node {
+  char name[65];               /* a valid node type name (fo__valid_type_name) */
+  int64_t n;                   /* nodes of this type */
+  fo__node_data nd;            /* features, labels, splits of this type; taken over */
+  const char *x_file, *y_file; /* their sources, for messages (borrowed) */
+} fo__typed_node;
+typedef struct fo__typed_edge {
+  int src, dst;                /* node type numbers */
+  char rel[65];                /* a valid relation name */
+  fo__edges edges;             /* local ids in [0, n_src) x [0, n_dst), input order; taken over */
+} fo__typed_edge;
+typedef struct fo__typed_graph {
+  fo__typed_node *nt;
+  int n_nt;
+  fo__typed_edge *et;
+  int n_et;
+  json_t *provenance;          /* taken over: stored in the manifest (with the report) */
+} fo__typed_graph;
+/* Write g to out_dir atomically (format_version 2). The arrays g owns are moved out of it;
+ * the caller still frees g's tables. Same errors as fo__import_typed's writing half. */
+int fo__import_typed_graph(fo__typed_graph *g, const char *out_dir, const fo_import_opts *o,
+                           fo_import_report *rep);
+/* OGB's heterogeneous CSV layout (ogb.c): true if dir has one of its marker files. */
+bool fo__ogb_is_typed(const char *dir);
+/* Import it (the typed half of --format ogb). */
+int fo__import_ogb_typed(const char *dir, const char *out_dir, const fo_import_opts *o,
+                         fo_import_report *rep);
+
 /* A node type or relation name as docs/FORMAT.md allows (relation: also '=' and '\'). */
 bool fo__valid_type_name(const char *s, size_t len, bool relation);
 

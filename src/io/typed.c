@@ -30,6 +30,8 @@ typedef struct ntype {
   const fo_import_node_type *opt; /* its settings, or NULL */
   uint8_t *touched;               /* [n]: has an edge (for the isolated count) */
   fo__node_data nd;
+  bool in_memory;                 /* nd came read (fo__import_typed_graph), not from opt */
+  const char *x_file, *y_file;    /* in_memory: nd's sources, for messages (borrowed) */
 } ntype;
 
 typedef struct etype {
@@ -65,6 +67,7 @@ typedef struct typed {
  * the reader's (fo__type_name_ok, docs/FORMAT.md); this only finds the reason. */
 static const char *name_problem(const char *s, size_t len, bool relation) {
   char buf[MAX_NAME + 1];
+  if (memchr(s, '\0', len)) return "it contains a NUL byte";
   if (len >= 1 && len <= MAX_NAME) {
     memcpy(buf, s, len);
     buf[len] = '\0';
@@ -562,7 +565,13 @@ static int write_node_types(typed *T, fo__writer *w, json_t *list) {
                     prefix, (int)(strlen(prefix) - 1));
     json_array_append_new(list, obj);
     if ((rc = write_node_orig(T, t, prefix, w, obj)) != FO_OK) return rc;
-    if (nt->opt) {
+    if (nt->in_memory) {
+      nt->nd.allow_nonfinite = T->o->allow_nonfinite;
+      if ((rc = fo__node_data_write_as(&nt->nd, nt->n, prefix, nt->x_file, nt->y_file,
+                                       T->o->feature_dtype, w, obj)) != FO_OK)
+        return fo__context(rc, "node type '%s'", nt->name);
+      fo__node_data_free(&nt->nd);
+    } else if (nt->opt) {
       char what[MAX_NAME + 32];
       snprintf(what, sizeof what, "node type '%s'", nt->name);
       nt->nd.allow_nonfinite = T->o->allow_nonfinite;
@@ -749,40 +758,43 @@ static void typed_free(typed *T) {
   free(T->triple);
 }
 
-int fo__import_typed(const char *const *inputs, int n_inputs, const char *out_dir,
-                     const fo_import_opts *o, fo_import_report *rep) {
-  typed T;
+/* What both entry points share once the edge lists are read: reverse types, index widths,
+ * then the dataset. Takes `prov` (stored in the manifest, or released on failure). */
+static int write_typed(typed *T, const char *out_dir, json_t *prov, fo_import_report *rep) {
+  const fo_import_opts *o = T->o;
   fo__writer *w = NULL;
   fo_import_report r;
-  json_t *man, *nts, *ets, *prov;
-  uint64_t total = 0;
-  int rc;
-  memset(&T, 0, sizeof T);
+  json_t *man, *nts, *ets;
+  int rc = FO_OK;
   memset(&r, 0, sizeof r);
-  T.o = o;
-  if ((rc = check_typed_opts(o, n_inputs, inputs)) != FO_OK) return rc;
-  for (int i = 0; i < o->n_edge_types; i++)
-    if (o->edge_types[i].path) total += fo__file_bytes(o->edge_types[i].path);
-  for (int i = 0; i < n_inputs; i++) total += fo__file_bytes(inputs[i]);
-  fo__progress_start(&T.prog, o->progress, "import", total);
-  rc = o->n_edge_types > 0 ? parse_per_type(&T) : parse_one_file(&T, inputs, n_inputs);
-  fo__progress_end(&T.prog);
-  if (rc == FO_OK && o->reverse_edges) rc = check_reverse(&T);
+  /* what the reader accepts (store/dataset.c): 1..65535 node types, 1..32767 edge types */
+  {
+    int n_rev = 0;
+    for (int k = 0; o->reverse_edges && k < T->n_et; k++) n_rev += T->et[k].src != T->et[k].dst;
+    if (T->n_et == 0)
+      rc = FO_FAIL(FO_EFORMAT, "no edges: a typed dataset needs at least one edge type, and the "
+                   "input has no edge lines");
+    else if (T->n_nt > 65535 || T->n_et + n_rev > 32767)
+      rc = FO_FAIL(FO_ERANGE, "%d node types and %d edge types%s: a typed dataset holds at most "
+                   "65535 node types and 32767 edge types", T->n_nt, T->n_et + n_rev,
+                   n_rev ? " (with the reverse types)" : "");
+  }
+  if (rc == FO_OK && o->reverse_edges) rc = check_reverse(T);
   /* index widths first, so that FO_ERANGE comes before anything big is allocated */
-  for (int k = 0; rc == FO_OK && k < T.n_et; k++) {
-    const etype *e = &T.et[k];
+  for (int k = 0; rc == FO_OK && k < T->n_et; k++) {
+    const etype *e = &T->et[k];
     int iw, ew;
     int64_t m = e->edges.n * (e->src == e->dst && o->undirected ? 2 : 1);
     char nm[3 * MAX_NAME + 8];
-    if ((rc = fo__topology_widths(T.nt[e->src].n, T.nt[e->dst].n, m, o, &iw, &ew)) != FO_OK) {
-      et_name(&T, e->src, e->rel, e->dst, nm, sizeof nm);
+    if ((rc = fo__topology_widths(T->nt[e->src].n, T->nt[e->dst].n, m, o, &iw, &ew)) != FO_OK) {
+      et_name(T, e->src, e->rel, e->dst, nm, sizeof nm);
       rc = fo__context(rc, "edge type %s", nm);
     }
   }
-  for (int t = 0; rc == FO_OK && t < T.n_nt; t++) {
-    if (!(T.nt[t].touched = fo__calloc_n(T.nt[t].n ? T.nt[t].n : 1, 1)))
-      rc = FO_FAIL(FO_ENOMEM, "node type '%s': %lld nodes", T.nt[t].name, (long long)T.nt[t].n);
-    r.n_nodes += T.nt[t].n;
+  for (int t = 0; rc == FO_OK && t < T->n_nt; t++) {
+    if (!(T->nt[t].touched = fo__calloc_n(T->nt[t].n ? T->nt[t].n : 1, 1)))
+      rc = FO_FAIL(FO_ENOMEM, "node type '%s': %lld nodes", T->nt[t].name, (long long)T->nt[t].n);
+    r.n_nodes += T->nt[t].n;
   }
   if (rc != FO_OK) goto out;
 
@@ -795,15 +807,15 @@ int fo__import_typed(const char *const *inputs, int n_inputs, const char *out_di
   ets = json_array();
   json_object_set_new(man, "node_types", nts);
   json_object_set_new(man, "edge_types", ets);
-  if ((rc = write_node_types(&T, w, nts)) != FO_OK) goto out;
-  if ((rc = write_edge_types(&T, w, ets, &r)) != FO_OK) goto out;
+  if ((rc = write_node_types(T, w, nts)) != FO_OK) goto out;
+  if ((rc = write_edge_types(T, w, ets, &r)) != FO_OK) goto out;
   json_object_set_new(man, "num_edges", json_integer(r.n_edges));
-  for (int t = 0; t < T.n_nt; t++)
-    for (int64_t v = 0; v < T.nt[t].n; v++) r.n_isolated += !T.nt[t].touched[v];
-  r.n_node_types = T.n_nt;
-  prov = typed_provenance(&T, inputs, n_inputs);
+  for (int t = 0; t < T->n_nt; t++)
+    for (int64_t v = 0; v < T->nt[t].n; v++) r.n_isolated += !T->nt[t].touched[v];
+  r.n_node_types = T->n_nt;
   json_object_set_new(prov, "report", fo__report_json(&r));
   json_object_set_new(man, "provenance", prov);
+  prov = NULL;
   if (o->cancel && *o->cancel) {
     rc = FO_FAIL(FO_ECANCELED, "import interrupted");
     goto out;
@@ -811,8 +823,65 @@ int fo__import_typed(const char *const *inputs, int n_inputs, const char *out_di
   rc = fo__writer_commit(w);
   w = NULL;
 out:
+  json_decref(prov);
   fo__writer_abort(w);
-  typed_free(&T);
   if (rc == FO_OK && rep) *rep = r;
+  return rc;
+}
+
+int fo__import_typed(const char *const *inputs, int n_inputs, const char *out_dir,
+                     const fo_import_opts *o, fo_import_report *rep) {
+  typed T;
+  uint64_t total = 0;
+  int rc;
+  memset(&T, 0, sizeof T);
+  T.o = o;
+  if ((rc = check_typed_opts(o, n_inputs, inputs)) != FO_OK) return rc;
+  for (int i = 0; i < o->n_edge_types; i++)
+    if (o->edge_types[i].path) total += fo__file_bytes(o->edge_types[i].path);
+  for (int i = 0; i < n_inputs; i++) total += fo__file_bytes(inputs[i]);
+  fo__progress_start(&T.prog, o->progress, "import", total);
+  rc = o->n_edge_types > 0 ? parse_per_type(&T) : parse_one_file(&T, inputs, n_inputs);
+  fo__progress_end(&T.prog);
+  if (rc == FO_OK) rc = write_typed(&T, out_dir, typed_provenance(&T, inputs, n_inputs), rep);
+  typed_free(&T);
+  return rc;
+}
+
+int fo__import_typed_graph(fo__typed_graph *g, const char *out_dir, const fo_import_opts *o,
+                           fo_import_report *rep) {
+  typed T;
+  int rc = FO_OK;
+  json_t *prov = g->provenance;
+  g->provenance = NULL;
+  memset(&T, 0, sizeof T);
+  T.o = o;
+  if (g->n_nt < 1 || g->n_et < 0) rc = FO_FAIL(FO_EINVAL, "a typed graph needs a node type");
+  if (rc == FO_OK && (!(T.nt = fo__calloc_n(g->n_nt, sizeof *T.nt)) ||
+                      !(T.et = fo__calloc_n(g->n_et ? g->n_et : 1, sizeof *T.et))))
+    rc = FO_FAIL(FO_ENOMEM, "typed graph: %d node types, %d edge types", g->n_nt, g->n_et);
+  for (int t = 0; rc == FO_OK && t < g->n_nt; t++) {
+    ntype *nt = &T.nt[T.n_nt++];
+    snprintf(nt->name, sizeof nt->name, "%s", g->nt[t].name);
+    nt->n = g->nt[t].n;
+    nt->nd = g->nt[t].nd;
+    memset(&g->nt[t].nd, 0, sizeof g->nt[t].nd);
+    nt->in_memory = true;
+    nt->x_file = g->nt[t].x_file;
+    nt->y_file = g->nt[t].y_file;
+  }
+  for (int k = 0; rc == FO_OK && k < g->n_et; k++) {
+    etype *e = &T.et[T.n_et++];
+    if (g->et[k].src < 0 || g->et[k].src >= g->n_nt || g->et[k].dst < 0 || g->et[k].dst >= g->n_nt)
+      rc = FO_FAIL(FO_EINVAL, "typed graph: edge type %d has no node type", k);
+    e->src = g->et[k].src;
+    e->dst = g->et[k].dst;
+    snprintf(e->rel, sizeof e->rel, "%s", g->et[k].rel);
+    e->edges = g->et[k].edges;
+    memset(&g->et[k].edges, 0, sizeof g->et[k].edges);
+  }
+  if (rc == FO_OK) rc = write_typed(&T, out_dir, prov, rep);
+  else json_decref(prov);
+  typed_free(&T);
   return rc;
 }

@@ -4,6 +4,11 @@
 
 #include <fanout/fanout.h>
 
+#include "store/store_internal.h"
+
+#include <jansson.h>
+#include <zlib.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +25,96 @@ static void must(int rc, const char *what) {
   if (rc != FO_OK) fz_die(what, fo_last_error());
 }
 
+/* "coraw": Cora's cites as an edge list with a weight per input edge (1 + (i * 7919) % 13, a
+ * few of them 0), undirected, CSC + CSR: the "weight" and "weight_alias" arrays. */
+static void weighted_fixture(const char *out) {
+  const char *cites = FO_FUZZ_DATA_DIR "/cora/cora.cites";
+  char npy[1024];
+  size_t n = 0, m = 0;
+  unsigned char *text = fz_read(cites, &n);
+  float *w;
+  char hdr[256];
+  size_t hl;
+  int64_t shape[1];
+  fo_import_opts io;
+  if (!text) fz_die("read", cites);
+  for (size_t i = 0; i < n; i++) m += text[i] == '\n';
+  free(text);
+  if (!(w = malloc(m * sizeof *w))) fz_die("malloc", "weights");
+  for (size_t i = 0; i < m; i++) w[i] = (float)((i * 7919) % 13) * (i % 97 == 5 ? 0.0f : 1.0f) + (i % 3 ? 1.0f : 0.0f);
+  shape[0] = (int64_t)m;
+  hl = fo__npy_format(hdr, sizeof hdr, "<f4", 1, shape);
+  snprintf(npy, sizeof npy, "%s/coraw-weights.npy", fz_tmpdir());
+  {
+    unsigned char *b = malloc(hl + m * sizeof *w);
+    memcpy(b, hdr, hl);
+    memcpy(b + hl, w, m * sizeof *w);
+    fz_write(npy, b, hl + m * sizeof *w);
+    free(b);
+  }
+  free(w);
+  fo_import_opts_init(&io);
+  io.undirected = true;
+  io.csc = io.csr = true;
+  io.edge_weight = npy;
+  must(fo_import(&cites, 1, out, &io, NULL), "import weighted Cora fixture");
+  unlink(npy);
+}
+
+/* "typed": Cora as a typed dataset in the one-file form: "paper cites paper" from the cites
+ * file and "paper has_class class" from the content file's classes (string ids; node types
+ * from a --node-types file), --reverse-edges, CSC + CSR. */
+static void typed_fixture(const char *out) {
+  char edges[1024], types[1024];
+  FILE *fe = NULL, *ft = NULL;
+  gzFile gz = gzopen(FO_FUZZ_DATA_DIR "/cora/cora.content.gz", "rb");
+  unsigned char *cites;
+  size_t n;
+  char line[1 << 16];
+  const char *in[1] = {edges};
+  fo_import_opts io;
+  snprintf(edges, sizeof edges, "%s/typed-edges.txt", fz_tmpdir());
+  snprintf(types, sizeof types, "%s/typed-types.txt", fz_tmpdir());
+  if (!gz || !(fe = fopen(edges, "w")) || !(ft = fopen(types, "w"))) fz_die("typed fixture", edges);
+  while (gzgets(gz, line, sizeof line)) {
+    char *id_end = strchr(line, '\t'), *cls = strrchr(line, '\t');
+    if (!id_end || !cls) continue;
+    *id_end = '\0';
+    cls[strcspn(cls, "\r\n")] = '\0';
+    fprintf(ft, "%s\tpaper\n", line);
+    fprintf(fe, "%s has_class C_%s\n", line, cls + 1);
+  }
+  gzclose(gz);
+  if (!(cites = fz_read(FO_FUZZ_DATA_DIR "/cora/cora.cites", &n))) fz_die("read", "cora.cites");
+  for (char *p = (char *)cites, *e; *p; p = e + 1) {
+    char a[64], b[64];
+    if (!(e = strchr(p, '\n'))) break;
+    if (sscanf(p, "%63s %63s", a, b) == 2) fprintf(fe, "%s cites %s\n", b, a);
+  }
+  free(cites);
+  fclose(fe);
+  fclose(ft);
+  fo_import_opts_init(&io);
+  io.string_ids = true;
+  io.src_column = 0;
+  io.edge_type_column = 1;
+  io.dst_column = 2;
+  io.node_types = types;
+  io.default_node_type = "class";
+  io.reverse_edges = true;
+  io.csc = io.csr = true;
+  must(fo_import(in, 1, out, &io, NULL), "import typed Cora fixture");
+  unlink(edges);
+  unlink(types);
+}
+
 const char *fz_fixture(int k) {
   if (!g_fix[0][0]) {
     const char *in[2] = {FO_FUZZ_DATA_DIR "/cora/cora.content.gz", FO_FUZZ_DATA_DIR "/cora/cora.cites"};
     fo_import_opts io;
     fo_partition_opts po;
     char path[FZ_N_FIXTURES][512];
-    const char *names[FZ_N_FIXTURES] = {"cora", "cora2", "cora3"};
+    const char *names[FZ_N_FIXTURES] = {"cora", "cora2", "cora3", "coraw", "typed"};
     for (int i = 0; i < FZ_N_FIXTURES; i++) snprintf(path[i], sizeof path[i], "%s/fixture-%s", fz_tmpdir(), names[i]);
     fo_import_opts_init(&io);
     io.format = FO_FORMAT_PLANETOID;
@@ -41,14 +129,13 @@ const char *fz_fixture(int k) {
     po.n_parts = 3;
     po.method = FO_PARTITION_RANGE;
     must(fo_partition(path[0], path[2], &po, NULL), "partition Cora fixture (3, range)");
+    weighted_fixture(path[3]);
+    typed_fixture(path[4]);
     for (int i = 0; i < FZ_N_FIXTURES; i++) memcpy(g_fix[i], path[i], sizeof g_fix[i]);
   }
   return g_fix[k];
 }
 
-#include "store/store_internal.h"
-
-#include <jansson.h>
 
 void fz_rehash(const char *dir) {
   char mpath[1024];

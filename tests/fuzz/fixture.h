@@ -4,13 +4,17 @@
  *   "cora"   single dataset: CSC + CSR, uint8 features (exact: Cora's are 0/1), labels and the
  *            Planetoid split;
  *   "cora2"  its 2-part hash partition (array book + rank directories);
- *   "cora3"  its 3-part range partition (range book in the manifest).
- * fz_fixture(k) returns the path of fixture k (0, 1, 2).
+ *   "cora3"  its 3-part range partition (range book in the manifest);
+ *   "coraw"  Cora's cites with an edge weight per edge (undirected, CSC + CSR): the "weight"
+ *            and "weight_alias" arrays of weighted sampling;
+ *   "typed"  Cora as a typed dataset (format_version 2): paper cites paper, paper has_class
+ *            class, their reverse types, string ids, CSC + CSR.
+ * fz_fixture(k) returns the path of fixture k (0 .. FZ_N_FIXTURES - 1).
  */
 #ifndef FO_FUZZ_FIXTURE_H
 #define FO_FUZZ_FIXTURE_H
 
-#define FZ_N_FIXTURES 3
+#define FZ_N_FIXTURES 5
 const char *fz_fixture(int k);
 /* Every reader on the dataset at `path` (see fuzz_dataset.c): open (mmap and huge-page loads,
  * all parts and one part), the info calls, verify, sample, a loader with features and labels,

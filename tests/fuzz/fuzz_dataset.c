@@ -1,10 +1,10 @@
 /*
  * Harness "dataset": mutates the files (arrays and manifests) of small real datasets (fixture.h:
- * Cora single, 2-part hash and 3-part range partitions) and runs every reader on the result
- * (readers.c). Input:
- *   byte 0: fixture (mod 3); bytes 1-2: reader flags (load mode, sampler options, loader
- *   options, partition method; bit 15: recompute the manifests' xxh64 after mutating, so that
- *   verify looks past the hashes);
+ * Cora single, 2-part hash and 3-part range partitions, Cora with edge weights and alias tables,
+ * Cora as a typed dataset) and runs every reader on the result (readers.c). Input:
+ *   byte 0: fixture (mod FZ_N_FIXTURES); bytes 1-2: reader flags (load mode, sampler options
+ *   with bit 9 weighted, loader options, partition method; bit 15: recompute the manifests'
+ *   xxh64 after mutating, so that verify looks past the hashes);
  *   then records {file u8, op u8, offset u32 LE, len u8, bytes[len]} on the fixture's files
  *   (sorted relative paths, index mod their number):
  *     op 0: XOR bytes at offset (mod size); 1: overwrite at offset; 2: truncate to offset

@@ -2,8 +2,9 @@
 """Regenerate the seed corpora of tests/fuzz/corpus/<harness>/ from small excerpts of the real
 graphs in ../shared/data and data/ (run from the repository root:
 `/usr/bin/python3 tests/fuzz/make_seeds.py [FIXTURE_DIR]`). FIXTURE_DIR, when given, holds the
-Cora fixtures (fixture-cora, fixture-cora2, fixture-cora3, as fixture.c makes them) whose
-manifests and .npy headers seed the manifest and npy_header harnesses."""
+Cora fixtures (fixture-cora, fixture-cora2, fixture-cora3, fixture-coraw, fixture-typed, as
+fixture.c makes them; FO_FUZZ_KEEP=1 keeps them) whose manifests and .npy headers seed the
+manifest, typed_manifest and npy_header harnesses."""
 import gzip, io, os, struct, sys
 import numpy as np
 
@@ -110,8 +111,47 @@ put("book", "book-entry", b"\x05" + bytes([0, 10, 0, 1, 1]))
 put("book", "row-rank", b"\x03" + bytes([1, 4, 0, 1, 2]))
 put("book", "both", b"\x07" + bytes([0, 64, 0, 2, 1, 1]) + bytes([2, 8, 0, 1, 0x80]))
 
-# dataset: per fixture no change, a manifest integer, an indices byte, a truncation
-for k in range(3):
+# typed_import: Cora's excerpt as one typed edge list "src rel dst" (cites, has_class) and its
+# --node-types file; DBLP's paper-author pairs with a relation column in other layouts
+content = head(os.path.join(SHARED, "cora", "cora.content.gz"), 20).rstrip(b"\n").split(b"\n")
+papers = [l.split(b"\t")[0] for l in content]
+classes = [l.split(b"\t")[-1] for l in content]
+with open(os.path.join(SHARED, "cora", "cora.cites"), "rb") as f:
+    cites = [l.split(b"\t") for l in f.read().split(b"\n") if l]
+pset = set(papers)
+cl = [c for c in cites if c[0] in pset and c[1] in pset][:20] + [c for c in cites if c[1] in pset][:10]
+lines = [b"%s has_class C_%s" % (p, c) for p, c in zip(papers, classes)] + [b"%s cites %s" % (b, a) for a, b in cl]
+types = b"".join(b"%s\tpaper\n" % p for p in papers)
+put("typed_import", "cora-one-file", bytes([0x10 | 0x02]) + b"\n".join(lines) + b"\n\0" + types)
+put("typed_import", "cora-strings-undirected", bytes([0x10 | 0x04 | 0x01 | 0x20]) + b"\n".join(lines) + b"\n\0" + types)
+pa = [l.split(b"\t") for l in head(os.path.join(SHARED, "dblp-hetero", "dblp_paper_author.tsv.gz"), 30).split(b"\n") if l]
+dblp_types = b"".join(b"p%s\tpaper\n" % a for a, _ in pa) + b"".join(b"a%s\tauthor\n" % b for _, b in pa)
+put("typed_import", "dblp-src-dst-rel", bytes([0x40 | 0x01 | 0x08]) + b"".join(b"p%s\ta%s\twrites\n" % (a, b) for a, b in pa) + b"\0" + dblp_types)
+put("typed_import", "dblp-rel-src-dst", bytes([0x80 | 0x01 | 0x02]) + b"".join(b"writes,p%s,a%s\n" % (a, b) for a, b in pa) + b"\0" + dblp_types)
+
+# ogb: Cora's excerpt in the homogeneous layout, DBLP's in ogbn-mag's (files as fuzz_ogb.c
+# names them; NUL between files)
+ids = {p: i for i, p in enumerate(papers)}
+ce = [(ids[b], ids[a]) for a, b in cites if a in ids and b in ids]
+lab = sorted(set(classes))
+hom = [b"%d\n" % len(papers), b"%d\n" % len(ce), b"".join(b"%d,%d\n" % e for e in ce), b"0\n3\n5\n",
+       b"".join(b"%d\n" % lab.index(c) for c in classes),
+       b"".join(b"%s\n" % b",".join(l.split(b"\t")[1:9]) for l in content), b"".join(b"%d\n" % (1990 + i) for i in range(len(papers)))]
+put("ogb", "cora", bytes([0]) + b"\0".join(hom))
+put("ogb", "cora-gz-undirected", bytes([2 | 4]) + b"\0".join(hom))
+pa_i = [(int(a), int(b)) for a, b in pa]
+na, nb = max(b for _, b in pa_i) + 1, max(a for a, _ in pa_i) + 1   # a = author, b = paper
+het = [b"a,b\n%d,%d\n" % (na, nb), b"a,r,b\n", b"".join(b"%d,%d\n" % (b, a) for a, b in pa_i), b"%d\n" % len(pa_i),
+       b"0\n1\n2\n", b"".join(b"%d\n" % (i % 4) for i in range(nb)), b"".join(b"%d.5,1\n" % i for i in range(na))]
+put("ogb", "dblp-mag", bytes([1]) + b"\0".join(het))
+put("ogb", "dblp-mag-gz-reverse", bytes([1 | 2 | 8 | 16]) + b"\0".join(het))
+put("ogb", "dblp-mag-no-triplets", bytes([1]) + b"\0".join(het[:1] + [b""] + het[2:]))
+
+# dataset: per fixture no change, a manifest integer, an indices byte, a truncation (fixture 3,
+# weighted: also with weighted sampling, flag bit 9; fixture 4, typed: the other input type)
+for k in (3, 4):
+    put("dataset", "fixture%d-weighted-or-input-type" % k, bytes([k, 0, 0x02 | 0x04]))
+for k in range(5):
     put("dataset", "fixture%d-pristine" % k, bytes([k, 0, 0]))
     put("dataset", "fixture%d-manifest-int" % k, bytes([k, 3, 0x80, 0, 4, 5, 0, 0, 0, 8]) + struct.pack("<q", 4000))
     put("dataset", "fixture%d-xor" % k, bytes([k, 0x20, 0x80, 2, 0, 0x40, 0, 0, 0, 2, 0xff, 0x7f]))
@@ -123,6 +163,10 @@ if len(sys.argv) > 1:
                              "fixture-cora2/part-0/fanout.json", "fixture-cora3/fanout.json"]):
         with open(os.path.join(fx, rel), "rb") as f:
             put("manifest", "target%d" % t, bytes([t]) + f.read())
+    for sel, rel in [(0, "fixture-coraw/fanout.json"), (2, "fixture-coraw/fanout.json"),
+                     (1, "fixture-typed/fanout.json"), (0x51, "fixture-typed/fanout.json")]:
+        with open(os.path.join(fx, rel), "rb") as f:
+            put("typed_manifest", "%s-%d" % (rel.split("/")[0][8:], sel), bytes([sel]) + f.read())
     for name in sorted(os.listdir(os.path.join(fx, "fixture-cora"))):
         if name.endswith(".npy"):
             with open(os.path.join(fx, "fixture-cora", name), "rb") as f:

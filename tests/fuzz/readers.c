@@ -2,13 +2,13 @@
  * tests/fuzz/readers.c: fz_run_readers, every reader of a dataset directory in turn, as the CLI
  * (`info`, `verify`, `sample`, `bench --features`, `partition`) and the Python loader use them.
  *
- * Readers split in two tiers. Tier 1 runs on any dataset that opens: open (mmap and huge-page,
- * all parts and each part alone), the info calls, verify, node_part over every node, sampling
- * in both directions, and a loader with features and labels over a single dataset. Tier 2 runs
- * only on datasets that pass fo_dataset_verify, unless FO_FUZZ_ALL_READERS=1: partitioning,
- * the partition quality report and a loader over a partitioned dataset. These read arrays
- * (indices, rank directories) that issue 14 class 1 says they trust today; the branch that
- * hardens them (rel-readers) makes them tier 1, and so must this file then.
+ * Every reader runs on any dataset that opens, verified or not: open (mmap and huge-page, all
+ * parts and each part alone), the info calls (per node type and edge type of a typed dataset),
+ * verify, node_part over every node, sampling in both directions (uniform or weighted; per
+ * seed type and with seeds of every type for a typed dataset), a loader with features and
+ * labels, partitioning of a single dataset, and the partition quality report and a loader over
+ * a partitioned one. (Until issue 14's class 1 was closed, partitioning, the quality report
+ * and the partitioned loader ran only on datasets that passed fo_dataset_verify.)
  */
 #include "fixture.h"
 #include "fuzz.h"
@@ -54,6 +54,73 @@ static void info_calls(const fo_dataset_t *d) {
   (void)sink;
 }
 
+/* A typed dataset's per-type views and topologies. */
+static void typed_info(const fo_dataset_t *d) {
+  for (int32_t t = 0; t < fo_dataset_num_node_types(d); t++) {
+    const fo_dataset_t *v = fo_dataset_node_data(d, t);
+    if (!v || !fo_dataset_node_type_name(d, t)) abort();
+    info_calls(v);
+  }
+  for (int32_t et = 0; et < fo_dataset_num_edge_types(d); et++) {
+    fo_edge_type e;
+    check(fo_dataset_edge_type(d, et, &e), "edge type");
+    for (int dir = 0; dir < 2; dir++) {
+      fo_degree_stats ds;
+      fo_topology t;
+      check(fo_dataset_edge_degree_stats(d, et, (fo_edge_dir)dir, &ds), "edge degree stats");
+      check(fo_dataset_edge_topology(d, et, (fo_edge_dir)dir, &t), "edge topology");
+    }
+  }
+}
+
+/* A typed batch's sub-batches index their own node lists. */
+static void check_typed_batch(const fo_dataset_t *d, const fo_batch_t *b) {
+  for (int32_t et = 0; et < fo_dataset_num_edge_types(d); et++) {
+    const fo_batch_t *be = fo_batch_edge_type(b, et);
+    fo_edge_type e;
+    if (!be || fo_dataset_edge_type(d, et, &e) != FO_OK) abort();
+    for (int64_t i = 0; i < be->n_edges; i++) {
+      const fo_batch_t *s = fo_batch_node_type(b, e.src_type), *t = fo_batch_node_type(b, e.dst_type);
+      if (!s || !t) abort();
+      /* edge_dir in: row indexes the src type's nodes, col the dst type's; out: the reverse */
+      if (!((be->row[i] >= 0 && be->col[i] >= 0) &&
+            ((be->row[i] < s->n_nodes && be->col[i] < t->n_nodes) ||
+             (be->row[i] < t->n_nodes && be->col[i] < s->n_nodes))))
+        abort();
+    }
+  }
+  for (int32_t t = 0; t < fo_dataset_num_node_types(d); t++) {
+    const fo_batch_t *bt = fo_batch_node_type(b, t);
+    int64_t n = fo_dataset_num_nodes(fo_dataset_node_data(d, t));
+    if (!bt) abort();
+    for (int64_t i = 0; i < bt->n_nodes; i++)
+      if (bt->node[i] < 0 || bt->node[i] >= n) abort();
+  }
+}
+
+static void sample_typed(const fo_dataset_t *d, fo_sampler_t *s, unsigned flags, fo_batch_t *b) {
+  int32_t T = fo_dataset_num_node_types(d);
+  fo_nid_t seeds[8][4];
+  const fo_nid_t *sp[8];
+  int64_t ns[8];
+  for (int32_t t = 0; t < T && t < 8; t++) {
+    int64_t n = fo_dataset_num_nodes(fo_dataset_node_data(d, t));
+    int rc;
+    ns[t] = n > 0 ? 4 : 0;
+    sp[t] = n > 0 ? seeds[t] : NULL;
+    for (int i = 0; i < ns[t]; i++) seeds[t][i] = (fo_nid_t)(((uint64_t)i * 2654435761u + flags) % (uint64_t)n);
+    if (!ns[t]) continue;
+    rc = fo_sampler_sample_typed(s, t, seeds[t], ns[t], 0, (uint64_t)t, b);
+    check(rc, "sample typed");
+    if (rc == FO_OK) check_typed_batch(d, b);
+  }
+  if (T <= 8) {
+    int rc = fo_sampler_sample_hetero(s, sp, ns, 1, 0, b);
+    check(rc, "sample hetero");
+    if (rc == FO_OK) check_typed_batch(d, b);
+  }
+}
+
 static void sample(const fo_dataset_t *d, unsigned flags) {
   fo_sampler_opts so;
   fo_sampler_t *s = NULL;
@@ -68,9 +135,14 @@ static void sample(const fo_dataset_t *d, unsigned flags) {
   so.disjoint = flags & 8;
   so.edge_dir = (flags & 16) ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
   so.seed = flags;
+  so.weighted = flags & 256;
   if (fo_batch_create(&b) != FO_OK) abort();
   int rc = fo_sampler_create(d, &so, &s);
   check(rc, "sampler create");
+  if (rc == FO_OK && fo_dataset_is_typed(d)) {
+    sample_typed(d, s, flags, b);
+    rc = -1; /* not the version-1 calls below */
+  }
   for (int rep = 0; rc == FO_OK && rep < 3 && n > 0; rep++) {
     for (int i = 0; i < 16; i++) seeds[i] = (fo_nid_t)(((uint64_t)(rep * 16 + i) * 2654435761u + flags) % (uint64_t)n);
     rc = fo_sampler_sample(s, seeds, 16, 0, (uint64_t)rep, b);
@@ -99,6 +171,7 @@ static void load(const fo_dataset_t *d, unsigned flags) {
   lo.split = (flags & 32) ? NULL : "train";
   lo.shuffle = flags & 64;
   lo.num_workers = (flags & 128) ? 1 : 0;
+  if (fo_dataset_is_typed(d)) lo.input_type = fo_dataset_node_type_name(d, (int32_t)((flags >> 9) % 2));
   rc = fo_loader_create(d, &lo, &L);
   check(rc, "loader create");
   for (int i = 0; rc == FO_OK && i < 4; i++) {
@@ -119,25 +192,21 @@ static void load(const fo_dataset_t *d, unsigned flags) {
 }
 
 void fz_run_readers(const char *path, unsigned flags) {
-  static int all = -1;
   fo_dataset_opts o;
   fo_dataset_t *d = NULL;
-  bool verified;
   int rc;
-  if (all < 0) all = getenv("FO_FUZZ_ALL_READERS") && atoi(getenv("FO_FUZZ_ALL_READERS"));
   fo_dataset_opts_init(&o);
   o.load = (flags & 1) ? FO_LOAD_HUGEPAGE : FO_LOAD_MMAP;
   rc = fo_dataset_open(path, &o, &d);
   check(rc, "open");
   if (rc != FO_OK) return;
   info_calls(d);
-  rc = fo_dataset_verify(d);
-  check(rc, "verify");
-  verified = rc == FO_OK;
+  if (fo_dataset_is_typed(d)) typed_info(d);
+  check(fo_dataset_verify(d), "verify");
   sample(d, flags >> 1);
   if (fo_dataset_num_parts(d) == 0) {
     load(d, flags >> 1);
-    if (verified || all) {
+    {
       fo_partition_opts po;
       fo_partition_opts_init(&po);
       po.n_parts = 2 + (int32_t)((flags >> 3) & 1);
@@ -153,7 +222,7 @@ void fz_run_readers(const char *path, unsigned flags) {
       int64_t row;
       check(fo_dataset_node_part(d, v, &part, &row), "node_part");
     }
-    if (verified || all) {
+    {
       fo_partition_report rep;
       memset(&rep, 0, sizeof rep);
       check(fo_partition_quality(d, &rep), "partition quality");

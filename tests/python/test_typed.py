@@ -331,3 +331,52 @@ def test_errors(ds):
     with pytest.raises(ValueError, match="3") as e:
         mk(num_neighbors=[1], input_nodes=("author", [0, 3]))
     assert e.value.status == "FO_ERANGE" and "author" in str(e.value)
+
+
+def test_import_dataset_typed(typed_dir, tmp_path):
+    """fanout.import_dataset(edge_types=...) gives the CLI's dataset: same types, data and
+    batches."""
+    base = os.path.dirname(typed_dir)
+    out = tmp_path / "py.fanout"
+    rep = fanout.import_dataset(
+        [], out, edge_types={PW: os.path.join(base, "pa.txt"),
+                             "paper__cites__paper": os.path.join(base, "pp.txt")},
+        node_types={"author": {"features": os.path.join(base, "ax.npy"),
+                               "labels": os.path.join(base, "ay.npy"),
+                               "split": {"train": os.path.join(base, "train.npy"),
+                                         "val": os.path.join(base, "val.npy")}},
+                    "paper": {"features": os.path.join(base, "px.npy")}},
+        reverse_edges=True, csr=True)
+    assert rep["num_node_types"] == 2 and rep["num_edge_types"] == 3
+    assert rep["num_edges"] == 14 and rep["output"] == str(out)
+    a, b = fanout.Dataset(typed_dir), fanout.Dataset(out)
+    assert a.metadata() == b.metadata() and a.num_edges_dict == b.num_edges_dict
+    np.testing.assert_array_equal(b["author"].features, AX)
+    np.testing.assert_array_equal(b["author"].split("val"), VAL)
+
+    def digests(ds):
+        return [x.digest() for x in fanout.NeighborLoader(
+            ds, {et: [2, 2] for et in ds.edge_types}, batch_size=1, input_nodes="author",
+            seed=5)]
+    assert digests(a) == digests(b)
+    b.verify()
+
+
+def test_import_dataset_typed_errors(typed_dir, tmp_path):
+    pa = os.path.join(os.path.dirname(typed_dir), "pa.txt")
+    ets = {PW: pa}
+    with pytest.raises(ValueError, match="inputs: a typed import"):
+        fanout.import_dataset([pa], tmp_path / "a", edge_types=ets)
+    with pytest.raises(ValueError, match="features: a typed import gives it per node type"):
+        fanout.import_dataset([], tmp_path / "a", edge_types=ets, features=pa)
+    with pytest.raises(ValueError, match=r"node_types\['author'\]: unknown option"):
+        fanout.import_dataset([], tmp_path / "a", edge_types=ets, node_types={"author": {"x": 1}})
+    with pytest.raises(ValueError, match="edge_types: .* is not an edge type"):
+        fanout.import_dataset([], tmp_path / "a", edge_types={("a", "b"): pa})
+    with pytest.raises(ValueError, match="node_types, reverse_edges: only for a typed import"):
+        fanout.import_dataset([pa], tmp_path / "a", reverse_edges=True)
+    with pytest.raises(ValueError, match="venue") as e:
+        fanout.import_dataset([], tmp_path / "a", edge_types=ets,
+                              node_types={"venue": {"num_nodes": 3}})
+    assert e.value.status == "FO_EINVAL"
+    assert not os.path.exists(tmp_path / "a")  # nothing written

@@ -231,6 +231,41 @@ static void server_refuses_foreign_nodes(void **state) {
   fo__server_fini(&sv);
 }
 
+/* A hop request with replacement whose answer could pass the server's limit (the transport's
+ * max_message_bytes) is refused before sampling, with both sizes; under it, it is answered. */
+static void server_refuses_oversize_draws(void **state) {
+  fo__server sv;
+  fo__buf b = {0};
+  fo__hop_req r = {0};
+  int64_t v = 0, row;
+  int owner;
+  (void)state;
+  assert_fo_ok(fo_dataset_node_part(G.parts[0], v, &owner, &row));
+  assert_fo_ok(fo__server_init(&sv, G.parts[0], owner));
+  sv.max_answer_words = 4096 / 8;
+  r.part = owner;
+  r.fanout = 1 << 30;
+  r.replace = true;
+  r.n = 1;
+  r.nodes = &v;
+  assert_fo_ok(fo__enc_hop_req(&b, &r));
+  assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+  assert_int_equal(fo__msg_kind(sv.out.w, (size_t)sv.out.n * 8), FO_MSG_ERROR);
+  {
+    fo__hop_res res;
+    assert_fo_error(fo__dec_hop_res(sv.out.w, (size_t)sv.out.n * 8, 2708, 10556, &res), FO_ERANGE,
+                    "fanout 1073741824 and replacement: its answer could hold 1073741824 edges, "
+                    "more than the transport's limit of 4096 bytes");
+  }
+  r.fanout = 10;
+  fo__buf_free(&b);
+  assert_fo_ok(fo__enc_hop_req(&b, &r));
+  assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+  assert_int_equal(fo__msg_kind(sv.out.w, (size_t)sv.out.n * 8), FO_MSG_HOP_RESP);
+  fo__buf_free(&b);
+  fo__server_fini(&sv);
+}
+
 /* Fuzz: random mutations and truncations of valid messages never crash a decoder or server. */
 static void decoder_fuzz(void **state) {
   fo__server sv;
@@ -387,6 +422,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sampler_equals_plain), cmocka_unit_test(loaders_equal_plain),
       cmocka_unit_test(tail_modes),           cmocka_unit_test(server_refuses_foreign_nodes),
+      cmocka_unit_test(server_refuses_oversize_draws),
       cmocka_unit_test(decoder_fuzz),         cmocka_unit_test(errors),
       cmocka_unit_test(node_part_one_part_open),
   };

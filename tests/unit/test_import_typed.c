@@ -643,6 +643,22 @@ static void bad_one_file(void **state) {
   IMPORT_FAILS(&b, (const char *const *)&e, 1, FO_EINVAL, "--num-nodes package: with --edge-type-col");
   nt = (fo_import_node_type){"nope", -1, NULL, NULL, "y.npy", NULL};
   IMPORT_FAILS(&b, (const char *const *)&e, 1, FO_EINVAL, "--labels: no node type 'nope'");
+  b.o.n_node_type_opts = 0;
+  /* node types but no edge line: no dataset with an empty edge_types list, which no reader
+   * opens (found by the typed_import fuzz harness) */
+  /* a type name with a NUL byte read from a file: refused, not two types that print alike
+   * (found by the typed_import fuzz harness) */
+  {
+    FILE *f = fopen(types, "wb");
+    fwrite("a\tpackage\nb\tpack\0age\n", 1, 22, f);
+    fclose(f);
+  }
+  IMPORT_FAILS(&b, (const char *const *)&e, 1, FO_EFORMAT, "t.tsv:2: node type 'pack");
+  IMPORT_FAILS(&b, (const char *const *)&e, 1, FO_EFORMAT, "(it contains a NUL byte)");
+  fot_write_file(types, "a\tpackage\nb\tpackage\nc\tvirtual\n");
+  fot_write_file(e, "# only a comment\n");
+  IMPORT_FAILS(&b, (const char *const *)&e, 1, FO_EFORMAT, "no edges: a typed dataset needs at "
+               "least one edge type");
   free(e);
   free(types);
   bad_free(&b);
