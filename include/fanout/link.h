@@ -44,8 +44,8 @@
  *
  * Output (fo_link_batch_t): the node batch, and in local ids (index into node[] of the src
  * type, resp. the dst type) edge_label_index [2, n_label] with edge_label [n_label] (positives'
- * labels, or 1, then 0 for binary negatives), or for triplet src_index [B], dst_pos_index [B],
- * dst_neg_index [B, k]. A batch is a pure function of (dataset, options, seed edges, epoch,
+ * labels, or 1, then 0 for binary negatives; for triplet the positives only), and for triplet
+ * src_index [B], dst_pos_index [B], dst_neg_index [B, k]. A batch is a pure function of (dataset, options, seed edges, epoch,
  * batch index): bit-identical across runs, threads and processes.
  *
  * Not yet supported (FO_ENOSYS): disjoint mode, partitioned and distributed datasets, weighted
@@ -59,6 +59,7 @@
 #include "common.h"
 #include "dataset.h"
 #include "sampler.h"
+#include "loader.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,7 +92,7 @@ typedef struct fo_link_batch {
   int64_t n_pos;             /**< B, the seed edges */
   int64_t n_label;           /**< columns of edge_label_index: B + n_neg (binary) or B */
   int64_t *edge_label_index; /**< [2, n_label] C order: row 0 local src ids, row 1 local dst */
-  int64_t *edge_label;       /**< [n_label]; NULL for triplet */
+  int64_t *edge_label;       /**< [n_label] */
   int64_t *src_index;        /**< triplet: [B] local src ids; NULL otherwise */
   int64_t *dst_pos_index;    /**< triplet: [B] local dst ids */
   int64_t *dst_neg_index;    /**< triplet: [B, k] local dst ids, -1 where missing */
@@ -120,6 +121,9 @@ FO_API void fo_link_opts_init(fo_link_opts *o);
  */
 FO_API int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o,
                                   fo_link_sampler_t **out);
+
+/** Index of the seed edges' edge type. Cost: O(1). */
+FO_API int32_t fo_link_sampler_edge_type(const fo_link_sampler_t *s);
 
 /** Free. Accepts NULL. */
 FO_API void fo_link_sampler_destroy(fo_link_sampler_t *s);
@@ -150,6 +154,65 @@ FO_API void fo_link_batch_destroy(fo_link_batch_t *b);
  * et, u or v out of range; FO_EINVAL without CSR and CSC. Cost: O(min degree).
  */
 FO_API int fo_link_has_edge(const fo_dataset_t *d, int32_t et, fo_nid_t u, fo_nid_t v);
+
+/* ---- the link loader: epochs of link batches ------------------------------------------------ */
+
+/**
+ * An epoch splits the seed edges into ceil(n / batch_size) batches (floor with drop_last), in
+ * input order or, with shuffle, in the order fo_random_permutation(n, seed, epoch). Batch b of
+ * epoch e is fo_link_sampler_sample(its seed edges, labels, e, b) plus the feature rows of every
+ * node type's nodes: a pure function of (dataset, options, epoch, b). Binary negatives with
+ * labels whose minimum is 0 shift every label by one, so 0 means "negative" (PyG's
+ * LinkLoader). Batches are made inside next() on the caller's thread (no worker threads yet).
+ */
+typedef struct fo_link_loader_opts {
+  fo_link_opts link;           /**< the link sampler's options (copied) */
+  int64_t batch_size;          /**< seed edges per batch, >= 1; default 1 */
+  const fo_nid_t *edge_label_index; /**< [2, n_edges] C order (row 0 src, row 1 dst), copied */
+  int64_t n_edges;             /**< default 0 */
+  const int64_t *edge_label;   /**< [n_edges] or NULL (all 1); copied */
+  bool shuffle, drop_last;     /**< default false */
+  uint64_t epoch;              /**< the first epoch; default 0 */
+  bool features;               /**< gather x of every node type that has features; default true */
+} fo_link_loader_opts;
+
+typedef struct fo_link_loader_batch {
+  uint64_t epoch;
+  int64_t index;               /**< batch index in its epoch */
+  const fo_link_batch_t *link; /**< node batch and labels */
+  const int64_t *input_id;     /**< [n_pos] position of each seed edge in edge_label_index */
+  int32_t n_node_types;
+  const fo_loader_features *x; /**< [n_node_types] feature rows of each type's nodes (x NULL
+                                    for a type without features or when not gathered) */
+} fo_link_loader_batch_t;
+
+typedef struct fo_link_loader fo_link_loader_t;
+
+/** Defaults into `o` (the link part as fo_link_opts_init). Cost: O(1). */
+FO_API void fo_link_loader_opts_init(fo_link_loader_opts *o);
+
+/**
+ * Create a link loader over `d` (its first epoch is o->epoch).
+ * @return FO_OK; FO_EINVAL for batch_size < 1, n_edges < 0, edge_label_index NULL with
+ *         n_edges > 0, link options as fo_link_sampler_create; FO_ERANGE for a seed edge whose
+ *         endpoints are not ids of the edge type's node types (message gives its position);
+ *         FO_ENOMEM. Cost: O(n_edges).
+ */
+FO_API int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o,
+                                 fo_link_loader_t **out);
+/** Free. Accepts NULL. */
+FO_API void fo_link_loader_destroy(fo_link_loader_t *L);
+/** Batches per epoch. Cost: O(1). */
+FO_API int64_t fo_link_loader_num_batches(const fo_link_loader_t *L);
+/**
+ * The next batch of the current epoch (made now), or *out NULL when the epoch is over. The
+ * batch stays valid until the next call, start_epoch or destroy.
+ * @return FO_OK; as fo_link_sampler_sample on error (the batch is skipped).
+ * Thread-safety: one thread at a time. Cost: one link batch and its feature rows.
+ */
+FO_API int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out);
+/** Start `epoch` (reshuffled when shuffle) at batch 0. @return FO_OK. Cost: O(n_edges). */
+FO_API int fo_link_loader_start_epoch(fo_link_loader_t *L, uint64_t epoch);
 
 #ifdef __cplusplus
 }

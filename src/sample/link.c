@@ -596,3 +596,5 @@ int fo_link_sampler_sample(fo_link_sampler_t *s, const fo_nid_t *src, const fo_n
   }
   return FO_OK;
 }
+
+int32_t fo_link_sampler_edge_type(const fo_link_sampler_t *s) { return s ? s->et : -1; }
