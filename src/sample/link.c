@@ -409,43 +409,56 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
   }
   for (int32_t et = 0; et < s->E; et++) {
     xtab *x = &s->xt[et];
-    fo_topology t;
+    fo_topology t, o;
+    bool other;
     int64_t np = 0;
     if (!x->n_pairs) continue;
     if ((rc = fo_dataset_edge_topology(s->d, et, dir, &t)) != FO_OK) return rc;
+    /* edge_dir in: the CSR's eid maps its positions to edge ids = CSC positions, so a pair's
+     * positions can also be found in the neighbor's CSR row; the shorter row is scanned */
+    other = dir == FO_EDGE_DIR_IN &&
+            fo_dataset_edge_topology(s->d, et, FO_EDGE_DIR_OUT, &o) == FO_OK && o.eid;
+    fo_clear_error();
     qsort(x->pairs, (size_t)x->n_pairs, sizeof *x->pairs, cmp_pair);
-    if ((rc = fo__grow(&x->row_node, &x->cap_row, x->n_pairs + 1, sizeof *x->row_node, "link exclusion")) != FO_OK ||
-        (rc = fo__grow(&x->off, &x->cap_off, x->n_pairs + 2, sizeof *x->off, "link exclusion")) != FO_OK)
-      return rc;
-    x->off[0] = 0;
-    for (int64_t q = 0; q < x->n_pairs;) {
-      const int64_t row = x->pairs[q].row;
-      int64_t q1 = q, a, b, before = np;
-      while (q1 < x->n_pairs && x->pairs[q1].row == row) q1++;
+    for (int64_t q = 0; q < x->n_pairs; q++) {
+      const int64_t row = x->pairs[q].row, nbr = x->pairs[q].nbr;
+      int64_t a, b, a2 = 0, b2 = 0;
+      const bool repeated = q && x->pairs[q - 1].row == row && x->pairs[q - 1].nbr == nbr;
       if ((rc = row_of(&t, row, &a, &b)) != FO_OK) return rc;
-      if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b - a) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
-        return rc;
-      for (int64_t p = a; p < b; p++) {
-        const int64_t c = ld(t.indices, t.indices_bytes, p);
-        bool hit = false;
-        if (q1 - q <= 8) {
-          for (int64_t z = q; z < q1; z++) hit |= x->pairs[z].nbr == c;
-        } else {
-          int64_t lo = q, hi = q1;
-          while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            if (x->pairs[mid].nbr < c) lo = mid + 1;
-            else hi = mid;
+      if (other && (rc = row_of(&o, nbr, &a2, &b2)) != FO_OK) return rc;
+      if (repeated) {
+        /* scanned already (the row is still closed below) */
+      } else if (other && b2 - a2 < b - a) {
+        if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b2 - a2) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
+          return rc;
+        for (int64_t p = a2; p < b2; p++)
+          if (ld(o.indices, o.indices_bytes, p) == row) {
+            const int64_t e = ld(o.eid, o.eid_bytes, p);
+            if (FO_UNLIKELY(e < a || e >= b))
+              return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a position of %s row %lld",
+                             o.eid_name, (long long)p, (long long)e, t.indptr_name, (long long)row);
+            x->pos[np++] = e;
           }
-          hit = lo < q1 && x->pairs[lo].nbr == c;
+      } else {
+        if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b - a) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
+          return rc;
+        for (int64_t p = a; p < b; p++)
+          if (ld(t.indices, t.indices_bytes, p) == nbr) x->pos[np++] = p;
+      }
+      /* pairs come sorted by row: close the row when the next pair is another */
+      if (q + 1 == x->n_pairs || x->pairs[q + 1].row != row) {
+        const int64_t start = x->n_rows ? x->off[x->n_rows] : 0;
+        if ((rc = fo__grow(&x->row_node, &x->cap_row, x->n_rows + 1, sizeof *x->row_node, "link exclusion")) != FO_OK ||
+            (rc = fo__grow(&x->off, &x->cap_off, x->n_rows + 2, sizeof *x->off, "link exclusion")) != FO_OK)
+          return rc;
+        if (!x->n_rows) x->off[0] = 0;
+        if (np > start) {
+          /* positions of one row ascending (each pair's scan is ascending, pairs are not) */
+          qsort(x->pos + start, (size_t)(np - start), sizeof *x->pos, cmp_i64);
+          x->row_node[x->n_rows] = row;
+          x->off[++x->n_rows] = np;
         }
-        if (hit) x->pos[np++] = p;
       }
-      if (np > before) {
-        x->row_node[x->n_rows] = row;
-        x->off[++x->n_rows] = np;
-      }
-      q = q1;
     }
     s->x_row[et] = x->row_node;
     s->x_off[et] = x->off;
