@@ -12,6 +12,7 @@
  *   exclude   binary 1:1 non-strict with exclude_seed_edges;
  *   both      strict + exclude.
  * Prints per mode the median over runs of ns per sampled edge and of sampled edges per second.
+ * A fourth argument names one mode to run alone (for callgrind: bench/link.sh CALLGRIND=1).
  */
 #include <fanout/fanout.h>
 
@@ -37,6 +38,7 @@ static int cmpd(const void *a, const void *b) {
 int main(int argc, char **argv) {
   static const char *names[MODES] = {"node", "link", "strict", "exclude", "both"};
   const int nb = argc > 2 ? atoi(argv[2]) : 64, runs = argc > 3 ? atoi(argv[3]) : 5;
+  const char *only = argc > 4 ? argv[4] : NULL;
   int32_t f[3] = {15, 10, 5};
   fo_dataset_t *d;
   fo_topology t;
@@ -97,7 +99,7 @@ int main(int argc, char **argv) {
   fo_link_batch_create(&lb);
   fo_batch_create(&b);
   /* the node mode's seeds: each batch's strict link seeds */
-  for (int k = 0; k < nb; k++) {
+  for (int k = 0; k < nb && (!only || !strcmp(only, "node")); k++) {
     fo_link_sampler_sample(ls[2], src + (int64_t)k * B, dst + (int64_t)k * B, NULL, B, 0, (uint64_t)k, lb);
     nseeds[k] = lb->sample->n_seeds;
     seeds[k] = malloc((size_t)nseeds[k] * 8);
@@ -106,6 +108,10 @@ int main(int argc, char **argv) {
   for (int r = 0; r < runs; r++)
     for (int m = 0; m < MODES; m++) {
       int64_t edges = 0;
+      if (only && strcmp(only, names[m])) {
+        ns[m][r] = eps[m][r] = 0;
+        continue;
+      }
       double t0 = now(), dt;
       for (int k = 0; k < nb; k++) {
         int rc = m == 0 ? fo_sampler_sample(s, seeds[k], nseeds[k], 0, (uint64_t)k, b)
@@ -130,7 +136,7 @@ int main(int argc, char **argv) {
   }
   printf("}\n");
   for (int m = 1; m < MODES; m++) fo_link_sampler_destroy(ls[m]);
-  for (int k = 0; k < nb; k++) free(seeds[k]);
+  for (int k = 0; k < nb; k++) free(seeds[k]); /* free(NULL) when not made */
   free(seeds);
   free(nseeds);
   free(src);

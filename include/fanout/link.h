@@ -38,9 +38,10 @@
  *     sees a row of deg - x and its picks are mapped past the x excluded positions), so the
  *     fanout is met from the other neighbors and the law over them is the uniform one. They lie
  *     in the rows of the seed edges' endpoints, which are expanded at hop 0 only (each node is
- *     expanded once per edge type outside disjoint mode). Negatives are not excluded. Cost:
- *     O(degree) per seed edge endpoint row (the row is scanned for the neighbor), O(x log x)
- *     per batch.
+ *     expanded once per edge type outside disjoint mode). Negatives are not excluded. Cost per
+ *     seed edge and excluded type: a scan of the shorter of the row holding it (edge_dir in:
+ *     dst's CSC row) and, when the CSR with its eid is stored, src's CSR row (csr_eid gives the
+ *     CSC positions): O(min degree); edge_dir out scans the CSR row; plus a sort, O(x log x).
  *
  * Output (fo_link_batch_t): the node batch, and in local ids (index into node[] of the src
  * type, resp. the dst type) edge_label_index [2, n_label] with edge_label [n_label] (positives'
