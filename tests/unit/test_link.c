@@ -588,6 +588,25 @@ static void errors(void **state) {
   assert_int_equal(lb->sample->n_nodes, 0);
   assert_int_equal(fo_link_has_edge(d, 0, 0, 100), FO_ERANGE);
   assert_int_equal(fo_link_has_edge(d, 3, 0, 1), FO_ERANGE);
+  {
+    /* partitioned datasets (and so fo_dist): not yet, said clearly */
+    fo_partition_opts po;
+    fo_partition_report rep;
+    fo_dataset_t *pd;
+    char *gdir = fot_path(dir, "g"), *pdir = fot_path(dir, "parts");
+    fo_link_sampler_t *ps = NULL;
+    fo_partition_opts_init(&po);
+    po.n_parts = 2;
+    assert_fo_ok(fo_partition(gdir, pdir, &po, &rep));
+    fo_partition_report_free(&rep);
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    assert_fo_error(fo_link_sampler_create(pd, &o, &ps), FO_ENOSYS,
+                    "link sampling over parts is not supported yet");
+    assert_null(ps);
+    fo_dataset_close(pd);
+    free(pdir);
+    free(gdir);
+  }
   fo_link_batch_destroy(lb);
   fo_link_sampler_destroy(ls);
   fo_dataset_close(d);
