@@ -91,4 +91,10 @@ int cli_typed_arg(const char *cmd, const char *opt, const char *arg, char **type
 /* The node type called `type` (NULL: the only one; an error when there are several). */
 int cli_node_type(const fo_dataset_t *d, const char *opt, const char *type, int32_t *out);
 
+/* link.c: --edge-seeds SRC-DST,... into new arrays; --neg binary:R|triplet:K; the link keys of
+ * a batch (", \"edge_label_index\": ..." up to, not including, the closing brace). */
+int cli_edge_pairs(const char *cmd, const char *arg, int64_t **src, int64_t **dst, int64_t *n);
+int cli_neg_arg(const char *cmd, const char *arg, fo_neg_mode *mode, double *amount);
+void cli_print_link(const fo_dataset_t *d, const fo_link_batch_t *lb);
+
 #endif

@@ -33,6 +33,13 @@ static void help(void) {
          "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
          "  --disjoint           one tree per seed, adds 'batch' (default %s)\n"
          "  --orig-ids           print original node ids in 'node' instead of dataset ids\n"
+         "  --edge-seeds LIST    link prediction: seed edges SRC-DST,SRC-DST,... (instead of\n"
+         "                       --seeds); adds edge_label_index and edge_label (triplet:\n"
+         "                       src_index, dst_pos_index, dst_neg_index)\n"
+         "  --edge-type ET       the seed edges' edge type (typed datasets)\n"
+         "  --neg binary:R|triplet:K  random negatives (strict: never an edge)\n"
+         "  --no-strict          negatives may be edges (PyG's behaviour)\n"
+         "  --exclude-seed-edges the seed edges (and reverses) are not sampled in their batch\n"
          "  --json               print JSON (the only output format for now)\n",
          (unsigned long long)o.seed, o.replace ? "on" : "off",
          o.edge_dir == FO_EDGE_DIR_IN ? "in" : "out", o.disjoint ? "on" : "off");
@@ -91,7 +98,7 @@ static int print_typed(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
     printf(": ");
     cli_json_i64_array(stdout, eb->num_sampled_edges, eb->n_hops);
   }
-  printf("}}\n");
+  printf("}"); /* the caller closes the object (after the link keys) */
   return FO_OK;
 }
 
@@ -121,7 +128,8 @@ static int print_nodes(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
 }
 
 enum { OPT_FANOUT = 256, OPT_SEEDS, OPT_SEED, OPT_EPOCH, OPT_BATCH, OPT_REPLACE, OPT_DIR,
-       OPT_DISJOINT, OPT_ORIG, OPT_JSON, OPT_WEIGHTED };
+       OPT_DISJOINT, OPT_ORIG, OPT_JSON, OPT_WEIGHTED, OPT_EDGE_SEEDS, OPT_EDGE_TYPE, OPT_NEG,
+       OPT_NO_STRICT, OPT_EXCLUDE };
 
 int cmd_sample(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -131,6 +139,10 @@ int cmd_sample(int argc, char **argv) {
       {"weighted", no_argument, NULL, OPT_WEIGHTED},
       {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
       {"orig-ids", no_argument, NULL, OPT_ORIG}, {"json", no_argument, NULL, OPT_JSON},
+      {"edge-seeds", required_argument, NULL, OPT_EDGE_SEEDS},
+      {"edge-type", required_argument, NULL, OPT_EDGE_TYPE}, {"neg", required_argument, NULL, OPT_NEG},
+      {"no-strict", no_argument, NULL, OPT_NO_STRICT},
+      {"exclude-seed-edges", no_argument, NULL, OPT_EXCLUDE},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_sampler_opts so;
   cli_fanouts fanouts = {0};
@@ -142,9 +154,16 @@ int cmd_sample(int argc, char **argv) {
   fo_dataset_t *d = NULL;
   fo_sampler_t *s = NULL;
   fo_batch_t *b = NULL;
+  fo_link_opts lo;
+  fo_link_sampler_t *ls = NULL;
+  fo_link_batch_t *lb = NULL;
+  int64_t *esrc = NULL, *edst = NULL, n_eseeds = 0;
+  char *edge_type = NULL;
+  bool link = false;
   int c, rc, ret = CLI_OK;
 
   fo_sampler_opts_init(&so);
+  fo_link_opts_init(&lo);
   optind = 0;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
@@ -171,6 +190,20 @@ int cmd_sample(int argc, char **argv) {
     case OPT_DISJOINT: so.disjoint = true; break;
     case OPT_ORIG: orig = true; break;
     case OPT_JSON: break;
+    case OPT_EDGE_SEEDS:
+      free(esrc);
+      free(edst);
+      esrc = edst = NULL;
+      if ((ret = cli_edge_pairs("sample", optarg, &esrc, &edst, &n_eseeds))) goto out;
+      link = true;
+      break;
+    case OPT_EDGE_TYPE:
+      free(edge_type);
+      edge_type = strdup(optarg);
+      break;
+    case OPT_NEG: if ((ret = cli_neg_arg("sample", optarg, &lo.neg, &lo.neg_amount))) goto out; break;
+    case OPT_NO_STRICT: lo.strict = false; break;
+    case OPT_EXCLUDE: lo.exclude_seed_edges = true; break;
     case 'h': help(); goto out;
     default: ret = cli_bad_option("sample", c, argv, lopts); goto out;
     }
@@ -183,8 +216,17 @@ int cmd_sample(int argc, char **argv) {
     ret = cli_usage_error("sample", "missing --fanout");
     goto out;
   }
-  if (!have_seeds) {
-    ret = cli_usage_error("sample", "missing --seeds");
+  if (link && have_seeds) {
+    ret = cli_usage_error("sample", "give --seeds or --edge-seeds, not both");
+    goto out;
+  }
+  if (!link && (edge_type || lo.neg != FO_NEG_NONE || !lo.strict || lo.exclude_seed_edges)) {
+    ret = cli_usage_error("sample", "--edge-type, --neg, --no-strict and --exclude-seed-edges "
+                          "need --edge-seeds");
+    goto out;
+  }
+  if (!have_seeds && !link) {
+    ret = cli_usage_error("sample", "missing --seeds (or --edge-seeds)");
     goto out;
   }
   if ((rc = fo_dataset_open(argv[optind], NULL, &d)) != FO_OK) {
@@ -192,18 +234,31 @@ int cmd_sample(int argc, char **argv) {
     goto out;
   }
   if ((ret = cli_fanouts_resolve("sample", d, &fanouts, &so)) ||
-      (ret = cli_node_type(d, "--seeds", seed_type_name, &seed_type)))
+      (!link && (ret = cli_node_type(d, "--seeds", seed_type_name, &seed_type))))
     goto out;
-  if ((rc = fo_sampler_create(d, &so, &s)) != FO_OK || (rc = fo_batch_create(&b)) != FO_OK ||
-      (rc = fo_sampler_sample_typed(s, seed_type, seeds, n_seeds, epoch, batch_index, b)) != FO_OK) {
+  if (link) {
+    /* link prediction: the link sampler makes the node batch */
+    lo.sampler = so;
+    lo.edge_type = edge_type;
+    if ((rc = fo_link_sampler_create(d, &lo, &ls)) != FO_OK || (rc = fo_link_batch_create(&lb)) != FO_OK ||
+        (rc = fo_link_sampler_sample(ls, esrc, edst, NULL, n_eseeds, epoch, batch_index, lb)) != FO_OK) {
+      ret = cli_fail(rc);
+      goto out;
+    }
+  } else if ((rc = fo_sampler_create(d, &so, &s)) != FO_OK || (rc = fo_batch_create(&b)) != FO_OK ||
+             (rc = fo_sampler_sample_typed(s, seed_type, seeds, n_seeds, epoch, batch_index, b)) != FO_OK) {
     ret = cli_fail(rc);
     goto out;
   }
+  if (lb) b = lb->sample;
   if (b->typed) {
     if ((rc = print_typed(d, b, orig)) != FO_OK) {
       putchar('\n');
       ret = cli_fail(rc);
+      goto out;
     }
+    if (lb) cli_print_link(d, lb);
+    printf("}\n");
     goto out;
   }
   printf("{\"node\": ");
@@ -226,8 +281,15 @@ int cmd_sample(int argc, char **argv) {
   cli_json_i64_array(stdout, b->num_sampled_nodes, b->n_hops + 1);
   printf(", \"num_sampled_edges\": ");
   cli_json_i64_array(stdout, b->num_sampled_edges, b->n_hops);
+  if (lb) cli_print_link(d, lb);
   printf("}\n");
 out:
+  if (lb) b = NULL; /* lb's */
+  fo_link_batch_destroy(lb);
+  fo_link_sampler_destroy(ls);
+  free(esrc);
+  free(edst);
+  free(edge_type);
   fo_batch_destroy(b);
   fo_sampler_destroy(s);
   fo_dataset_close(d);

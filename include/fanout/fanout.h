@@ -13,6 +13,7 @@
 #include "import.h"
 #include "sampler.h"
 #include "loader.h"
+#include "link.h"
 #include "partition.h"
 #include "dist.h"
 #include "worker.h"

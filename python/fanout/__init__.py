@@ -54,6 +54,8 @@ __all__ = [
     "DistNeighborLoader",
     "EdgeTypeView",
     "FormatError",
+    "LinkBatch",
+    "LinkNeighborLoader",
     "NeighborLoader",
     "NodeTypeView",
     "WorkerInfo",
@@ -777,6 +779,172 @@ class NeighborLoader(_fanout.Loader):
     def __reduce__(self):
         raise TypeError("a fanout.NeighborLoader cannot be pickled (it owns threads)")
 
+
+
+class LinkBatch(types.SimpleNamespace):
+    """One batch of :class:`LinkNeighborLoader`, with PyG's field names (``Data`` /
+    ``HeteroData`` from ``LinkNeighborLoader``): homogeneous datasets ``n_id``, ``e_id``,
+    ``edge_index`` ([2, E]: row = neighbor, col = the node it was sampled for, local ids),
+    ``x`` (when the dataset has features), ``num_sampled_nodes``, ``num_sampled_edges``;
+    typed datasets the same with ``_dict`` keyed by node type / (src, rel, dst). Both:
+    ``edge_label_index`` ([2, L] local ids into the src / dst type's nodes), ``edge_label``
+    ([L]: the positives' labels or 1, then 0 for binary negatives), ``input_id`` (the seed
+    edges' positions in ``edge_label_index`` as given), for triplet negatives ``src_index``,
+    ``dst_pos_index``, ``dst_neg_index`` ([B, k], -1 where no negative exists; squeezed to [B]
+    for k = 1 as PyG does), ``num_neg``, ``num_neg_missing``, ``num_excluded``; ``epoch``,
+    ``index``. Arrays are NumPy (``fanout.as_tensor`` or ``torch.from_numpy`` shares them)."""
+
+
+class LinkNeighborLoader:
+    """LinkNeighborLoader(dataset, num_neighbors, edge_label_index=None, edge_label=None,
+    neg_sampling=None, strict=True, exclude_seed_edges=False, batch_size=1, shuffle=False,
+    drop_last=False, seed=0, replace=False, edge_dir="in", epoch=0, features=True,
+    edge_type=None)
+
+    PyG's ``LinkNeighborLoader`` over the C link sampler (include/fanout/link.h): every batch
+    samples the multi-hop neighborhoods of the endpoints of ``batch_size`` seed edges (and of
+    their negatives). ``edge_label_index``: [2, B] src and dst ids of the seed edges (for a
+    typed dataset ``((src, rel, dst), [2, B])`` or give ``edge_type``); ``neg_sampling``:
+    ``None``, ``("binary", r)`` (ceil(r B) random pairs labelled 0, appended) or
+    ``("triplet", k)`` (k random destinations per positive), or PyG's NegativeSampling
+    object. ``strict`` (default True, unlike PyG): a negative is never an edge of the edge
+    type. ``exclude_seed_edges``: a batch's seed edges, and their reverses in undirected or
+    --reverse-edges datasets, are never sampled in its subgraph. With binary negatives,
+    labels whose minimum is 0 are shifted by one (PyG). A batch is a pure function of
+    (dataset, options, seed edges, epoch, batch index); each ``iter()`` runs the next epoch.
+    Batches are made on the caller's thread.
+    """
+
+    def __init__(self, dataset: Dataset, num_neighbors: Any = (10, 10),
+                 edge_label_index: Any = None, edge_label: Any = None,
+                 neg_sampling: Any = None, strict: bool = True,
+                 exclude_seed_edges: bool = False, batch_size: int = 1,
+                 shuffle: bool = False, drop_last: bool = False, seed: int = 0,
+                 replace: bool = False, edge_dir: str = "in", epoch: int = 0,
+                 features: bool = True, edge_type: Any = None, neg_sampling_ratio: Any = None):
+        if not isinstance(dataset, _fanout.Dataset):
+            raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
+        if isinstance(edge_label_index, tuple) and len(edge_label_index) == 2 and not isinstance(
+                edge_label_index[0], (int, np.integer)) and not hasattr(edge_label_index[0], "shape"):
+            edge_type, edge_label_index = edge_label_index
+        et_name = None
+        if edge_type is not None:
+            et_name = dataset.edge_types[_edge_type_index(dataset, edge_type, "edge_type")]
+            et_name = "__".join(et_name)
+        if edge_label_index is None:
+            raise _bad(ValueError, "edge_label_index: give the seed edges ([2, B] src and dst ids)")
+        eli = np.asarray(edge_label_index)
+        if eli.ndim != 2 or eli.shape[0] != 2:
+            raise _bad(ValueError, f"edge_label_index: expected shape [2, B], got {eli.shape}")
+        if eli.size and eli.dtype.kind not in "iu":
+            raise _bad(TypeError, f"edge_label_index: expected integer ids, got dtype {eli.dtype}")
+        self._src = np.ascontiguousarray(eli[0], dtype=np.int64)
+        self._dst = np.ascontiguousarray(eli[1], dtype=np.int64)
+        neg, amount = 0, 1.0
+        if neg_sampling_ratio is not None and neg_sampling is None:
+            neg_sampling = ("binary", neg_sampling_ratio)
+        if neg_sampling is not None:
+            if hasattr(neg_sampling, "mode"):  # torch_geometric.sampler.NegativeSampling
+                mode = getattr(neg_sampling.mode, "value", neg_sampling.mode)
+                neg_sampling = (str(mode), float(neg_sampling.amount))
+            if isinstance(neg_sampling, str):
+                neg_sampling = (neg_sampling, 1.0)
+            mode, amount = neg_sampling
+            if mode not in ("binary", "triplet"):
+                raise _bad(ValueError, f"neg_sampling: mode {mode!r} is not 'binary' or 'triplet'")
+            neg = 1 if mode == "binary" else 2
+            amount = float(amount)
+        lab = None
+        if edge_label is not None:
+            lab = np.ascontiguousarray(np.asarray(edge_label), dtype=np.int64)
+            if lab.shape != self._src.shape:
+                raise _bad(ValueError, f"edge_label: expected shape [{self._src.shape[0]}], got {lab.shape}")
+            if neg == 1 and lab.size and lab.min() == 0:
+                lab = lab + 1  # PyG: 0 now means "negative"
+        self._label = lab
+        et_fanouts = None
+        if isinstance(num_neighbors, dict):
+            num_neighbors, et_fanouts, _ = _edge_type_fanouts(dataset, num_neighbors)
+        self._fanouts = [operator.index(f) for f in num_neighbors]
+        batch_size = operator.index(batch_size)
+        if batch_size < 1:
+            raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
+        self._s = _fanout.LinkSampler(dataset, self._fanouts, et_name, neg, amount, bool(strict),
+                                      bool(exclude_seed_edges), int(seed), bool(replace), edge_dir,
+                                      et_fanouts)
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.shuffle = bool(shuffle)
+        self.drop_last = bool(drop_last)
+        self.seed = int(seed)
+        self.neg_sampling = None if neg == 0 else (("binary", "triplet")[neg - 1], amount)
+        self.features = bool(features)
+        self.next_epoch = int(epoch)
+        self._typed = dataset.is_typed
+        n = self._src.shape[0]
+        self._n_batches = n // batch_size + (0 if self.drop_last or n % batch_size == 0 else 1)
+        self._x = None
+        if self.features:
+            if self._typed:
+                self._x = dataset.x_dict
+            elif dataset.features is not None:
+                self._x = dataset.features
+
+    def __len__(self) -> int:
+        return self._n_batches
+
+    def set_epoch(self, epoch: int) -> None:
+        self.next_epoch = int(epoch)
+
+    def sample(self, src, dst, label=None, epoch: int = 0, batch_index: int = 0) -> LinkBatch:
+        """One batch of the given seed edges (src, dst ids) with the sampler's options."""
+        r = self._s.sample(np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64),
+                           None if label is None else np.asarray(label, dtype=np.int64),
+                           int(epoch), int(batch_index))
+        return self._batch(r, None, epoch, batch_index)
+
+    def _batch(self, r, input_id, epoch, index) -> LinkBatch:
+        b = LinkBatch(epoch=epoch, index=index, input_id=input_id,
+                      edge_label_index=r["edge_label_index"], edge_label=r["edge_label"],
+                      num_neg=r["num_neg"], num_neg_missing=r["num_neg_missing"],
+                      num_excluded=r["num_excluded"])
+        if "src_index" in r:
+            b.src_index = r["src_index"]
+            b.dst_pos_index = r["dst_pos_index"]
+            d = r["dst_neg_index"]
+            b.dst_neg_index = d[:, 0] if d.shape[1] == 1 else d
+        if not self._typed:
+            b.n_id = r["node"][0]
+            b.e_id = r["edge"][0]
+            b.edge_index = np.stack([r["row"][0], r["col"][0]])
+            b.num_sampled_nodes = r["num_sampled_nodes"][0]
+            b.num_sampled_edges = r["num_sampled_edges"][0]
+            if self._x is not None:
+                b.x = np.asarray(self._x[b.n_id])
+            return b
+        nts = self.dataset.node_types
+        ets = self.dataset.edge_types
+        b.n_id_dict = {t: r["node"][i] for i, t in enumerate(nts)}
+        b.num_sampled_nodes_dict = {t: r["num_sampled_nodes"][i] for i, t in enumerate(nts)}
+        b.e_id_dict = {et: r["edge"][i] for i, et in enumerate(ets)}
+        b.edge_index_dict = {et: np.stack([r["row"][i], r["col"][i]]) for i, et in enumerate(ets)}
+        b.num_sampled_edges_dict = {et: r["num_sampled_edges"][i] for i, et in enumerate(ets)}
+        b.edge_type = ets[r["edge_type"]]
+        if self._x:
+            b.x_dict = {t: np.asarray(x[b.n_id_dict[t]]) for t, x in self._x.items()}
+        return b
+
+    def __iter__(self):
+        epoch = self.next_epoch
+        self.next_epoch += 1
+        n = self._src.shape[0]
+        order = (random_permutation(n, self.seed, epoch) if self.shuffle
+                 else np.arange(n, dtype=np.int64))
+        for b in range(self._n_batches):
+            ids = order[b * self.batch_size:(b + 1) * self.batch_size]
+            r = self._s.sample(self._src[ids], self._dst[ids],
+                               None if self._label is None else self._label[ids], epoch, b)
+            yield self._batch(r, ids, epoch, b)
 
 def _typed_input_nodes(ds: Dataset, input_nodes: Any) -> Tuple[Optional[str], Any]:
     """PyG's hetero ``input_nodes``: ``(node type, ids | mask | split name | None)`` or a

@@ -111,6 +111,9 @@ extern PyTypeObject fopy_BatchType;
 /* ---- dist.c ---- */
 extern PyTypeObject fopy_DistType;
 
+/* ---- link.c ---- */
+extern PyTypeObject fopy_LinkSamplerType; /* LinkSampler: fo_link_sampler_t */
+
 /** The context of a Dist object, or NULL with TypeError (not a Dist) or ValueError
  *  (finalized) set. */
 fo_dist_t *fopy_dist_get(PyObject *dist);

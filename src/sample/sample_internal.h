@@ -124,4 +124,23 @@ int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_p
  * same draws as fo_sampler_sample makes for those nodes. */
 int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *scratch, fo__hop_res *res);
 
+/* ---- ineligible positions (link sampling's seed-edge exclusion) -----------------------------
+ *
+ * Per edge type et (n_etypes entries, in the direction the sampler reads): n_rows[et] rows that
+ * hold ineligible edge positions, row_node[et] ascending; the positions of row k are
+ * pos[et][off[et][k] .. off[et][k + 1]), ascending, absolute positions in that topology. While
+ * set, every expansion of such a row draws among its other positions: the kernel sees the row
+ * with deg - x positions and its picks are mapped past the excluded ones (a separate step after
+ * the kernel, over the positions inside the row bounds the row source gave). Outside disjoint
+ * mode only hop 0 is looked at (a node is expanded once per edge type; the rows are the seeds').
+ * Borrowed until cleared with NULL. Weighted sampling ignores it (the link sampler refuses). */
+typedef struct fo__exclusion {
+  const int64_t *const *row_node;
+  const int64_t *const *off;
+  const int64_t *const *pos;
+  const int64_t *n_rows;
+} fo__exclusion;
+
+void fo__sampler_set_exclusion(fo_sampler_t *s, const fo__exclusion *x);
+
 #endif

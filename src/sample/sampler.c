@@ -109,6 +109,10 @@ struct fo_sampler {
   wkey *heap;      /* weighted without replacement: [fanout] min-heap of the best keys */
   int64_t cap_heap;
   bool weighted;
+  /* link sampling: ineligible positions (sample_internal.h), and this hop's rows that hold some */
+  const fo__exclusion *excl;
+  struct xrow { int64_t i, p0, x, start; } *xl;
+  int64_t cap_xl, n_xl;
 };
 
 void fo_sampler_opts_init(fo_sampler_opts *o) {
@@ -291,6 +295,7 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->rows);
   free(s->pset);
   free(s->heap);
+  free(s->xl);
   free(s);
 }
 
@@ -886,6 +891,60 @@ static int parts_gather(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, i
 static const row_source LOCAL_ROWS = {read_rows, local_gather};
 static const row_source PART_ROWS = {parts_rows, parts_gather};
 
+/* ---- ineligible positions (fo__exclusion) -------------------------------------------------
+ * Before the kernel: every frontier row of edge type et holding x ineligible positions inside
+ * its bounds [start, start + deg) is shortened to deg - x (the hop's edge count follows) and
+ * remembered; after the kernel, remap_excluded maps each pick of such a row past the ineligible
+ * positions (the j-th eligible position of the row for a pick at offset j), keeping the
+ * kernel's loop free of the rule. */
+void fo__sampler_set_exclusion(fo_sampler_t *s, const fo__exclusion *x) { s->excl = x; }
+
+static int exclude_rows(fo_sampler_t *s, int32_t et, const fo_batch_t *fr, int64_t fb, int64_t fe,
+                        const hop_params *hp, int64_t *n_new) {
+  const fo__exclusion *x = s->excl;
+  const int64_t nr = x->n_rows[et], *rn = x->row_node[et], *off = x->off[et], *pos = x->pos[et];
+  int rc;
+  s->n_xl = 0;
+  if (!nr) return FO_OK;
+  for (int64_t i = fb; i < fe; i++) {
+    const int64_t v = fr->node[i];
+    int64_t lo = 0, hi = nr, a, b;
+    rowspan *r = &s->rows[i - fb];
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (rn[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == nr || rn[lo] != v) continue;
+    /* the ineligible positions inside the row's bounds */
+    for (a = off[lo]; a < off[lo + 1] && pos[a] < r->start; a++) {}
+    for (b = a; b < off[lo + 1] && pos[b] < r->start + r->deg; b++) {}
+    if (a == b) continue;
+    if ((rc = fo__grow(&s->xl, &s->cap_xl, s->n_xl + 1, sizeof *s->xl, "sampler scratch")) != FO_OK)
+      return rc;
+    *n_new -= edges_for(r->deg, hp->fanout, hp->replace) -
+              edges_for(r->deg - (b - a), hp->fanout, hp->replace);
+    r->deg -= b - a;
+    s->xl[s->n_xl++] = (struct xrow){i, a, b - a, r->start};
+  }
+  return FO_OK;
+}
+
+static void remap_excluded(fo_sampler_t *s, int32_t et, fo_batch_t *eb, int64_t e0, int64_t e1) {
+  const int64_t *pos = s->excl->pos[et], *col = eb->col;
+  int64_t *p = eb->edge;
+  for (int64_t e = e0, k = 0; e < e1 && k < s->n_xl; e++) {
+    while (k < s->n_xl && s->xl[k].i < col[e]) k++;
+    if (k == s->n_xl || s->xl[k].i != col[e]) continue;
+    {
+      const struct xrow *r = &s->xl[k];
+      int64_t o = p[e];
+      for (int64_t q = r->p0; q < r->p0 + r->x && pos[q] <= o; q++) o++;
+      p[e] = o;
+    }
+  }
+}
+
 /* Pass B: map the global ids in row[eb..ee) to local ids, appending new nodes. */
 /* `nb` receives the new nodes (the neighbors' node type), `fr` is the frontier's (col's) node
  * type, whose trees the neighbors join in disjoint mode, and `out` holds the edges. */
@@ -1266,14 +1325,16 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
           if ((rc = dist_hop(s, eb, fb, fe, &hp, &n_new)) != FO_OK) return rc;
         } else {
           const row_source *src = s->shards ? &PART_ROWS : &LOCAL_ROWS;
+          const bool excl = s->excl && !s->weighted && (hop == 0 || s->disjoint);
           if ((rc = src->rows(s, &s->topos[et], fr, fb, fe, &hp, &n_new)) != FO_OK) return rc;
+          if (excl && (rc = exclude_rows(s, et, fr, fb, fe, &hp, &n_new)) != FO_OK) return rc;
           if (n_new > INT64_MAX / 4 - e0)
             return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
           if ((rc = batch_edges(eb, e0 + n_new)) != FO_OK) return rc;
           /* the one-hop kernel of the sampler's mode (kernel table: uniform, weighted) */
-          if ((rc = s->choose(s, &s->topos[et], fr, eb, fb, fe, &hp)) != FO_OK ||
-              (rc = src->gather(s, &s->topos[et], eb, fb, e0, eb->n_edges)) != FO_OK)
-            return rc;
+          if ((rc = s->choose(s, &s->topos[et], fr, eb, fb, fe, &hp)) != FO_OK) return rc;
+          if (excl && s->n_xl) remap_excluded(s, et, eb, e0, eb->n_edges);
+          if ((rc = src->gather(s, &s->topos[et], eb, fb, e0, eb->n_edges)) != FO_OK) return rc;
         }
         n_new = eb->n_edges - e0;
         if (nb->n_nodes + n_new >= (int64_t)UINT32_MAX)

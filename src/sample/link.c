@@ -1,0 +1,613 @@
+/*
+ * sample/link.c: link-prediction batches (include/fanout/link.h): negatives, endpoint
+ * deduplication, seed-edge exclusion (as ineligible positions handed to the node sampler, see
+ * fo__exclusion), then one fo_sampler_sample_hetero call.
+ */
+#include "fanout/link.h"
+
+#include "sample/sample_internal.h"
+#include "store/store_internal.h"
+
+#include <jansson.h>
+#include <math.h>
+
+/* Counter tag of the negatives' streams: above every hop tag (hop | tree << 8 | et << 48 uses
+ * bits below 63 with et < 2^14) and distinct from the permutation and split tags. */
+#define FO_RNG_TAG_LINK (UINT64_C(3) << 61)
+#define MAX_TRIPLET_K (INT64_C(1) << 20)
+#define MAX_EXCL_TYPES 3
+
+typedef struct xpair {
+  int64_t row, nbr;
+} xpair;
+
+/* One edge type's ineligible positions (fo__exclusion's arrays for it). */
+typedef struct xtab {
+  xpair *pairs;
+  int64_t n_pairs, cap_pairs;
+  int64_t *row_node, *off, *pos;
+  int64_t cap_row, cap_off, cap_pos, n_rows;
+} xtab;
+
+struct fo_link_sampler {
+  const fo_dataset_t *d;
+  fo_sampler_t *s;
+  fo_link_opts o;
+  int32_t et, S, D, T, E;
+  int64_t nS, nD;
+  fo_topology csr, csc; /* of et; n_nodes 0 when not stored */
+  bool has_csr, has_csc;
+  /* exclusion: which edge types (and whether reversed) get the seed pairs */
+  int n_xt;
+  int32_t x_et[MAX_EXCL_TYPES];
+  bool x_rev[MAX_EXCL_TYPES];
+  xtab *xt;                  /* [E] */
+  const int64_t **x_row, **x_off, **x_pos;
+  int64_t *x_nrows;
+  fo__exclusion excl;
+  /* endpoints per node type */
+  fo__idmap *maps;           /* [T] */
+  bool maps_ready;
+  int64_t **ep;              /* [T] endpoint lists */
+  int64_t *cap_ep, *n_ep;
+  /* negatives */
+  int64_t *neg_src, *neg_dst;
+  int64_t cap_neg;
+  int64_t *nbrs;             /* exact fallback: u's sorted distinct out-neighbors */
+  int64_t cap_nbrs;
+};
+
+void fo_link_opts_init(fo_link_opts *o) {
+  memset(o, 0, sizeof *o);
+  fo_sampler_opts_init(&o->sampler);
+  o->edge_type = NULL;
+  o->neg = FO_NEG_NONE;
+  o->neg_amount = 1.0;
+  o->strict = true;
+  o->exclude_seed_edges = false;
+}
+
+int fo_link_batch_create(fo_link_batch_t **out) {
+  fo_link_batch_t *b;
+  int rc;
+  if (!out) return FO_FAIL(FO_EINVAL, "out is NULL");
+  *out = NULL;
+  if (!(b = calloc(1, sizeof *b))) return FO_FAIL(FO_ENOMEM, "link batch");
+  if ((rc = fo_batch_create(&b->sample)) != FO_OK) {
+    free(b);
+    return rc;
+  }
+  *out = b;
+  return FO_OK;
+}
+
+void fo_link_batch_destroy(fo_link_batch_t *b) {
+  if (!b) return;
+  fo_batch_destroy(b->sample);
+  free(b->edge_label_index);
+  free(b->edge_label);
+  free(b->src_index);
+  free(b->dst_pos_index);
+  free(b->dst_neg_index);
+  free(b);
+}
+
+void fo_link_sampler_destroy(fo_link_sampler_t *s) {
+  if (!s) return;
+  fo_sampler_destroy(s->s);
+  for (int32_t et = 0; s->xt && et < s->E; et++) {
+    free(s->xt[et].pairs);
+    free(s->xt[et].row_node);
+    free(s->xt[et].off);
+    free(s->xt[et].pos);
+  }
+  free(s->xt);
+  free(s->x_row);
+  free(s->x_off);
+  free(s->x_pos);
+  free(s->x_nrows);
+  for (int32_t t = 0; s->maps && s->maps_ready && t < s->T; t++) fo__idmap_fini(&s->maps[t]);
+  free(s->maps);
+  for (int32_t t = 0; s->ep && t < s->T; t++) free(s->ep[t]);
+  free(s->ep);
+  free(s->cap_ep);
+  free(s->n_ep);
+  free(s->neg_src);
+  free(s->neg_dst);
+  free(s->nbrs);
+  free(s);
+}
+
+static inline int64_t ld(const void *a, int bytes, int64_t i) {
+  return bytes == 4 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
+}
+
+/* Row bounds of `r` in t, checked. */
+static int row_of(const fo_topology *t, int64_t r, int64_t *a, int64_t *b) {
+  *a = t->indptr[r];
+  *b = t->indptr[r + 1];
+  if (FO_UNLIKELY(*a < 0 || *b < *a || *b > t->n_edges))
+    return FO_FAIL(FO_EFORMAT, "%s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
+                   t->indptr_name, (long long)r, (long long)(r + 1), (long long)*a, (long long)*b,
+                   (long long)t->n_edges);
+  return FO_OK;
+}
+
+/* 1 when (u, v) is an edge of the sampler's edge type, 0 when not, < 0 on a corrupt row. */
+static int has_edge(const fo_link_sampler_t *s, int64_t u, int64_t v) {
+  int64_t a1 = 0, b1 = 0, a2 = 0, b2 = 0;
+  int rc;
+  if (s->has_csr && (rc = row_of(&s->csr, u, &a1, &b1)) != FO_OK) return rc;
+  if (s->has_csc && (rc = row_of(&s->csc, v, &a2, &b2)) != FO_OK) return rc;
+  if (s->has_csr && (!s->has_csc || b1 - a1 <= b2 - a2)) {
+    for (int64_t p = a1; p < b1; p++)
+      if (ld(s->csr.indices, s->csr.indices_bytes, p) == v) return 1;
+  } else {
+    for (int64_t p = a2; p < b2; p++)
+      if (ld(s->csc.indices, s->csc.indices_bytes, p) == u) return 1;
+  }
+  return 0;
+}
+
+int fo_link_has_edge(const fo_dataset_t *d, int32_t et, fo_nid_t u, fo_nid_t v) {
+  fo_link_sampler_t s;
+  fo_edge_type ty;
+  int rc;
+  if (!d) return FO_FAIL(FO_EINVAL, "dataset is NULL");
+  if ((rc = fo_dataset_edge_type(d, et, &ty)) != FO_OK) return rc;
+  memset(&s, 0, sizeof s);
+  s.has_csr = fo_dataset_edge_topology(d, et, FO_EDGE_DIR_OUT, &s.csr) == FO_OK;
+  s.has_csc = fo_dataset_edge_topology(d, et, FO_EDGE_DIR_IN, &s.csc) == FO_OK;
+  fo_clear_error();
+  if (!s.has_csr && !s.has_csc)
+    return FO_FAIL(FO_EINVAL, "edge type '%s' stores neither CSR nor CSC", ty.name);
+  {
+    const int64_t nS = s.has_csr ? s.csr.n_rows : s.csc.n_nodes;
+    const int64_t nD = s.has_csr ? s.csr.n_nodes : s.csc.n_rows;
+    if (u < 0 || u >= nS || v < 0 || v >= nD)
+      return FO_FAIL(FO_ERANGE, "(%lld, %lld) is not a pair of node ids of edge type '%s' "
+                     "(%lld x %lld)", (long long)u, (long long)v, ty.name, (long long)nS,
+                     (long long)nD);
+  }
+  return has_edge(&s, u, v);
+}
+
+/* Whether the manifest's provenance says the dataset was imported with --undirected. */
+static bool imported_undirected(const fo_dataset_t *d) {
+  const char *text = fo_dataset_manifest(d);
+  json_t *root, *opt;
+  bool r = false;
+  if (!text || !(root = json_loads(text, 0, NULL))) return false;
+  opt = json_object_get(json_object_get(root, "provenance"), "options");
+  r = json_is_true(json_object_get(opt, "undirected"));
+  json_decref(root);
+  return r;
+}
+
+/* The reverse edge type of et added by --reverse-edges: (D, "rev_" + r, S), or (D, r', S)
+ * when r = "rev_" + r'; -1 when the dataset has none. */
+static int32_t reverse_type(const fo_dataset_t *d, const fo_edge_type *ty) {
+  char name[512];
+  int32_t r;
+  fo_edge_type rt;
+  if (ty->src_type == ty->dst_type) return -1;
+  snprintf(name, sizeof name, "%s__rev_%s__%s", ty->dst, ty->rel, ty->src);
+  if ((r = fo_dataset_edge_type_find(d, name)) >= 0) return r;
+  if (strncmp(ty->rel, "rev_", 4) == 0) {
+    snprintf(name, sizeof name, "%s__%s__%s", ty->dst, ty->rel + 4, ty->src);
+    if ((r = fo_dataset_edge_type_find(d, name)) >= 0 && fo_dataset_edge_type(d, r, &rt) == FO_OK &&
+        rt.src_type == ty->dst_type)
+      return r;
+  }
+  return -1;
+}
+
+static int resolve_edge_type(const fo_dataset_t *d, const char *name, int32_t *et) {
+  const int32_t E = fo_dataset_num_edge_types(d);
+  char have[512];
+  size_t len = 0;
+  have[0] = '\0';
+  for (int32_t k = 0; k < E && len < sizeof have; k++) {
+    fo_edge_type ty;
+    fo_dataset_edge_type(d, k, &ty);
+    len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", k ? ", " : "", ty.name);
+  }
+  if (!name) {
+    if (E == 1) {
+      *et = 0;
+      return FO_OK;
+    }
+    return FO_FAIL(FO_EINVAL, "dataset '%s' has %d edge types: name the seed edges' edge type "
+                   "(it has: %s)", fo_dataset_path(d), (int)E, have);
+  }
+  *et = fo_dataset_edge_type_find(d, name);
+  if (*et == -2)
+    return FO_FAIL(FO_EINVAL, "edge type '%s' is ambiguous in '%s': give src__rel__dst (it has: %s)",
+                   name, fo_dataset_path(d), have);
+  if (*et < 0)
+    return FO_FAIL(FO_EINVAL, "edge type '%s' is not an edge type of '%s' (it has: %s)", name,
+                   fo_dataset_path(d), have);
+  return FO_OK;
+}
+
+int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link_sampler_t **out) {
+  fo_link_sampler_t *s = NULL;
+  fo_edge_type ty;
+  int rc;
+  if (out) *out = NULL;
+  if (!d || !o || !out) return FO_FAIL(FO_EINVAL, "create link sampler: dataset, options or out is NULL");
+  if (o->neg != FO_NEG_NONE && o->neg != FO_NEG_BINARY && o->neg != FO_NEG_TRIPLET)
+    return FO_FAIL(FO_EINVAL, "create link sampler: unknown negative sampling mode %d", (int)o->neg);
+  if (o->neg != FO_NEG_NONE && !(o->neg_amount > 0))
+    return FO_FAIL(FO_EINVAL, "create link sampler: negative amount %g is not > 0", o->neg_amount);
+  if (o->neg == FO_NEG_BINARY && !(o->neg_amount <= 1e6))
+    return FO_FAIL(FO_EINVAL, "create link sampler: binary negative amount %g is above 1e6",
+                   o->neg_amount);
+  if (o->neg == FO_NEG_TRIPLET &&
+      (o->neg_amount != floor(o->neg_amount) || o->neg_amount > (double)MAX_TRIPLET_K))
+    return FO_FAIL(FO_EINVAL, "create link sampler: triplet negative amount %g is not an integer "
+                   "in 1..%lld", o->neg_amount, (long long)MAX_TRIPLET_K);
+  if (o->sampler.disjoint)
+    return FO_FAIL(FO_ENOSYS, "create link sampler: disjoint mode is not supported for seed edges yet");
+  if (fo_dataset_num_parts(d) > 0)
+    return FO_FAIL(FO_ENOSYS, "create link sampler: partitioned dataset '%s': link sampling over "
+                   "parts is not supported yet", fo_dataset_path(d));
+  if (o->sampler.weighted && o->exclude_seed_edges)
+    return FO_FAIL(FO_ENOSYS, "create link sampler: weighted sampling with exclude_seed_edges is "
+                   "not supported yet");
+  if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "link sampler");
+  s->d = d;
+  s->o = *o;
+  s->o.edge_type = NULL; /* borrowed */
+  s->T = fo_dataset_num_node_types(d);
+  s->E = fo_dataset_num_edge_types(d);
+  if ((rc = resolve_edge_type(d, o->edge_type, &s->et)) != FO_OK) goto fail;
+  fo_dataset_edge_type(d, s->et, &ty);
+  s->S = ty.src_type;
+  s->D = ty.dst_type;
+  s->nS = fo_dataset_num_nodes(fo_dataset_node_data(d, s->S));
+  s->nD = fo_dataset_num_nodes(fo_dataset_node_data(d, s->D));
+  s->has_csr = fo_dataset_edge_topology(d, s->et, FO_EDGE_DIR_OUT, &s->csr) == FO_OK;
+  s->has_csc = fo_dataset_edge_topology(d, s->et, FO_EDGE_DIR_IN, &s->csc) == FO_OK;
+  fo_clear_error();
+  if (o->neg != FO_NEG_NONE && o->strict && !s->has_csr && !s->has_csc) {
+    rc = FO_FAIL(FO_EINVAL, "create link sampler: strict negatives need the CSR or CSC of edge "
+                 "type '%s' (import with --csr or --csc)", ty.name);
+    goto fail;
+  }
+  if ((rc = fo_sampler_create(d, &o->sampler, &s->s)) != FO_OK) goto fail;
+  if (!(s->xt = calloc((size_t)s->E, sizeof *s->xt)) ||
+      !(s->x_row = calloc((size_t)s->E, sizeof *s->x_row)) ||
+      !(s->x_off = calloc((size_t)s->E, sizeof *s->x_off)) ||
+      !(s->x_pos = calloc((size_t)s->E, sizeof *s->x_pos)) ||
+      !(s->x_nrows = calloc((size_t)s->E, sizeof *s->x_nrows)) ||
+      !(s->maps = calloc((size_t)s->T, sizeof *s->maps)) ||
+      !(s->ep = calloc((size_t)s->T, sizeof *s->ep)) ||
+      !(s->cap_ep = calloc((size_t)s->T, sizeof *s->cap_ep)) ||
+      !(s->n_ep = calloc((size_t)s->T, sizeof *s->n_ep))) {
+    rc = FO_FAIL(FO_ENOMEM, "link sampler");
+    goto fail;
+  }
+  for (int32_t t = 0; t < s->T; t++)
+    if ((rc = fo__idmap_init(&s->maps[t], -1, 0)) != FO_OK) {
+      for (int32_t u = 0; u < t; u++) fo__idmap_fini(&s->maps[u]);
+      goto fail;
+    }
+  s->maps_ready = true;
+  if (o->exclude_seed_edges) {
+    int32_t r;
+    s->x_et[s->n_xt] = s->et;
+    s->x_rev[s->n_xt++] = false;
+    if (s->S == s->D && imported_undirected(d)) {
+      s->x_et[s->n_xt] = s->et;
+      s->x_rev[s->n_xt++] = true;
+    }
+    if ((r = reverse_type(d, &ty)) >= 0) {
+      s->x_et[s->n_xt] = r;
+      s->x_rev[s->n_xt++] = true;
+    }
+    s->excl.row_node = s->x_row;
+    s->excl.off = s->x_off;
+    s->excl.pos = s->x_pos;
+    s->excl.n_rows = s->x_nrows;
+    fo__sampler_set_exclusion(s->s, &s->excl);
+  }
+  *out = s;
+  return FO_OK;
+fail:
+  fo_link_sampler_destroy(s);
+  return fo__context(rc, "create link sampler");
+}
+
+/* Fisher-free small helpers: sort int64 / pairs. */
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+static int cmp_pair(const void *a, const void *b) {
+  const xpair *x = a, *y = b;
+  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
+  return (x->nbr > y->nbr) - (x->nbr < y->nbr);
+}
+
+/*
+ * One destination for u: uniform over the D nodes, or strict: over those v with (u, v) not an
+ * edge (candidates, then the exact draw among u's non-neighbors). *v = -1 when there is none.
+ */
+static int draw_dst(fo_link_sampler_t *s, fo__rng *r, int64_t u, int64_t *v) {
+  int rc;
+  *v = -1;
+  if (s->nD <= 0) return FO_OK;
+  if (!s->o.strict) {
+    *v = (int64_t)fo__rng_below(r, (uint64_t)s->nD);
+    return FO_OK;
+  }
+  for (int k = 0; k < FO_LINK_REDRAWS; k++) {
+    int64_t c = (int64_t)fo__rng_below(r, (uint64_t)s->nD);
+    if ((rc = has_edge(s, u, c)) < 0) return rc;
+    if (!rc) {
+      *v = c;
+      return FO_OK;
+    }
+  }
+  if (s->has_csr) {
+    int64_t a, b, nd = 0, j;
+    if ((rc = row_of(&s->csr, u, &a, &b)) != FO_OK) return rc;
+    if ((rc = fo__grow(&s->nbrs, &s->cap_nbrs, b - a + 1, sizeof *s->nbrs, "link negatives")) != FO_OK)
+      return rc;
+    for (int64_t p = a; p < b; p++) {
+      int64_t w = ld(s->csr.indices, s->csr.indices_bytes, p);
+      if (FO_UNLIKELY(w < 0 || w >= s->nD))
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)",
+                       s->csr.indices_name, (long long)p, (long long)w, (long long)s->nD);
+      s->nbrs[nd++] = w;
+    }
+    qsort(s->nbrs, (size_t)nd, sizeof *s->nbrs, cmp_i64);
+    {
+      int64_t m = 0;
+      for (int64_t q = 0; q < nd; q++)
+        if (!m || s->nbrs[m - 1] != s->nbrs[q]) s->nbrs[m++] = s->nbrs[q];
+      nd = m;
+    }
+    if (nd >= s->nD) return FO_OK;
+    j = (int64_t)fo__rng_below(r, (uint64_t)(s->nD - nd));
+    for (int64_t q = 0; q < nd && s->nbrs[q] <= j; q++) j++;
+    *v = j;
+  }
+  return FO_OK;
+}
+
+static int add_endpoint(fo_link_sampler_t *s, int32_t t, int64_t v, int64_t *local) {
+  bool ins;
+  uint32_t l = fo__idmap_insert(&s->maps[t], v, (uint32_t)s->n_ep[t], s->ep[t], &ins);
+  if (ins) s->ep[t][s->n_ep[t]++] = v;
+  *local = l;
+  return FO_OK;
+}
+
+/* The ineligible positions of this batch's positives, per edge type (fo__exclusion). */
+static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64_t *dst, int64_t n,
+                           int64_t *n_excl) {
+  const fo_edge_dir dir = s->o.sampler.edge_dir;
+  int rc;
+  *n_excl = 0;
+  for (int32_t et = 0; et < s->E; et++) {
+    s->xt[et].n_pairs = 0;
+    s->xt[et].n_rows = 0;
+    s->x_nrows[et] = 0;
+  }
+  for (int k = 0; k < s->n_xt; k++) {
+    xtab *x = &s->xt[s->x_et[k]];
+    if ((rc = fo__grow(&x->pairs, &x->cap_pairs, x->n_pairs + n + 1, sizeof *x->pairs,
+                       "link exclusion")) != FO_OK)
+      return rc;
+    for (int64_t i = 0; i < n; i++) {
+      /* the edge u -> w of this type: row w, neighbor u in the CSC; row u, neighbor w in the CSR */
+      const int64_t u = s->x_rev[k] ? dst[i] : src[i], w = s->x_rev[k] ? src[i] : dst[i];
+      x->pairs[x->n_pairs++] = dir == FO_EDGE_DIR_IN ? (xpair){w, u} : (xpair){u, w};
+    }
+  }
+  for (int32_t et = 0; et < s->E; et++) {
+    xtab *x = &s->xt[et];
+    fo_topology t, o;
+    bool other;
+    int64_t np = 0;
+    if (!x->n_pairs) continue;
+    if ((rc = fo_dataset_edge_topology(s->d, et, dir, &t)) != FO_OK) return rc;
+    /* edge_dir in: the CSR's eid maps its positions to edge ids = CSC positions, so a pair's
+     * positions can also be found in the neighbor's CSR row; the shorter row is scanned */
+    other = dir == FO_EDGE_DIR_IN &&
+            fo_dataset_edge_topology(s->d, et, FO_EDGE_DIR_OUT, &o) == FO_OK && o.eid;
+    fo_clear_error();
+    qsort(x->pairs, (size_t)x->n_pairs, sizeof *x->pairs, cmp_pair);
+    for (int64_t q = 0; q < x->n_pairs; q++) {
+      const int64_t row = x->pairs[q].row, nbr = x->pairs[q].nbr;
+      int64_t a, b, a2 = 0, b2 = 0;
+      const bool repeated = q && x->pairs[q - 1].row == row && x->pairs[q - 1].nbr == nbr;
+      if ((rc = row_of(&t, row, &a, &b)) != FO_OK) return rc;
+      if (other && (rc = row_of(&o, nbr, &a2, &b2)) != FO_OK) return rc;
+      if (repeated) {
+        /* scanned already (the row is still closed below) */
+      } else if (other && b2 - a2 < b - a) {
+        if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b2 - a2) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
+          return rc;
+        for (int64_t p = a2; p < b2; p++)
+          if (ld(o.indices, o.indices_bytes, p) == row) {
+            const int64_t e = ld(o.eid, o.eid_bytes, p);
+            if (FO_UNLIKELY(e < a || e >= b))
+              return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a position of %s row %lld",
+                             o.eid_name, (long long)p, (long long)e, t.indptr_name, (long long)row);
+            x->pos[np++] = e;
+          }
+      } else {
+        if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b - a) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
+          return rc;
+        for (int64_t p = a; p < b; p++)
+          if (ld(t.indices, t.indices_bytes, p) == nbr) x->pos[np++] = p;
+      }
+      /* pairs come sorted by row: close the row when the next pair is another */
+      if (q + 1 == x->n_pairs || x->pairs[q + 1].row != row) {
+        const int64_t start = x->n_rows ? x->off[x->n_rows] : 0;
+        if ((rc = fo__grow(&x->row_node, &x->cap_row, x->n_rows + 1, sizeof *x->row_node, "link exclusion")) != FO_OK ||
+            (rc = fo__grow(&x->off, &x->cap_off, x->n_rows + 2, sizeof *x->off, "link exclusion")) != FO_OK)
+          return rc;
+        if (!x->n_rows) x->off[0] = 0;
+        if (np > start) {
+          /* positions of one row ascending (each pair's scan is ascending, pairs are not) */
+          qsort(x->pos + start, (size_t)(np - start), sizeof *x->pos, cmp_i64);
+          x->row_node[x->n_rows] = row;
+          x->off[++x->n_rows] = np;
+        }
+      }
+    }
+    s->x_row[et] = x->row_node;
+    s->x_off[et] = x->off;
+    s->x_pos[et] = x->pos;
+    s->x_nrows[et] = x->n_rows;
+    *n_excl += np;
+  }
+  return FO_OK;
+}
+
+static void link_clear(fo_link_batch_t *b) {
+  b->n_pos = b->n_label = b->n_neg = b->n_neg_missing = b->n_excluded = b->k = 0;
+}
+
+static int sample_link(fo_link_sampler_t *s, const int64_t *src, const int64_t *dst,
+                       const int64_t *label, int64_t n, uint64_t epoch, uint64_t batch_index,
+                       fo_link_batch_t *out) {
+  const fo_neg_mode mode = s->o.neg;
+  const uint64_t tag = FO_RNG_TAG_LINK | (uint64_t)s->et;
+  int64_t n_neg = 0, k = 0, n_label;
+  int rc;
+  if (n < 0) return FO_FAIL(FO_EINVAL, "number of seed edges %lld is negative", (long long)n);
+  if (n > 0 && (!src || !dst)) return FO_FAIL(FO_EINVAL, "seed edges are NULL with %lld edges", (long long)n);
+  for (int64_t i = 0; i < n; i++) {
+    if (src[i] < 0 || src[i] >= s->nS)
+      return FO_FAIL(FO_ERANGE, "seed edge %lld: source %lld is not a node id of type '%s' in [0, %lld)",
+                     (long long)i, (long long)src[i], fo_dataset_node_type_name(s->d, s->S), (long long)s->nS);
+    if (dst[i] < 0 || dst[i] >= s->nD)
+      return FO_FAIL(FO_ERANGE, "seed edge %lld: destination %lld is not a node id of type '%s' in [0, %lld)",
+                     (long long)i, (long long)dst[i], fo_dataset_node_type_name(s->d, s->D), (long long)s->nD);
+  }
+  if (mode == FO_NEG_BINARY) {
+    double want = ceil((double)n * s->o.neg_amount);
+    if (want > (double)(INT64_MAX / 64)) return FO_FAIL(FO_ERANGE, "%g negatives", want);
+    n_neg = (int64_t)want;
+  } else if (mode == FO_NEG_TRIPLET) {
+    k = (int64_t)s->o.neg_amount;
+    if (n > INT64_MAX / 64 / k) return FO_FAIL(FO_ERANGE, "%lld x %lld negatives", (long long)n, (long long)k);
+    n_neg = n * k;
+  }
+  if ((rc = fo__grow(&s->neg_src, &s->cap_neg, n_neg + 1, sizeof *s->neg_src, "link negatives")) != FO_OK)
+    return rc;
+  {
+    int64_t c = s->cap_neg - 1;
+    if ((rc = fo__grow(&s->neg_dst, &c, s->cap_neg, sizeof *s->neg_dst, "link negatives")) != FO_OK)
+      return rc;
+  }
+  /* 1. negatives, each from its own stream */
+  for (int64_t j = 0; j < n_neg; j++) {
+    fo__rng r;
+    int64_t u;
+    fo__rng_init(&r, s->o.sampler.seed, epoch, batch_index, tag, (uint64_t)j);
+    u = mode == FO_NEG_BINARY ? (s->nS > 0 ? (int64_t)fo__rng_below(&r, (uint64_t)s->nS) : -1)
+                              : src[j / k];
+    s->neg_src[j] = u;
+    s->neg_dst[j] = -1;
+    if (u >= 0 && (rc = draw_dst(s, &r, u, &s->neg_dst[j])) != FO_OK) return rc;
+  }
+  /* 2. endpoints, deduplicated per node type in PyG's order */
+  n_label = mode == FO_NEG_BINARY ? n + n_neg : n;
+  for (int32_t t = 0; t < s->T; t++) {
+    fo__idmap_reset(&s->maps[t]);
+    s->n_ep[t] = 0;
+  }
+  if ((rc = fo__idmap_reserve(&s->maps[s->S], 2 * (n + n_neg))) != FO_OK ||
+      (rc = fo__idmap_reserve(&s->maps[s->D], 2 * (n + n_neg))) != FO_OK)
+    return rc;
+  for (int32_t t = 0; t < s->T; t++)
+    if ((t == s->S || t == s->D) &&
+        (rc = fo__grow(&s->ep[t], &s->cap_ep[t], 2 * (n + n_neg) + 1, sizeof **s->ep, "link endpoints")) != FO_OK)
+      return rc;
+  if (n_label > out->cap_label) {
+    int64_t c1 = out->cap_label, c2 = out->cap_label;
+    if ((rc = fo__grow(&out->edge_label_index, &c1, 2 * n_label, sizeof *out->edge_label_index,
+                       "link batch")) != FO_OK ||
+        (rc = fo__grow(&out->edge_label, &c2, n_label, sizeof *out->edge_label, "link batch")) != FO_OK)
+      return rc;
+    out->cap_label = n_label;
+  }
+  if (mode == FO_NEG_TRIPLET && n + n_neg > out->cap_trip) {
+    int64_t c1 = out->cap_trip, c2 = out->cap_trip, c3 = out->cap_trip;
+    if ((rc = fo__grow(&out->src_index, &c1, n, sizeof *out->src_index, "link batch")) != FO_OK ||
+        (rc = fo__grow(&out->dst_pos_index, &c2, n, sizeof *out->dst_pos_index, "link batch")) != FO_OK ||
+        (rc = fo__grow(&out->dst_neg_index, &c3, n_neg, sizeof *out->dst_neg_index, "link batch")) != FO_OK)
+      return rc;
+    out->cap_trip = n + n_neg;
+  }
+  {
+    int64_t *row0 = out->edge_label_index, *row1 = out->edge_label_index + n_label;
+    int64_t m = 0; /* binary negatives kept */
+    for (int64_t i = 0; i < n; i++) add_endpoint(s, s->S, src[i], &row0[i]);
+    if (mode == FO_NEG_BINARY)
+      for (int64_t j = 0; j < n_neg; j++)
+        if (s->neg_dst[j] >= 0) add_endpoint(s, s->S, s->neg_src[j], &row0[n + m++]);
+    for (int64_t i = 0; i < n; i++) add_endpoint(s, s->D, dst[i], &row1[i]);
+    m = 0;
+    for (int64_t j = 0; j < n_neg; j++) {
+      int64_t l = -1;
+      if (s->neg_dst[j] >= 0) add_endpoint(s, s->D, s->neg_dst[j], &l);
+      if (mode == FO_NEG_BINARY && l >= 0) row1[n + m++] = l;
+      if (mode == FO_NEG_TRIPLET) out->dst_neg_index[j] = l;
+      if (s->neg_dst[j] < 0) out->n_neg_missing++;
+    }
+    out->n_neg = n_neg - out->n_neg_missing;
+    if (mode == FO_NEG_BINARY && m < n_neg) {
+      /* fewer negatives: close the gap between the two rows */
+      n_label = n + m;
+      memmove(out->edge_label_index + n_label, row1, (size_t)n_label * sizeof *row1);
+    }
+    for (int64_t i = 0; i < n_label; i++) out->edge_label[i] = i < n ? (label ? label[i] : 1) : 0;
+    if (mode == FO_NEG_TRIPLET) {
+      memcpy(out->src_index, row0, (size_t)n * sizeof *row0);
+      memcpy(out->dst_pos_index, out->edge_label_index + n_label, (size_t)n * sizeof *row0);
+    }
+  }
+  out->n_pos = n;
+  out->n_label = n_label;
+  out->k = k;
+  /* 3. exclusion, 4. the node batch */
+  if (s->o.exclude_seed_edges && (rc = build_exclusion(s, src, dst, n, &out->n_excluded)) != FO_OK)
+    return rc;
+  {
+    const int64_t *seeds[256];
+    const int64_t **sp = s->T <= 256 ? seeds : malloc((size_t)s->T * sizeof *sp);
+    if (!sp) return FO_FAIL(FO_ENOMEM, "link seeds");
+    for (int32_t t = 0; t < s->T; t++) sp[t] = s->n_ep[t] ? s->ep[t] : NULL;
+    rc = fo_sampler_sample_hetero(s->s, sp, s->n_ep, epoch, batch_index, out->sample);
+    if (sp != seeds) free((void *)sp);
+    if (rc != FO_OK) return rc;
+  }
+  out->edge_type = s->et;
+  out->src_type = s->S;
+  out->dst_type = s->D;
+  return FO_OK;
+}
+
+int fo_link_sampler_sample(fo_link_sampler_t *s, const fo_nid_t *src, const fo_nid_t *dst,
+                           const int64_t *label, int64_t n, uint64_t epoch, uint64_t batch_index,
+                           fo_link_batch_t *out) {
+  int rc;
+  if (!s || !out) return FO_FAIL(FO_EINVAL, "link sampler or batch is NULL");
+  link_clear(out);
+  rc = sample_link(s, src, dst, label, n, epoch, batch_index, out);
+  if (rc != FO_OK) {
+    link_clear(out);
+    out->sample->n_nodes = out->sample->n_edges = out->sample->n_seeds = 0;
+    return fo__context(rc, "link batch %llu", (unsigned long long)batch_index);
+  }
+  return FO_OK;
+}
+
+int32_t fo_link_sampler_edge_type(const fo_link_sampler_t *s) { return s ? s->et : -1; }

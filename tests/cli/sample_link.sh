@@ -1,0 +1,42 @@
+# fanout sample DIR --edge-seeds SRC-DST,... (link prediction): the node batch of every endpoint,
+# edge_label_index / edge_label in local ids, --neg binary:R and triplet:K (strict by default,
+# --no-strict), --exclude-seed-edges (the seed edge and, for --undirected and --reverse-edges
+# datasets, its reverse never sampled), typed datasets with --edge-type, and the errors.
+. "$(dirname "$0")/common.bash"
+
+# directed: 0->1 0->2 1->2 2->0 3->2 2->3 (edge ids = CSC positions: 2->0 0, 0->1 1, 0->2 2,
+# 1->2 3, 3->2 4, 2->3 5)
+printf '0 1\n0 2\n1 2\n2 0\n3 2\n2 3\n' > directed.txt
+"$FANOUT" import --csc --csr -q directed.txt -o directed >/dev/null
+"$FANOUT" import --undirected --csc --csr -q directed.txt -o undirected >/dev/null
+echo "== positives only: endpoints are the seeds, fanout -1 takes every in-neighbor"
+fo sample directed --fanout -1 --edge-seeds 0-2,1-2 --json
+echo "== --exclude-seed-edges: 0->2 and 1->2 are not sampled (2's other in-neighbor 3 is)"
+fo sample directed --fanout -1 --edge-seeds 0-2,1-2 --exclude-seed-edges --json
+echo "== undirected: the reverse 2->0 is excluded too"
+fo sample undirected --fanout -1 --edge-seeds 0-2 --json
+fo sample undirected --fanout -1 --edge-seeds 0-2 --exclude-seed-edges --json
+echo "== binary negatives (strict: never an edge), seeded"
+fo sample directed --fanout 1 --edge-seeds 0-1,2-3 --neg binary:2 --seed 5 --json
+fo sample directed --fanout 1 --edge-seeds 0-1,2-3 --neg binary:2 --seed 5 --no-strict --json
+echo "== triplet: k destinations per positive; 2 is adjacent to 0 and 3 only"
+fo sample directed --fanout 0 --edge-seeds 0-1,2-3 --neg triplet:2 --seed 1 --json
+echo "== typed: --edge-type, with the reverse type excluded"
+printf '0 1\n1 0\n2 1\n3 1\n' > pa.txt
+printf '1 0\n2 0\n3 1\n3 2\n' > pp.txt
+"$FANOUT" import -q --edge-type paper,writes,author pa.txt --edge-type paper,cites,paper pp.txt \
+  --reverse-edges --csc --csr -o g >/dev/null
+fo sample g --fanout -1 --edge-type writes --edge-seeds 2-1 --exclude-seed-edges --json
+fo sample g --fanout 0 --edge-type paper__writes__author --edge-seeds 0-1 --neg triplet:2 --json
+echo "== errors"
+fo sample directed --fanout 1 --edge-seeds 0-9 --json
+fo sample directed --fanout 1 --edge-seeds 0:1 --json
+fo sample directed --fanout 1 --edge-seeds 0-1 --neg binary:0 --json
+fo sample directed --fanout 1 --edge-seeds 0-1 --neg triplet:1.5 --json
+fo sample directed --fanout 1 --edge-seeds 0-1 --neg unary:1 --json
+fo sample directed --fanout 1 --edge-seeds 0-1 --seeds 0 --json
+fo sample directed --fanout 1 --seeds 0 --neg binary:1 --json
+fo sample g --fanout 1 --edge-seeds 0-1 --json
+fo sample g --fanout 1 --edge-type nope --edge-seeds 0-1 --json
+fo sample g --fanout 1 --edge-type writes --edge-seeds 4-0 --json
+fo sample directed --fanout 1 --edge-seeds 0-1 --disjoint --json
