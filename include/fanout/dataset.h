@@ -152,6 +152,12 @@ FO_API const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k);
  */
 FO_API int fo_dataset_node_part(const fo_dataset_t *d, fo_nid_t v, int *part, int64_t *row);
 
+/**
+ * Rows of `d`: for one part of a partitioned dataset (or a part's view of one node type, as
+ * fo_dataset_node_data gives it) the nodes it owns; fo_dataset_num_nodes otherwise. Cost: O(1).
+ */
+FO_API int64_t fo_dataset_num_rows(const fo_dataset_t *d);
+
 /** Partition method ("hash", "range", "metis"), or "" when not partitioned. Owned by `d`. */
 FO_API const char *fo_dataset_partition_method(const fo_dataset_t *d);
 

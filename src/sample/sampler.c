@@ -65,9 +65,15 @@ struct fo_sampler {
   const fo_dataset_t *d;
   choose_fn choose;
   fo_topology t;
-  /* a partitioned dataset opened in one process: every part's CSC (NULL otherwise) */
+  /* a partitioned dataset opened in one process: every part's CSC (NULL otherwise); typed:
+   * [n_etypes * n_shards], edge type et's parts at shards + et * n_shards, found through the
+   * book of its frontier node type (ebook[et]). pbook, pshards, pwhole: the edge type of the
+   * current pass (the book, its parts' topologies, the whole edge type's counts). */
   fo_topology *shards;
   int n_shards;
+  const fo_dataset_t **ebook;
+  const fo_dataset_t *pbook;
+  const fo_topology *pshards, *pwhole;
   /* distributed: parts other than local_part through `remote` */
   fo__remote remote;
   bool dist;
@@ -150,6 +156,45 @@ static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
   return FO_OK;
 }
 
+/* A typed partitioned dataset: per edge type, every open part's topology in the sampled
+ * direction (parts hold the CSC rows of the destination nodes they own and the CSR rows of the
+ * source nodes they own), the book of the frontier's node type, and the whole edge type's
+ * counts in topos[et] (no arrays: the rows are in the parts). */
+static int typed_parts(fo_sampler_t *s, const fo_sampler_opts *o) {
+  const fo_dataset_t *d = s->d;
+  const int P = d->n_parts, E = s->n_etypes;
+  const int first = fo__first_part_index(d);
+  if (!(s->shards = calloc((size_t)E * (size_t)P, sizeof *s->shards)) ||
+      !(s->ebook = calloc((size_t)E, sizeof *s->ebook)))
+    return FO_FAIL(FO_ENOMEM, "sampler");
+  s->n_shards = P;
+  for (int32_t et = 0; et < E; et++) {
+    fo_edge_type ty;
+    fo_topology *sh = s->shards + (size_t)et * (size_t)P, *w = &s->topos[et];
+    fo_dataset_edge_type(d, et, &ty);
+    s->ebook[et] = fo_dataset_node_data(d, s->front_t[et]);
+    for (int k = 0; k < P; k++) {
+      int rc;
+      if (!d->parts[k]) continue; /* not open here: reachable only through fo_dist */
+      if ((rc = fo_dataset_edge_topology(d->parts[k], et, o->edge_dir, &sh[k])) != FO_OK)
+        return fo__context(rc, "part %d", k);
+      if (!sh[k].eid || sh[k].indices_bytes != sh[first].indices_bytes ||
+          sh[k].eid_bytes != sh[first].eid_bytes)
+        return FO_FAIL(FO_EFORMAT, "part %d of '%s', edge type '%s': index or edge-id width "
+                       "differs from part %d, or no edge ids", k, d->path, ty.name, first);
+    }
+    memset(w, 0, sizeof *w);
+    w->dir = o->edge_dir;
+    w->n_nodes = fo_dataset_num_nodes(fo_dataset_node_data(d, s->nbr_t[et]));
+    w->n_rows = fo_dataset_num_nodes(s->ebook[et]);
+    w->n_edges = w->edge_id_bound = ty.n_edges;
+  }
+  s->pbook = s->ebook[0];
+  s->pshards = s->shards;
+  s->pwhole = &s->topos[0];
+  return FO_OK;
+}
+
 /* Per-type tables: each edge type's topology in the sampled direction, its frontier and
  * neighbor node types, its fanouts; one id map per node type. A version-1 dataset has one of
  * each, topos[0] being s->t. */
@@ -180,10 +225,19 @@ static int setup_types(fo_sampler_t *s, const fo_sampler_opts *o) {
     s->nbr_t[et] = o->edge_dir == FO_EDGE_DIR_IN ? ty.src_type : ty.dst_type;
     if (!s->typed) {
       s->topos[et] = s->t;
+    } else if (d->n_parts) {
+      continue; /* typed_parts below */
     } else if ((rc = fo_dataset_edge_topology(d, et, o->edge_dir, &s->topos[et])) != FO_OK) {
       return rc;
+    } else if (s->topos[et].row_nodes) {
+      return FO_FAIL(FO_EINVAL, "'%s' is one part of a partitioned dataset: sample through the "
+                     "partitioned dataset's directory", d->path);
     }
   }
+  if (s->typed && d->n_parts) return typed_parts(s, o);
+  s->pbook = d;
+  s->pshards = s->shards;
+  s->pwhole = &s->topos[0];
   return FO_OK;
 }
 
@@ -194,7 +248,7 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
   if (!out) return FO_FAIL(FO_EINVAL, "create sampler: out is NULL");
   if ((rc = check_opts(d, o)) != FO_OK) return fo__context(rc, "create sampler");
   if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "sampler");
-  if (d->n_parts) {
+  if (d->n_parts && !fo_dataset_is_typed(d)) {
     /* every part's rows, found through the book */
     if (o->edge_dir != FO_EDGE_DIR_IN) {
       free(s);
@@ -225,7 +279,7 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
     s->t.n_rows = d->n_nodes;
     s->t.edge_id_bound = d->n_edges;
   } else if (fo_dataset_is_typed(d)) {
-    /* every edge type's topology: setup_types */
+    /* every edge type's topology (or, partitioned, every part's of it): setup_types */
   } else if ((rc = fo_dataset_topology(d, o->edge_dir, &s->t)) != FO_OK) {
     free(s);
     return fo__context(rc, "create sampler");
@@ -291,6 +345,7 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->reqs);
   free(s->res);
   free(s->shards);
+  free(s->ebook);
   free(s->fanouts);
   free(s->rows);
   free(s->pset);
@@ -751,7 +806,8 @@ static int gather_any(const fo_topology *t, fo_batch_t *out, int64_t e0, int64_t
  * first each node's part and row (book, rank directory), then its bounds in that part's CSC. */
 static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
                              const hop_params *hp, int64_t *n_out) {
-  const fo_dataset_t *d = s->d;
+  const fo_dataset_t *d = s->pbook; /* the dataset, or the frontier's node type (typed) */
+  const fo_topology *shards = s->pshards;
   const int32_t f = hp->fanout;
   const int64_t *node = out->node;
   int64_t total = 0;
@@ -764,12 +820,12 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
     if (FO_UNLIKELY(k < 0 || k >= s->n_shards))
       return FO_FAIL(FO_EFORMAT, "partition book: node %lld is in part %d of %d", (long long)v, k,
                      s->n_shards);
-    if (FO_UNLIKELY(!s->shards[k].indptr))
+    if (FO_UNLIKELY(!shards[k].indptr))
       return FO_FAIL(FO_EINVAL, "node %lld belongs to part %d, which is not open here", (long long)v, k);
     r = fo__owner_row(d, k, v); /* book and rank directories: checked by fo_dataset_verify */
-    if (FO_UNLIKELY(r < 0 || r >= s->shards[k].n_rows))
+    if (FO_UNLIKELY(r < 0 || r >= shards[k].n_rows))
       return FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld (%s[%lld])", k,
-                     (long long)v, (long long)r, (long long)s->shards[k].n_rows,
+                     (long long)v, (long long)r, (long long)shards[k].n_rows,
                      d->book_kind == FO_BOOK_RANGE ? "bounds" : "row_rank",
                      (long long)(d->book_kind == FO_BOOK_RANGE ? k : v / FO_RANK_BLOCK));
     s->rows[i - fb].shard = k;
@@ -777,11 +833,11 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
   }
   for (int64_t i = fb; i < fe; i++) {
     rowspan *rs = &s->rows[i - fb];
-    const fo_topology *t = &s->shards[rs->shard];
+    const fo_topology *t = &shards[rs->shard];
     int64_t r = rs->start, a, b;
     if (i + PF_PTR < fe) {
       const rowspan *q = &s->rows[i + PF_PTR - fb];
-      __builtin_prefetch(&s->shards[q->shard].indptr[q->start], 0, 3);
+      __builtin_prefetch(&shards[q->shard].indptr[q->start], 0, 3);
     }
     a = t->indptr[r];
     b = t->indptr[r + 1];
@@ -804,8 +860,8 @@ static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s,
                                                                 const int IB, const int EB) {
   int64_t *row = out->row, *edge = out->edge;
   const int64_t *col = out->col;
-  const uint64_t n = (uint64_t)s->t.n_nodes, m = (uint64_t)s->t.n_edges;
-  const fo_topology *sh = s->shards;
+  const uint64_t n = (uint64_t)s->pwhole->n_nodes, m = (uint64_t)s->pwhole->n_edges;
+  const fo_topology *sh = s->pshards;
   const rowspan *rows = s->rows;
   for (int64_t e = e0; e < e1; e++) {
     const fo_topology *t = &sh[rows[col[e] - fb].shard];
@@ -827,7 +883,7 @@ static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s,
 
 static int gather_sharded_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t e0, int64_t e1) {
   const int first = fo__first_part_index(s->d);
-  const int ib = s->shards[first].indices_bytes, eb = s->shards[first].eid_bytes;
+  const int ib = s->pshards[first].indices_bytes, eb = s->pshards[first].eid_bytes;
   if (ib == 4 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 4, 4);
   if (ib == 4 && eb == 8) return gather_sharded(s, out, fb, e0, e1, 4, 8);
   if (ib == 8 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 8, 4);
@@ -876,15 +932,22 @@ static int local_gather(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, i
   return gather_any(t, eb, e0, e1);
 }
 
+/* The parts of edge type et (t = &s->topos[et]) for the passes that follow. */
+static void parts_select(fo_sampler_t *s, int32_t et) {
+  s->pbook = s->ebook ? s->ebook[et] : s->d;
+  s->pshards = s->shards + (size_t)et * (size_t)s->n_shards;
+  s->pwhole = &s->topos[et];
+}
+
 static int parts_rows(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr, int64_t fb,
                       int64_t fe, const hop_params *hp, int64_t *n_out) {
-  (void)t; /* every part's topology is in s->shards */
+  parts_select(s, (int32_t)(t - s->topos)); /* every part's topology is in s->shards */
   return read_rows_sharded(s, fr, fb, fe, hp, n_out);
 }
 
 static int parts_gather(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, int64_t fb,
                         int64_t e0, int64_t e1) {
-  (void)t;
+  parts_select(s, (int32_t)(t - s->topos));
   return gather_sharded_any(s, eb, fb, e0, e1);
 }
 
