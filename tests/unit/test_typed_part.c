@@ -493,8 +493,109 @@ static void random_partitioned(void **state) {
   }
 }
 
+/* The distributed path in one process (fo_dist_init_local): one loader per machine, batches
+ * merged by index, equal the plain loader's (features of every node type, labels, edge_dir in
+ * and out, disjoint); one hop request per remote machine per hop for all edge types, one feature
+ * request per remote machine per batch. */
+static void dist_local(void **state) {
+  static const char *const names[] = {"t0", "t1", "t2"};
+  static const char *const rels[] = {"r0", "r1", "r2", "r3", "r4"};
+  static const int types[5][2] = {{0, 1}, {1, 0}, {1, 1}, {2, 0}, {0, 2}};
+  uint64_t st = fot_seed(515);
+  int64_t counts[3] = {30, 25, 12};
+  fot_edges es[5];
+  fot_typed_et ets[5];
+  char *tmp = fot_tmpdir(), *dir;
+  fo_dataset_t *d;
+  (void)state;
+  for (int k = 0; k < 5; k++) {
+    memset(&es[k], 0, sizeof es[k]);
+    for (int64_t i = 0; i < 90; i++)
+      fot_edges_add(&es[k], (int64_t)(fot_rand(&st) % (uint64_t)counts[types[k][0]]),
+                    (int64_t)(fot_rand(&st) % (uint64_t)counts[types[k][1]]));
+    ets[k] = (fot_typed_et){names[types[k][0]], rels[k], names[types[k][1]], &es[k]};
+  }
+  dir = fot_typed_dataset(tmp, "g", 3, names, counts, 5, ets, true, true);
+  assert_fo_ok(fo_dataset_open(dir, NULL, &d));
+  for (int32_t P = 2; P <= 3; P++)
+    for (int c = 0; c < 4; c++) {
+      fo_partition_opts po;
+      fo_partition_report rep;
+      fo_dataset_t *pd;
+      fo_loader_opts o;
+      fo_loader_t *L0, *L[3];
+      fo_dist_t *dd[3];
+      fo_loader_batch_t *bt;
+      uint64_t want[64], got[64];
+      int64_t nw = 0, total = 0, fetches = 0, hops = 0, batches[3] = {0};
+      char name[32], *out;
+      snprintf(name, sizeof name, "d%d-%d", (int)P, c);
+      out = fot_path(tmp, name);
+      fo_partition_opts_init(&po);
+      po.n_parts = P;
+      po.method = c % 2 ? FO_PARTITION_RANGE : FO_PARTITION_HASH;
+      assert_fo_ok(fo_partition(dir, out, &po, &rep));
+      fo_partition_report_free(&rep);
+      assert_fo_ok(fo_dataset_open(out, NULL, &pd));
+      fo_loader_opts_init(&o);
+      o.sampler.fanouts = (const int32_t[]){3, 2};
+      o.sampler.n_hops = 2;
+      o.sampler.seed = 21 + (uint64_t)c;
+      o.sampler.edge_dir = c >= 2 ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
+      o.sampler.disjoint = c == 1;
+      o.sampler.replace = c == 3;
+      o.batch_size = 4;
+      o.shuffle = true;
+      o.input_type = c == 2 ? "t1" : "t0";
+      o.features = true;
+      o.labels = true;
+      assert_fo_ok(fo_loader_create(d, &o, &L0));
+      while (nw < 64 && fo_loader_next(L0, &bt) == FO_OK && bt) {
+        want[nw++] = fo_loader_batch_digest(bt);
+        fo_loader_release(L0, bt);
+      }
+      fo_loader_destroy(L0);
+      for (int r = 0; r < P; r++) {
+        assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
+        assert_fo_ok(fo_dist_loader_create(dd[r], pd, &o, FO_DIST_TAIL_KEEP, &L[r]));
+        total += fo_loader_num_batches(L[r]);
+      }
+      assert_int_equal(total, nw);
+      for (int64_t b = 0; b < total; b++) {
+        assert_fo_ok(fo_loader_next(L[b % P], &bt));
+        assert_non_null(bt);
+        assert_int_equal(bt->index, b);
+        got[b] = fo_loader_batch_digest(bt);
+        batches[b % P]++;
+        fo_loader_release(L[b % P], bt);
+      }
+      for (int64_t b = 0; b < total; b++)
+        if (got[b] != want[b]) fail_msg("%s: batch %lld differs from the plain loader's", name, (long long)b);
+      for (int r = 0; r < P; r++) {
+        fo_dist_stats ds;
+        fo_dist_get_stats(dd[r], &ds);
+        /* at most one request per remote machine per hop and per batch (prefetched batches
+         * count too: at most 2 x prefetch extra) */
+        for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
+        fetches += ds.fetch_requests;
+        assert_true(ds.hop_requests[0] <= (batches[r] + 4) * (P - 1));
+        assert_true(ds.fetch_requests <= (batches[r] + 4) * (P - 1));
+        fo_loader_destroy(L[r]);
+        assert_fo_ok(fo_dist_finalize(dd[r]));
+      }
+      assert_true(hops > 0 && fetches > 0); /* remote machines were really asked */
+      fo_dataset_close(pd);
+      free(out);
+    }
+  fo_dataset_close(d);
+  for (int k = 0; k < 5; k++) fot_edges_free(&es[k]);
+  free(dir);
+  fot_rmtree(tmp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(exact_range), cmocka_unit_test(books),
-                                     cmocka_unit_test(errors), cmocka_unit_test(random_partitioned)};
+                                     cmocka_unit_test(errors), cmocka_unit_test(random_partitioned),
+                                     cmocka_unit_test(dist_local)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
