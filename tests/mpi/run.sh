@@ -642,6 +642,17 @@ EOF
     if [ $rc != 0 ] && [ "$n" = 2 ]; then echo "ok   typed CLI, rank 1 with $odd: both ranks fail ('$want')"
     else fail "typed CLI rank 1 with $odd: exit $rc, $n of 2 ranks said '$want'"; cat err.txt; fi
   done
+  # DistNeighborLoader over the typed parts (tests/mpi/py_dist.py typed), where the module is built
+  if [ -f "${PYFANOUT:-}/fanout/__init__.py" ] && PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    for p in 2 3; do
+      if PYTHONPATH=$PYFANOUT PYTHONDONTWRITEBYTECODE=1 mpi $p $PY "$(dirname "${BASH_SOURCE[0]}")/py_dist.py" \
+        typed "$D/g-metis$p" "$D/g" 1 > pyt.out 2>&1 && [ "$(grep -c '^ok   python typed' pyt.out)" = $p ]; then
+        grep '^ok' pyt.out
+      else fail "python typed on $p machines"; cat pyt.out; fi
+    done
+  else
+    echo "skip python typed: the Python module is not built here"
+  fi
   ;;
 
 *)
