@@ -1280,7 +1280,8 @@ class DistNeighborLoader(NeighborLoader):
     b mod ``context.world_size``, with hops and features reaching the other machines' parts.
     Every batch equals batch b of ``NeighborLoader`` over the unpartitioned dataset
     (``batch.index`` is b). ``dataset`` comes from ``context.open_dataset``. The other
-    arguments are :class:`NeighborLoader`'s (``edge_dir`` must be "in"), plus:
+    arguments are :class:`NeighborLoader`'s (``edge_dir`` must be "in" for one-type datasets;
+    typed datasets, whose parts keep both directions, allow "out" too), plus:
 
     - ``tail``: "keep" (every batch once; ranks may differ by one batch), "drop" (every rank
       floor(B / R) batches) or "pad" (every rank ceil(B / R), wrapping to the epoch's first

@@ -191,7 +191,7 @@ static int write_node_data(fo__writer *pw, const fo_dataset_t *v, const char *pr
       }
       if (lo < nr && rows[lo] == x) mem[kept++] = x;
     }
-    snprintf(arr, sizeof arr, "%s.%s_idx", prefix, sname);
+    snprintf(arr, sizeof arr, "%s.split.%s", prefix, sname);
     rc = fo__writer_add(pw, arr, "<i8", 1, &kept, mem);
     free(mem);
     if (rc != FO_OK) return rc;
@@ -493,7 +493,7 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
       const int64_t *ids;
       int64_t cnt;
       fo_dataset_split(v, sname, &ids, &cnt);
-      snprintf(arr, sizeof arr, "n%d.%s_idx", (int)t, sname);
+      snprintf(arr, sizeof arr, "n%d.split.%s", (int)t, sname);
       if ((rc = fo__writer_add(w, arr, "<i8", 1, &cnt, ids)) != FO_OK) goto out;
       json_object_set_new(js, sname, json_string(arr));
     }
