@@ -587,6 +587,40 @@ static void dist_local(void **state) {
       fo_dataset_close(pd);
       free(out);
     }
+  {
+    /* a corrupt part: its server answers with an ERROR, the asking machine fails with it */
+    fo_partition_opts po;
+    fo_partition_report rep;
+    fo_dataset_t *pd;
+    fo_loader_opts o;
+    fo_loader_t *L;
+    fo_loader_batch_t *bt;
+    fo_dist_t *dd;
+    char *out = fot_path(tmp, "bad"), *p1 = fot_path(out, "part-1");
+    int rc = FO_OK;
+    fo_partition_opts_init(&po);
+    po.n_parts = 2;
+    assert_fo_ok(fo_partition(dir, out, &po, &rep));
+    fo_partition_report_free(&rep);
+    for (int64_t i = 0; i < 20; i++) fot_set_array_elem(p1, "e1.csc_indices", i, 1000000, true);
+    assert_fo_ok(fo_dataset_open(out, NULL, &pd));
+    fo_loader_opts_init(&o);
+    o.sampler.fanouts = (const int32_t[]){-1, -1};
+    o.sampler.n_hops = 2;
+    o.batch_size = 64;
+    o.input_type = "t0";
+    assert_fo_ok(fo_dist_init_local(pd, 0, NULL, &dd));
+    assert_fo_ok(fo_dist_loader_create(dd, pd, &o, FO_DIST_TAIL_KEEP, &L));
+    while (rc == FO_OK && (rc = fo_loader_next(L, &bt)) == FO_OK && bt) fo_loader_release(L, bt);
+    assert_int_equal(rc, FO_EFORMAT);
+    assert_non_null(strstr(fo_last_error(), "machine serving part 1"));
+    assert_true(fo_dist_failed(dd, NULL));
+    fo_loader_destroy(L);
+    assert_int_equal(fo_dist_finalize(dd), FO_EFORMAT);
+    fo_dataset_close(pd);
+    free(p1);
+    free(out);
+  }
   fo_dataset_close(d);
   for (int k = 0; k < 5; k++) fot_edges_free(&es[k]);
   free(dir);
