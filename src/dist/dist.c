@@ -238,6 +238,8 @@ static int remote_hops_typed(remote_ctx *c, const fo__hop_req *reqs, int n, fo__
                                                (int)reqs[i].part));
     i = j;
   }
+  if (fo__cur_batch_stats && n && reqs[0].hop >= 0 && reqs[0].hop < 64)
+    for (int i = 0; i < n; i++) fo__cur_batch_stats->hop_edges[reqs[0].hop] += res[i].n_edges;
   return FO_OK;
 }
 
@@ -630,6 +632,8 @@ static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
       gtype[G++] = t;
     }
     if (!G) continue;
+    if (fo__cur_batch_stats)
+      for (int32_t q = 0; q < G; q++) fo__cur_batch_stats->remote_rows += groups[q].n;
     calls[n_calls].machine = k;
     if ((rc = fo__enc_fetches_req(&calls[n_calls].req, k, groups, gtype, G)) != FO_OK) goto out;
     n_calls++;
