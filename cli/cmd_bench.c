@@ -220,9 +220,9 @@ typedef struct dist_cfg {
 #ifndef FO_WITH_MPI
 static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_dataset_opts *dopts,
                       const dist_cfg *dc, int64_t max_batches, int64_t epochs, bool json,
-                      bool digest) {
+                      bool digest, cli_fanouts *fanouts, const char *in_type) {
   (void)path, (void)lo, (void)dopts, (void)dc, (void)max_batches, (void)epochs, (void)json,
-      (void)digest;
+      (void)digest, (void)fanouts, (void)in_type;
   return cli_fail(fo_set_error(FO_ENOSYS, "bench --dist: this fanout was built without MPI"));
 }
 #else
@@ -361,10 +361,12 @@ static void print_traffic(int64_t *r, int64_t n_words, int n_hops) {
   printf("]");
 }
 
-static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_dataset_opts *dopts,
+static int bench_dist(const char *path, const fo_loader_opts *lo_in, const fo_dataset_opts *dopts,
                       const dist_cfg *dc, int64_t max_batches, int64_t epochs, bool json,
-                      bool digest) {
+                      bool digest, cli_fanouts *fanouts, const char *in_type) {
   static const char *const tails[] = {"keep", "drop", "pad"};
+  fo_loader_opts lo_typed = *lo_in; /* typed datasets: fanouts and input type resolved below */
+  const fo_loader_opts *lo = &lo_typed;
   MPI_Comm world = MPI_COMM_WORLD;
   fo_dist_opts o;
   fo_dist_t *dd = NULL;
@@ -399,6 +401,22 @@ static int bench_dist(const char *path, const fo_loader_opts *lo, const fo_datas
   t0 = cli_now_s();
   if ((rc = fo_dist_open_dataset(dd, path, dopts, &d)) != FO_OK) goto fail;
   mine[1] = cli_now_s() - t0;
+  if (fanouts->n_typed || in_type || fo_dataset_is_typed(d)) {
+    /* per-edge-type fanouts and the seeds' type need the dataset; the same on every rank (the
+     * same dataset and arguments), so every rank fails alike, printing why */
+    int32_t seed_type;
+    int ret;
+    if ((ret = cli_fanouts_resolve("bench", d, fanouts, &lo_typed.sampler)) ||
+        (ret = cli_node_type(d, in_type && lo_typed.split ? "--split" : "--input-type", in_type,
+                             &seed_type))) {
+      fo_dataset_close(d);
+      fo_dist_finalize(dd);
+      MPI_Finalize();
+      return ret;
+    }
+    lo_typed.input_type = in_type;
+    n_hops = lo_typed.sampler.n_hops;
+  }
   {
     fo_dist_loader_opts dlo;
     fo_dist_loader_opts_init(&dlo);
@@ -868,12 +886,8 @@ int cmd_bench(int argc, char **argv) {
       ret = cli_usage_error("bench", "--dist runs the distributed loader: no --bare or --memcpy");
       goto out;
     }
-    if (fanouts.n_typed || in_type) {
-      ret = cli_usage_error("bench", "--dist samples version-1 (one-type) datasets: no typed "
-                            "--fanout, --split TYPE:NAME or --input-type");
-      goto out;
-    }
-    ret = bench_dist(argv[optind], &lo, &dopts, &dc, max_batches, epochs, json, digest);
+    ret = bench_dist(argv[optind], &lo, &dopts, &dc, max_batches, epochs, json, digest, &fanouts,
+                     in_type);
     goto out;
   }
   memset(&ls, 0, sizeof ls);

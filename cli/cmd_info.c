@@ -58,6 +58,44 @@ static int info_typed(const fo_dataset_t *d, const char *path, bool json) {
       printf("  edge type %-40s %lld edges\n", ty.name, (long long)ty.n_edges);
     }
   }
+  if (fo_dataset_num_parts(d)) {
+    /* a typed partitioned dataset: per part, its nodes of each node type and edges of each
+     * edge type (the CSC rows of the destination nodes it owns) */
+    if (json) printf("}, \"partition\": {\"method\": \"%s\", \"parts\": [", fo_dataset_partition_method(d));
+    else printf("partition  %s, %d parts\n", fo_dataset_partition_method(d), fo_dataset_num_parts(d));
+    for (int k = 0; k < fo_dataset_num_parts(d); k++) {
+      const fo_dataset_t *p = fo_dataset_part(d, k);
+      if (json) printf("%s{\"nodes\": {", k ? ", " : "");
+      else printf("  part %-4d nodes", k);
+      for (int32_t t = 0; t < T; t++) {
+        const char *nm = fo_dataset_node_type_name(d, t);
+        int64_t r = fo_dataset_num_rows(fo_dataset_node_data(p, t));
+        if (json) {
+          printf("%s", t ? ", " : "");
+          cli_json_string(stdout, nm, strlen(nm));
+          printf(": %lld", (long long)r);
+        } else {
+          printf("%s %s %lld", t ? "," : "", nm, (long long)r);
+        }
+      }
+      if (json) printf("}, \"edges\": {");
+      else printf("; edges");
+      for (int32_t et = 0; et < E; et++) {
+        fo_edge_type ty;
+        fo_dataset_edge_type(p, et, &ty);
+        if (json) {
+          printf("%s", et ? ", " : "");
+          cli_json_string(stdout, ty.name, strlen(ty.name));
+          printf(": %lld", (long long)ty.n_edges);
+        } else {
+          printf("%s %s %lld", et ? "," : "", ty.name, (long long)ty.n_edges);
+        }
+      }
+      if (json) printf("}}");
+      else printf("\n");
+    }
+    if (json) printf("]");
+  }
   if (json) printf("}, \"degree\": {");
   for (int32_t et = 0; et < E; et++) {
     fo_edge_type ty;
@@ -96,11 +134,13 @@ static int info_typed(const fo_dataset_t *d, const char *path, bool json) {
   if (json) printf("}, \"node_data\": {");
   for (int32_t t = 0; t < T; t++) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t);
+    /* partitioned: the node data's dtype and classes from part 0 */
+    const fo_dataset_t *src = fo_dataset_num_parts(v) && fo_dataset_part(v, 0) ? fo_dataset_part(v, 0) : v;
     const char *nm = fo_dataset_node_type_name(d, t);
     fo_features f;
     const int64_t *y;
     int64_t ny, nc;
-    bool hf = fo_dataset_features(v, &f) == FO_OK, hl = fo_dataset_labels(v, &y, &ny, &nc) == FO_OK;
+    bool hf = fo_dataset_features(src, &f) == FO_OK, hl = fo_dataset_labels(src, &y, &ny, &nc) == FO_OK;
     fo_clear_error();
     if (json) {
       printf("%s", t ? ", " : "");

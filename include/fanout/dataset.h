@@ -143,7 +143,9 @@ FO_API int fo_dataset_num_parts(const fo_dataset_t *d);
 FO_API const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k);
 
 /**
- * Which part owns node v and at which row of that part.
+ * Which part owns node v and at which row of that part. For a typed partitioned dataset ask
+ * the node type's view (fo_dataset_node_data(d, t): partitioned itself, with that type's book;
+ * fo_dataset_part on it gives part k's view of the type); the typed top level is FO_EINVAL.
  * @return FO_OK; FO_EINVAL if `d` is not partitioned or the owning part was not opened
  *         (fo_dataset_opts.part); FO_ERANGE if v is not in [0, n); FO_EFORMAT if the book
  *         names no part for v or the part's rank directory gives a row outside the part
@@ -151,6 +153,12 @@ FO_API const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k);
  * Cost: O(log P) for range partitions, O(64) for the others (book and rank directory).
  */
 FO_API int fo_dataset_node_part(const fo_dataset_t *d, fo_nid_t v, int *part, int64_t *row);
+
+/**
+ * Rows of `d`: for one part of a partitioned dataset (or a part's view of one node type, as
+ * fo_dataset_node_data gives it) the nodes it owns; fo_dataset_num_nodes otherwise. Cost: O(1).
+ */
+FO_API int64_t fo_dataset_num_rows(const fo_dataset_t *d);
 
 /** Partition method ("hash", "range", "metis"), or "" when not partitioned. Owned by `d`. */
 FO_API const char *fo_dataset_partition_method(const fo_dataset_t *d);

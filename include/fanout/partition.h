@@ -23,6 +23,18 @@
  * some diagnostics on stdout; while it runs, the process's stdout (fd 1) is pointed at stderr
  * (METIS calls are serialized). P = 1 needs no METIS. With P close to the node count METIS
  * may leave parts empty; range partitions keep every part non-empty when they can.
+ *
+ * Typed datasets (format version 2): a book per node type (each in one of the two forms above,
+ * over the type's own ids), hash and range per node type, METIS on the graph of all node and
+ * edge types together (global ids offset_t + i, every edge type's edges, symmetrized; train
+ * membership of every type's split `train_split`). Each part is a typed dataset holding, for the
+ * nodes it owns of each node type, their rows of every edge type: the CSC rows of destination
+ * nodes and, when the input has a CSR, the CSR rows of source nodes (so edge_dir out works over
+ * the parts), with the edge type's edge ids, and per node type their features, labels and split
+ * members. fo_dataset_node_data(d, t) of the opened dataset is then partitioned too
+ * (fo_dataset_num_parts, fo_dataset_node_part, fo_dataset_part give type t's book and parts).
+ * The report holds the totals over the types; the manifest's "quality" adds per-part counts
+ * per node type and edge type. One-type datasets are written exactly as before.
  */
 #ifndef FANOUT_PARTITION_H
 #define FANOUT_PARTITION_H
@@ -84,14 +96,15 @@ FO_API void fo_partition_opts_init(fo_partition_opts *o);
 FO_API int fo_partition_method_parse(const char *name, fo_partition_method *out);
 
 /**
- * Partition the dataset `in_dir` (a plain dataset with a CSC) into `out_dir`, atomically like an
+ * Partition the dataset `in_dir` (a plain dataset with a CSC, typed or not) into `out_dir`, atomically like an
  * import (built in a hidden temporary directory, renamed at the end; nothing left on failure).
  *
  * @param rep  if not NULL, filled with the quality of the partition (free with
  *             fo_partition_report_free); zeroed on failure.
  * @return FO_OK; FO_EINVAL for bad options (P < 1, P > nodes or 65536, a missing train split
- *         with FO_BALANCE_TRAIN, an existing out_dir without force, a partitioned or CSC-less
- *         input; the message names the value); FO_ENOSYS when METIS is asked for and libmetis
+ *         with FO_BALANCE_TRAIN (typed: no node type has it), an existing out_dir without force, a
+ *         partitioned or CSC-less input (typed: an edge type without a CSC); the message names
+ *         the value); FO_ENOSYS when METIS is asked for and libmetis
  *         cannot be loaded (message names the library); FO_ERANGE when the graph is too large
  *         for METIS's 32-bit indices; FO_EFORMAT for a corrupt input; FO_EIO; FO_ENOMEM;
  *         FO_ECANCELED.

@@ -221,6 +221,13 @@ class Dataset(_fanout.Dataset):
         return EdgeTypeView(src, rel, dst, n)
 
 
+def _partitioned_error(path: str, what: str, ntype: str) -> ValueError:
+    e = ValueError(f"dataset '{path}' is partitioned: its {what} of node type '{ntype}' are in "
+                   f"its parts")
+    e.status = "FO_EINVAL"
+    return e
+
+
 class NodeTypeView:
     """The node data of one node type of a :class:`Dataset` (``ds["author"]``), as PyG's
     ``HeteroData["author"]`` store: ``name``, ``num_nodes``, ``features`` (alias ``x``;
@@ -229,20 +236,40 @@ class NodeTypeView:
     ``dequantize(x)``. Arrays are read-only zero-copy views of the mapped files (they keep the
     dataset mapped); None where the type has no such data. Ids are local to the type."""
 
-    __slots__ = ("dataset", "name", "num_nodes", "features", "feature_dtype", "feature_scale",
-                 "feature_offset", "labels", "num_classes", "_splits")
+    __slots__ = ("dataset", "name", "num_nodes", "_features", "feature_dtype", "feature_scale",
+                 "feature_offset", "_labels", "num_classes", "_splits", "_partitioned")
 
     def __init__(self, dataset: Dataset, name: str, data: Dict[str, Any]):
         self.dataset = dataset
         self.name = name
         self.num_nodes = data["num_nodes"]
-        self.features = data.get("features")
+        self._features = data.get("features")
         self.feature_dtype = data.get("feature_dtype")
         self.feature_scale = data.get("feature_scale")
         self.feature_offset = data.get("feature_offset")
-        self.labels = data.get("labels")
+        self._labels = data.get("labels")
         self.num_classes = data.get("num_classes")
         self._splits = data["splits"]
+        # a typed partitioned dataset: the rows are in the parts (docs/PYTHON.md)
+        self._partitioned = data.get("partitioned")
+
+    def _in_parts(self, what: str, have: bool):
+        if self._partitioned and have:
+            raise _partitioned_error(self._partitioned, what, self.name)
+
+    @property
+    def features(self) -> Optional[np.ndarray]:
+        """``[num_nodes, D]`` features of this type, or None; ValueError over a partitioned
+        dataset (the rows are in its parts: use a loader, or open a part)."""
+        self._in_parts("features", self.feature_dtype is not None)
+        return self._features
+
+    @property
+    def labels(self) -> Optional[np.ndarray]:
+        """``[num_nodes]`` int64 labels of this type, or None; ValueError over a partitioned
+        dataset, as ``features``."""
+        self._in_parts("labels", self.num_classes is not None)
+        return self._labels
 
     x = property(lambda self: self.features, doc="Alias of features (PyG's name).")
     y = property(lambda self: self.labels, doc="Alias of labels (PyG's name).")
@@ -262,12 +289,14 @@ class NodeTypeView:
     def dequantize(self, x: np.ndarray) -> np.ndarray:
         """As :meth:`Dataset.dequantize`, with this type's dtype, scale and offset."""
         return _dequantize(x, self.feature_dtype, self.feature_scale, self.feature_offset,
-                           None if self.features is None else self.features.shape[1])
+                           None if self._features is None else self._features.shape[1])
 
     def __repr__(self) -> str:
-        d = "" if self.features is None else f", features [{self.num_nodes}, " \
-            f"{self.features.shape[1]}] {self.feature_dtype}"
-        y = "" if self.labels is None else f", {self.num_classes} classes"
+        d = "" if self._features is None else f", features [{self.num_nodes}, " \
+            f"{self._features.shape[1]}] {self.feature_dtype}"
+        if self._partitioned and self.feature_dtype is not None:
+            d = f", features {self.feature_dtype} (in the parts)"
+        y = "" if self.num_classes is None else f", {self.num_classes} classes"
         return f"<fanout.NodeTypeView '{self.name}': {self.num_nodes} nodes{d}{y}>"
 
 
@@ -1251,7 +1280,8 @@ class DistNeighborLoader(NeighborLoader):
     b mod ``context.world_size``, with hops and features reaching the other machines' parts.
     Every batch equals batch b of ``NeighborLoader`` over the unpartitioned dataset
     (``batch.index`` is b). ``dataset`` comes from ``context.open_dataset``. The other
-    arguments are :class:`NeighborLoader`'s (``edge_dir`` must be "in"), plus:
+    arguments are :class:`NeighborLoader`'s (``edge_dir`` must be "in" for one-type datasets;
+    typed datasets, whose parts keep both directions, allow "out" too), plus:
 
     - ``tail``: "keep" (every batch once; ranks may differ by one batch), "drop" (every rank
       floor(B / R) batches) or "pad" (every rank ceil(B / R), wrapping to the epoch's first

@@ -516,7 +516,31 @@ static PyObject *dataset_node_data(fopy_dataset *self, PyObject *arg) {
   if (!(out = PyDict_New())) return NULL;
   if (dict_steal(out, "num_nodes", PyLong_FromLongLong((long long)fo_dataset_num_nodes(td))) < 0)
     goto fail;
-  if (fo_dataset_has_features(td) && fo_dataset_features(td, &f) == FO_OK) {
+  if (fo_dataset_num_parts(td)) {
+    /* a typed partitioned dataset: the rows are in the parts (no [num_nodes] view exists);
+     * dtype and classes are part 0's (the views raise ValueError, as the one-type top level) */
+    const fo_dataset_t *p = described_by(td);
+    if (dict_steal(out, "partitioned", PyUnicode_FromString(fo_dataset_path(d))) < 0) goto fail;
+    if (p != td && fo_dataset_features(p, &f) == FO_OK) {
+      dims[0] = (npy_intp)f.dim;
+      if (dict_steal(out, "feature_dtype", PyUnicode_FromString(f.dtype)) < 0 ||
+          dict_steal(out, "feature_scale",
+                     f.scale ? dataset_view_typed(self, f.scale, 1, dims, NPY_FLOAT32)
+                             : none_ref()) < 0 ||
+          dict_steal(out, "feature_offset",
+                     f.offset ? dataset_view_typed(self, f.offset, 1, dims, NPY_FLOAT32)
+                              : none_ref()) < 0)
+        goto fail;
+    }
+    if (p != td && fo_dataset_has_labels(p)) {
+      const int64_t *y;
+      int64_t n, k;
+      if (fo_dataset_labels(p, &y, &n, &k) == FO_OK &&
+          dict_steal(out, "num_classes", PyLong_FromLongLong((long long)k)) < 0)
+        goto fail;
+    }
+    fo_clear_error();
+  } else if (fo_dataset_has_features(td) && fo_dataset_features(td, &f) == FO_OK) {
     int typenum = fopy_feature_typenum(f.dtype);
     if (typenum < 0) {
       PyErr_Format(PyExc_RuntimeError, "features of '%s': unknown dtype '%s'", name, f.dtype);
@@ -536,7 +560,7 @@ static PyObject *dataset_node_data(fopy_dataset *self, PyObject *arg) {
     if (dict_steal(out, "features", dataset_view_typed(self, f.data, 2, dims, typenum)) < 0)
       goto fail;
   }
-  if (fo_dataset_has_labels(td)) {
+  if (!fo_dataset_num_parts(td) && fo_dataset_has_labels(td)) {
     const int64_t *y;
     int64_t n, k;
     int rc = fo_dataset_labels(td, &y, &n, &k);

@@ -119,7 +119,7 @@ int fo__msg_kind(const void *msg, size_t len) {
   if (!msg || ((uintptr_t)msg & 7) || len % 8 || len < 16)
     return FO_FAIL(FO_EFORMAT, "malformed message: %zu bytes", len);
   h = (uint64_t)w[0];
-  if ((h & 0xffffffffu) != FO_MSG_MAGIC || (h >> 32) < FO_MSG_HOP || (h >> 32) > FO_MSG_ERROR)
+  if ((h & 0xffffffffu) != FO_MSG_MAGIC || (h >> 32) < FO_MSG_HOP || (h >> 32) > FO_MSG_FETCHES_RESP)
     return FO_FAIL(FO_EFORMAT, "malformed message: header %016llx", (unsigned long long)h);
   return (int)(h >> 32);
 }
@@ -248,4 +248,260 @@ int fo__dec_error(const void *msg, size_t len) {
     return FO_FAIL(FO_EFORMAT, "malformed error response");
   snprintf(text, sizeof text, "%.*s", (int)(mlen < 1000 ? mlen : 1000), (const char *)(p + 2));
   return fo_set_error((int)status, text);
+}
+
+/* ---- typed datasets: every edge type's (node type's) groups in one message ------------------ */
+
+/* Nodes of the frontier (in) or neighbor side of edge type et in direction `out`. */
+static int64_t side_nodes(const fo_dataset_t *d, int32_t et, bool out, bool frontier) {
+  fo_edge_type ty;
+  fo_dataset_edge_type(d, et, &ty);
+  return fo_dataset_num_nodes(fo_dataset_node_data(d, (out == frontier) ? ty.src_type : ty.dst_type));
+}
+
+int fo__enc_hops_req(fo__buf *b, const fo__hop_req *g, int32_t n_groups) {
+  int64_t payload = 7;
+  int rc;
+  for (int32_t i = 0; i < n_groups; i++) payload += 3 + g[i].n * (g[i].disjoint ? 2 : 1);
+  if ((rc = put_begin(b, FO_MSG_HOPS, payload)) != FO_OK) return rc;
+  put(b, (int64_t)g[0].seed);
+  put(b, (int64_t)g[0].epoch);
+  put(b, (int64_t)g[0].batch);
+  put(b, g[0].hop);
+  put(b, (g[0].replace ? 1 : 0) | (g[0].disjoint ? 2 : 0) | (g[0].out ? 4 : 0));
+  put(b, g[0].part);
+  put(b, n_groups);
+  for (int32_t i = 0; i < n_groups; i++) {
+    put(b, g[i].etype);
+    put(b, g[i].fanout);
+    put(b, g[i].n);
+    put_array(b, g[i].nodes, g[i].n);
+    if (g[i].disjoint) put_array(b, g[i].trees, g[i].n);
+  }
+  return FO_OK;
+}
+
+int fo__dec_hops_req(const void *msg, size_t len, const fo_dataset_t *d, fo__hop_req *g,
+                     int32_t max_groups, int32_t *n_groups) {
+  const int64_t *p;
+  int64_t np, at = 7;
+  int32_t G;
+  int rc;
+  *n_groups = 0;
+  if ((rc = open_msg(msg, len, FO_MSG_HOPS, &p, &np)) != FO_OK) return rc;
+  if (np < 7) return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld words", (long long)np);
+  if (p[3] < 0 || p[3] >= 64 || p[4] & ~7 || p[5] < 0 || p[5] >= d->n_parts || p[6] < 0 ||
+      p[6] > max_groups)
+    return FO_FAIL(FO_EFORMAT, "malformed hop request: hop %lld, flags %lld, part %lld, %lld "
+                   "edge types", (long long)p[3], (long long)p[4], (long long)p[5], (long long)p[6]);
+  G = (int32_t)p[6];
+  for (int32_t i = 0; i < G; i++) {
+    fo__hop_req *r = &g[i];
+    int64_t n, et, bound;
+    memset(r, 0, sizeof *r);
+    r->seed = (uint64_t)p[0];
+    r->epoch = (uint64_t)p[1];
+    r->batch = (uint64_t)p[2];
+    r->hop = (int32_t)p[3];
+    r->replace = p[4] & 1;
+    r->disjoint = p[4] & 2;
+    r->out = p[4] & 4;
+    r->part = (int32_t)p[5];
+    if (np - at < 3) return FO_FAIL(FO_EFORMAT, "malformed hop request: group %d cut short", (int)i);
+    et = p[at];
+    n = p[at + 2];
+    if (et < 0 || et >= d->n_etypes || (i && et <= g[i - 1].etype) || p[at + 1] < -1 ||
+        p[at + 1] > INT32_MAX || n < 0 || n > (np - at - 3) / (r->disjoint ? 2 : 1))
+      return FO_FAIL(FO_EFORMAT, "malformed hop request: group %d: edge type %lld, fanout %lld, "
+                     "%lld nodes", (int)i, (long long)et, (long long)p[at + 1], (long long)n);
+    r->etype = (int32_t)et;
+    r->fanout = (int32_t)p[at + 1];
+    r->n = n;
+    r->nodes = p + at + 3;
+    r->trees = r->disjoint ? p + at + 3 + n : NULL;
+    at += 3 + n * (r->disjoint ? 2 : 1);
+    bound = side_nodes(d, r->etype, r->out, true);
+    if ((rc = check_nodes(r->nodes, n, bound, "nodes")) != FO_OK) return rc;
+    for (int64_t j = 0; r->trees && j < n; j++)
+      if (r->trees[j] < 0 || r->trees[j] >= ((int64_t)1 << 55))
+        return FO_FAIL(FO_EFORMAT, "malformed hop request: tree %lld", (long long)r->trees[j]);
+  }
+  if (at != np)
+    return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld words after the groups", (long long)(np - at));
+  *n_groups = G;
+  return FO_OK;
+}
+
+int fo__enc_hops_res_begin(fo__buf *b) {
+  int rc = put_begin(b, FO_MSG_HOPS_RESP, 1);
+  if (rc == FO_OK) put(b, 0);
+  return rc;
+}
+
+int fo__enc_hops_res_add(fo__buf *b, const fo__hop_res *r) {
+  const int64_t words = 2 + r->n + 2 * r->n_edges;
+  int rc;
+  if (words > INT64_MAX / 16 - b->n) return FO_FAIL(FO_ERANGE, "message too large");
+  if ((rc = fo__grow(&b->w, &b->cap, b->n + words, sizeof *b->w, "message")) != FO_OK) return rc;
+  put(b, r->n);
+  put(b, r->n_edges);
+  put_array(b, r->counts, r->n);
+  put_array(b, r->nbr, r->n_edges);
+  put_array(b, r->eid, r->n_edges);
+  b->w[1] += words; /* payload words */
+  b->w[2]++;        /* groups */
+  return FO_OK;
+}
+
+int fo__dec_hops_res(const void *msg, size_t len, const fo_dataset_t *d, const fo__hop_req *g,
+                     int32_t n_groups, fo__hop_res *res) {
+  const int64_t *p;
+  int64_t np, at = 1;
+  int rc;
+  if (fo__msg_kind(msg, len) == FO_MSG_ERROR) return fo__dec_error(msg, len);
+  if ((rc = open_msg(msg, len, FO_MSG_HOPS_RESP, &p, &np)) != FO_OK) return rc;
+  if (np < 1 || p[0] != n_groups)
+    return FO_FAIL(FO_EFORMAT, "malformed hop response: %lld edge types, asked %d",
+                   np < 1 ? -1LL : (long long)p[0], (int)n_groups);
+  for (int32_t i = 0; i < n_groups; i++) {
+    fo__hop_res *r = &res[i];
+    int64_t n, E, sum = 0, nb, m;
+    fo_edge_type ty;
+    memset(r, 0, sizeof *r);
+    if (np - at < 2) return FO_FAIL(FO_EFORMAT, "malformed hop response: group %d cut short", (int)i);
+    n = p[at];
+    E = p[at + 1];
+    if (n != g[i].n || E < 0 || E > (np - at - 2 - n) / 2)
+      return FO_FAIL(FO_EFORMAT, "malformed hop response: group %d: %lld nodes (asked %lld), %lld "
+                     "edges", (int)i, (long long)n, (long long)g[i].n, (long long)E);
+    r->n = n;
+    r->n_edges = E;
+    r->counts = p + at + 2;
+    r->nbr = r->counts + n;
+    r->eid = r->nbr + E;
+    at += 2 + n + 2 * E;
+    for (int64_t j = 0; j < n; j++) {
+      if (r->counts[j] < 0 || r->counts[j] > E)
+        return FO_FAIL(FO_EFORMAT, "malformed hop response: count %lld", (long long)r->counts[j]);
+      sum += r->counts[j];
+    }
+    if (sum != E)
+      return FO_FAIL(FO_EFORMAT, "malformed hop response: counts sum to %lld, %lld edges",
+                     (long long)sum, (long long)E);
+    nb = side_nodes(d, g[i].etype, g[i].out, false);
+    fo_dataset_edge_type(d, g[i].etype, &ty);
+    m = ty.n_edges;
+    if ((rc = check_nodes(r->nbr, E, nb, "neighbors")) != FO_OK) return rc;
+    for (int64_t e = 0; e < E; e++)
+      if (r->eid[e] < 0 || r->eid[e] >= m)
+        return FO_FAIL(FO_EFORMAT, "malformed hop response: edge id %lld", (long long)r->eid[e]);
+  }
+  if (at != np) return FO_FAIL(FO_EFORMAT, "malformed hop response: size");
+  return FO_OK;
+}
+
+int fo__enc_fetches_req(fo__buf *b, int32_t part, const fo__fetch_req *g, const int32_t *ntype,
+                        int32_t n_groups) {
+  int64_t payload = 2;
+  int rc;
+  for (int32_t i = 0; i < n_groups; i++) payload += 3 + g[i].n;
+  if ((rc = put_begin(b, FO_MSG_FETCHES, payload)) != FO_OK) return rc;
+  put(b, part);
+  put(b, n_groups);
+  for (int32_t i = 0; i < n_groups; i++) {
+    put(b, ntype[i]);
+    put(b, (g[i].x ? 1 : 0) | (g[i].y ? 2 : 0));
+    put(b, g[i].n);
+    put_array(b, g[i].nodes, g[i].n);
+  }
+  return FO_OK;
+}
+
+int fo__dec_fetches_req(const void *msg, size_t len, const fo_dataset_t *d, fo__fetch_req *g,
+                        int32_t *ntype, int32_t max_groups, int32_t *n_groups) {
+  const int64_t *p;
+  int64_t np, at = 2;
+  int rc;
+  *n_groups = 0;
+  if ((rc = open_msg(msg, len, FO_MSG_FETCHES, &p, &np)) != FO_OK) return rc;
+  if (np < 2 || p[0] < 0 || p[0] >= d->n_parts || p[1] < 0 || p[1] > max_groups)
+    return FO_FAIL(FO_EFORMAT, "malformed fetch request");
+  for (int32_t i = 0; i < (int32_t)p[1]; i++) {
+    int64_t t, n;
+    if (np - at < 3) return FO_FAIL(FO_EFORMAT, "malformed fetch request: group %d cut short", (int)i);
+    t = p[at];
+    n = p[at + 2];
+    if (t < 0 || t >= d->n_ntypes || (i && t <= ntype[i - 1]) || p[at + 1] & ~3 || n < 0 ||
+        n > np - at - 3)
+      return FO_FAIL(FO_EFORMAT, "malformed fetch request: group %d: node type %lld, %lld nodes",
+                     (int)i, (long long)t, (long long)n);
+    ntype[i] = (int32_t)t;
+    g[i].x = p[at + 1] & 1;
+    g[i].y = p[at + 1] & 2;
+    g[i].part = (int32_t)p[0];
+    g[i].n = n;
+    g[i].nodes = p + at + 3;
+    at += 3 + n;
+    if ((rc = check_nodes(g[i].nodes, n, fo_dataset_num_nodes(fo_dataset_node_data(d, (int32_t)t)),
+                          "nodes")) != FO_OK)
+      return rc;
+  }
+  if (at != np) return FO_FAIL(FO_EFORMAT, "malformed fetch request: size");
+  *n_groups = (int32_t)p[1];
+  return FO_OK;
+}
+
+int fo__enc_fetches_res_begin(fo__buf *b) {
+  int rc = put_begin(b, FO_MSG_FETCHES_RESP, 1);
+  if (rc == FO_OK) put(b, 0);
+  return rc;
+}
+
+int fo__enc_fetches_res_add(fo__buf *b, const fo__fetch_res *r) {
+  const int64_t xw = r->x ? words_for(r->n * r->row_bytes) : 0, words = 4 + xw + (r->y ? r->n : 0);
+  int rc;
+  if (words > INT64_MAX / 16 - b->n) return FO_FAIL(FO_ERANGE, "message too large");
+  if ((rc = fo__grow(&b->w, &b->cap, b->n + words, sizeof *b->w, "message")) != FO_OK) return rc;
+  put(b, r->n);
+  put(b, r->row_bytes);
+  put(b, r->x ? 1 : 0);
+  put(b, r->y ? 1 : 0);
+  if (xw) {
+    b->w[b->n + xw - 1] = 0; /* padding */
+    memcpy(b->w + b->n, r->x, (size_t)(r->n * r->row_bytes));
+    b->n += xw;
+  }
+  if (r->y) put_array(b, r->y, r->n);
+  b->w[1] += words;
+  b->w[2]++;
+  return FO_OK;
+}
+
+int fo__dec_fetches_res(const void *msg, size_t len, const fo__fetch_req *g, int32_t n_groups,
+                        fo__fetch_res *res) {
+  const int64_t *p;
+  int64_t np, at = 1;
+  int rc;
+  if (fo__msg_kind(msg, len) == FO_MSG_ERROR) return fo__dec_error(msg, len);
+  if ((rc = open_msg(msg, len, FO_MSG_FETCHES_RESP, &p, &np)) != FO_OK) return rc;
+  if (np < 1 || p[0] != n_groups) return FO_FAIL(FO_EFORMAT, "malformed fetch response: groups");
+  for (int32_t i = 0; i < n_groups; i++) {
+    int64_t n, rb, xw;
+    if (np - at < 4) return FO_FAIL(FO_EFORMAT, "malformed fetch response: group %d cut short", (int)i);
+    n = p[at];
+    rb = p[at + 1];
+    if (n != g[i].n || rb < 0 || rb > ((int64_t)1 << 30) || (p[at + 2] & ~1) || (p[at + 3] & ~1) ||
+        (n && rb > (INT64_MAX / 2) / n) || (p[at + 2] != 0) != g[i].x || (p[at + 3] != 0) != g[i].y)
+      return FO_FAIL(FO_EFORMAT, "malformed fetch response: group %d: %lld rows of %lld bytes "
+                     "(asked %lld)", (int)i, (long long)n, (long long)rb, (long long)g[i].n);
+    xw = p[at + 2] ? words_for(n * rb) : 0;
+    if (4 + xw + (p[at + 3] ? n : 0) > np - at) return FO_FAIL(FO_EFORMAT, "malformed fetch response: size");
+    res[i].n = n;
+    res[i].row_bytes = rb;
+    res[i].x = p[at + 2] ? (const unsigned char *)(p + at + 4) : NULL;
+    res[i].y = p[at + 3] ? p + at + 4 + xw : NULL;
+    at += 4 + xw + (p[at + 3] ? n : 0);
+  }
+  if (at != np) return FO_FAIL(FO_EFORMAT, "malformed fetch response: size");
+  return FO_OK;
 }

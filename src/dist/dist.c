@@ -152,6 +152,7 @@ int fo_dist_open_dataset(fo_dist_t *dd, const char *path, const fo_dataset_opts 
 
 typedef struct remote_ctx {
   fo_dist_t *dd;
+  const fo_dataset_t *d; /* typed datasets: the ids' bounds per type */
   int64_t n_nodes, n_edges;
   fo__call *calls;
   int n_calls;
@@ -213,9 +214,39 @@ static int exchange(fo_dist_t *dd, fo__call *calls, int n, int hop) {
   return FO_OK;
 }
 
+/* Typed: reqs come part by part (edge types ascending within a part); each part's groups go
+ * in one HOPS message, and res[i] answers reqs[i]. */
+static int remote_hops_typed(remote_ctx *c, const fo__hop_req *reqs, int n, fo__hop_res *res) {
+  int n_calls = 0, rc;
+  if ((rc = grow_calls(c, n)) != FO_OK) return rc;
+  for (int i = 0; i < n;) {
+    int j = i;
+    while (j < n && reqs[j].part == reqs[i].part) j++;
+    c->calls[n_calls].machine = reqs[i].part;
+    if ((rc = fo__enc_hops_req(&c->calls[n_calls].req, reqs + i, (int32_t)(j - i))) != FO_OK)
+      return rc;
+    n_calls++;
+    i = j;
+  }
+  if ((rc = exchange(c->dd, c->calls, n_calls, n ? reqs[0].hop : 0)) != FO_OK) return rc;
+  for (int i = 0, call = 0; i < n; call++) {
+    int j = i;
+    while (j < n && reqs[j].part == reqs[i].part) j++;
+    if ((rc = fo__dec_hops_res(c->calls[call].resp, c->calls[call].resp_len, c->d, reqs + i,
+                               (int32_t)(j - i), res + i)) != FO_OK)
+      return fo__dist_fail(c->dd, fo__context(rc, "hop %d answer of machine %d", (int)reqs[i].hop,
+                                               (int)reqs[i].part));
+    i = j;
+  }
+  if (fo__cur_batch_stats && n && reqs[0].hop >= 0 && reqs[0].hop < 64)
+    for (int i = 0; i < n; i++) fo__cur_batch_stats->hop_edges[reqs[0].hop] += res[i].n_edges;
+  return FO_OK;
+}
+
 static int remote_hop(void *ctx, const fo__hop_req *reqs, int n, fo__hop_res *res) {
   remote_ctx *c = ctx;
   int rc;
+  if (c->d->typed) return remote_hops_typed(c, reqs, n, res);
   if ((rc = grow_calls(c, n)) != FO_OK) return rc;
   for (int i = 0; i < n; i++) {
     c->calls[i].machine = reqs[i].part;
@@ -245,6 +276,7 @@ int fo_dist_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_sample
     return FO_FAIL(FO_ENOMEM, "distributed sampler");
   }
   c->dd = dd;
+  c->d = d;
   c->n_nodes = d->n_nodes;
   c->n_edges = d->n_edges;
   r.ctx = c;
@@ -526,6 +558,175 @@ static int32_t owner_of(void *ctx, int64_t v) {
   return v >= 0 && v < d->n_nodes ? (int32_t)fo__owner(d, v) : -1;
 }
 
+/* Typed: every node type's feature rows (and the seed type's labels) of a batch: this machine's
+ * rows directly, every other machine's in ONE request (a group per node type). */
+static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
+                        const int64_t *row_bytes, int32_t seed_type, int64_t *y, int64_t n_y) {
+  loader_ctx *c = ctx;
+  const fo_dataset_t *d = c->d;
+  const int P = d->n_parts, me = c->dd->machine;
+  const int32_t T = d->n_ntypes;
+  int64_t *cnt = NULL, *start = NULL, *pos = NULL, *packed = NULL, *nt_n = NULL, *nt_off = NULL;
+  int64_t total = 0;
+  fo__call *calls = NULL;
+  fo__fetch_req *groups = NULL;
+  fo__fetch_res *res = NULL;
+  int32_t *gtype = NULL;
+  int n_calls = 0, rc = FO_OK;
+  /* per node type: how many of its nodes are gathered (all with x, the seeds for y only) */
+  if (!(nt_n = calloc((size_t)T, sizeof *nt_n)) || !(nt_off = calloc((size_t)T + 1, sizeof *nt_off)) ||
+      !(cnt = calloc((size_t)P * (size_t)T, sizeof *cnt)) ||
+      !(start = calloc((size_t)P * (size_t)T + 1, sizeof *start)) ||
+      !(calls = calloc((size_t)P, sizeof *calls)) || !(groups = calloc((size_t)T, sizeof *groups)) ||
+      !(res = calloc((size_t)T, sizeof *res)) || !(gtype = calloc((size_t)T, sizeof *gtype))) {
+    rc = FO_FAIL(FO_ENOMEM, "distributed gather");
+    goto out;
+  }
+  for (int32_t t = 0; t < T; t++) {
+    const fo_batch_t *nb = fo_batch_node_type(b, t);
+    nt_n[t] = x[t] ? nb->n_nodes : (y && t == seed_type ? n_y : 0);
+    nt_off[t + 1] = nt_off[t] + nt_n[t];
+  }
+  total = nt_off[T];
+  if (!(pos = fo__malloc_n(total + 1, sizeof *pos)) || !(packed = fo__malloc_n(total + 1, sizeof *packed))) {
+    rc = FO_FAIL(FO_ENOMEM, "distributed gather");
+    goto out;
+  }
+  /* owners; groups g = part * T + type, packed in that order */
+  for (int32_t t = 0; t < T; t++) {
+    const fo_dataset_t *v = fo_dataset_node_data(d, t);
+    const int64_t *node = fo_batch_node_type(b, t)->node;
+    for (int64_t i = 0; i < nt_n[t]; i++) {
+      int k = node[i] >= 0 && node[i] < v->n_nodes ? fo__owner(v, node[i]) : -1;
+      if (FO_UNLIKELY(k < 0 || k >= P)) {
+        rc = FO_FAIL(FO_EFORMAT, "distributed gather: node %lld of node type '%s' has book entry "
+                     "%d, not a part in [0, %d)", (long long)node[i], fo_dataset_node_type_name(d, t), k, P);
+        goto out;
+      }
+      cnt[(int64_t)k * T + t]++;
+    }
+  }
+  for (int64_t g = 0; g < (int64_t)P * T; g++) start[g + 1] = start[g] + cnt[g];
+  for (int32_t t = 0; t < T; t++) {
+    const fo_dataset_t *v = fo_dataset_node_data(d, t);
+    const int64_t *node = fo_batch_node_type(b, t)->node;
+    for (int64_t i = 0; i < nt_n[t]; i++) {
+      const int64_t g = (int64_t)fo__owner(v, node[i]) * T + t;
+      pos[nt_off[t] + i] = start[g]++;
+      packed[pos[nt_off[t] + i]] = node[i];
+    }
+  }
+  for (int64_t g = (int64_t)P * T; g > 0; g--) start[g] = start[g - 1];
+  start[0] = 0;
+  for (int k = 0; k < P; k++) {
+    int32_t G = 0;
+    if (k == me) continue;
+    for (int32_t t = 0; t < T; t++) {
+      const int64_t g = (int64_t)k * T + t;
+      if (!cnt[g]) continue;
+      groups[G].x = x[t] != NULL;
+      groups[G].y = y && t == seed_type;
+      groups[G].part = k;
+      groups[G].n = cnt[g];
+      groups[G].nodes = packed + start[g];
+      gtype[G++] = t;
+    }
+    if (!G) continue;
+    if (fo__cur_batch_stats)
+      for (int32_t q = 0; q < G; q++) fo__cur_batch_stats->remote_rows += groups[q].n;
+    calls[n_calls].machine = k;
+    if ((rc = fo__enc_fetches_req(&calls[n_calls].req, k, groups, gtype, G)) != FO_OK) goto out;
+    n_calls++;
+  }
+  if (n_calls && (rc = exchange(c->dd, calls, n_calls, -1)) != FO_OK) goto out;
+  /* local rows */
+  for (int32_t t = 0; t < T; t++) {
+    const fo_dataset_t *v = fo_dataset_node_data(d, t), *mine = v->parts[me];
+    const int64_t *node = fo_batch_node_type(b, t)->node, rb = row_bytes[t];
+    fo_features f;
+    const int64_t *ly = NULL;
+    int64_t lny, lnc;
+    const bool want_y = y && t == seed_type;
+    if (!cnt[(int64_t)me * T + t]) continue;
+    if (x[t] && (rc = fo_dataset_features(mine, &f)) != FO_OK) goto out;
+    if (want_y && (rc = fo_dataset_labels(mine, &ly, &lny, &lnc)) != FO_OK) goto out;
+    for (int64_t i0 = 0; i0 < nt_n[t]; i0 += FO__COPY_CHUNK) {
+      unsigned char *dst[FO__COPY_CHUNK];
+      const unsigned char *src[FO__COPY_CHUNK];
+      const int64_t i1 = nt_n[t] - i0 < FO__COPY_CHUNK ? nt_n[t] : i0 + FO__COPY_CHUNK;
+      int64_t m = 0;
+      for (int64_t i = i0; i < i1; i++) {
+        int64_t u = node[i], row;
+        if (fo__owner(v, u) != me) continue;
+        row = fo__owner_row(v, me, u);
+        if (FO_UNLIKELY(row < 0 || row >= mine->n_rows)) {
+          rc = FO_FAIL(FO_EFORMAT, "part %d: node %lld of node type '%s' maps to row %lld of %lld",
+                       me, (long long)u, fo_dataset_node_type_name(d, t), (long long)row,
+                       (long long)mine->n_rows);
+          goto out;
+        }
+        if (x[t]) {
+          dst[m] = x[t] + i * rb;
+          src[m++] = (const unsigned char *)f.data + row * rb;
+        }
+        if (want_y && i < n_y) y[i] = ly[row];
+      }
+      if (x[t]) fo__copy_rows(dst, src, m, (size_t)rb);
+    }
+  }
+  /* remote rows: decode each machine's answer against the groups it was asked */
+  for (int j = 0; j < n_calls; j++) {
+    const int k = calls[j].machine;
+    int32_t G = 0;
+    for (int32_t t = 0; t < T; t++) {
+      const int64_t g = (int64_t)k * T + t;
+      if (!cnt[g]) continue;
+      groups[G].x = x[t] != NULL;
+      groups[G].y = y && t == seed_type;
+      groups[G].n = cnt[g];
+      gtype[G++] = t;
+    }
+    if ((rc = fo__dec_fetches_res(calls[j].resp, calls[j].resp_len, groups, G, res)) != FO_OK) {
+      rc = fo__dist_fail(c->dd, fo__context(rc, "features from machine %d", k));
+      goto out;
+    }
+    for (int32_t q = 0; q < G; q++) {
+      const int32_t t = gtype[q];
+      const fo_dataset_t *v = fo_dataset_node_data(d, t);
+      const int64_t *node = fo_batch_node_type(b, t)->node, rb = row_bytes[t];
+      if (x[t] && res[q].row_bytes != rb) {
+        rc = fo__dist_fail(c->dd, FO_FAIL(FO_EFORMAT, "machine %d sent %lld-byte rows of node type "
+                                          "'%s', expected %lld", k, (long long)res[q].row_bytes,
+                                          fo_dataset_node_type_name(d, t), (long long)rb));
+        goto out;
+      }
+      for (int64_t i = 0; i < nt_n[t]; i++) {
+        int64_t at;
+        if (fo__owner(v, node[i]) != k) continue;
+        at = pos[nt_off[t] + i] - start[(int64_t)k * T + t];
+        if (x[t]) memcpy(x[t] + i * rb, res[q].x + at * rb, (size_t)rb);
+        if (y && t == seed_type && i < n_y) y[i] = res[q].y[at];
+      }
+    }
+  }
+out:
+  for (int j = 0; calls && j < P; j++) {
+    fo__buf_free(&calls[j].req);
+    free(calls[j].resp);
+  }
+  free(calls);
+  free(cnt);
+  free(start);
+  free(pos);
+  free(packed);
+  free(nt_n);
+  free(nt_off);
+  free(groups);
+  free(res);
+  free(gtype);
+  return rc;
+}
+
 int fo_dist_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
                           fo_dist_tail tail, fo_loader_t **out) {
   fo_dist_loader_opts lo;
@@ -562,6 +763,10 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
   if (lo.lookahead < 1 || lo.lookahead > 1024)
     return FO_FAIL(FO_EINVAL, "create distributed loader: lookahead %d is not in 1..1024",
                    (int)lo.lookahead);
+  if (d->typed && (lo.seed_placement != FO_DIST_SEEDS_GLOBAL || lo.cache_bytes > 0))
+    return FO_FAIL(FO_ENOSYS, "create distributed loader: typed dataset '%s': %s is not "
+                   "supported for typed datasets yet (seed_placement global, no cache)", d->path,
+                   lo.cache_bytes > 0 ? "the remote feature cache (cache_bytes)" : "seed_placement local");
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");
   c->dd = dd;
@@ -577,6 +782,7 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
   h.make_sampler = make_sampler;
   h.gather = gather;
   h.prepare = prepare;
+  h.gather_typed = d->typed ? gather_typed : NULL;
   h.shard = dd->rank;
   h.n_shards = dd->size;
   h.tail = tail == FO_DIST_TAIL_DROP ? FO__TAIL_DROP : tail == FO_DIST_TAIL_PAD ? FO__TAIL_PAD : FO__TAIL_KEEP;

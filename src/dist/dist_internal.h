@@ -22,11 +22,20 @@
  * FETCH request: flags (1 x, 2 y), part, n, nodes[n].
  * FETCH response: n, row_bytes, x (n * row_bytes bytes, padded to words), y[n] (when asked).
  * ERROR response: status, message length, message bytes (padded).
+ * Typed datasets (one message per machine per hop, and per batch, for every type):
+ * HOPS request:  seed, epoch, batch, hop, flags (1 replace, 2 disjoint, 4 edge_dir out), part,
+ *                G, then G groups in increasing edge type: etype, fanout, n, nodes[n] (ids local
+ *                to the frontier's node type), trees[n] (disjoint only).
+ * HOPS response: G, then per group: n, E, counts[n], nbr[E], eid[E] (ids of the edge type).
+ * FETCHES request: part, G, then G groups in increasing node type: ntype, flags (1 x, 2 y), n,
+ *                nodes[n].
+ * FETCHES response: G, then per group: n, row_bytes, has_x, has_y, x (padded), y[n].
  * Decoders check the magic, the kind, every count against the message length and the ids
  * against the graph: a malformed message is FO_EFORMAT, never a crash. */
 #define FO_MSG_MAGIC UINT64_C(0x4d4f4631) /* "1FOM" */
 enum { FO_MSG_HOP = 1, FO_MSG_FETCH = 2, FO_MSG_HOP_RESP = 3, FO_MSG_FETCH_RESP = 4,
-       FO_MSG_ERROR = 5 };
+       FO_MSG_ERROR = 5, FO_MSG_HOPS = 6, FO_MSG_HOPS_RESP = 7, FO_MSG_FETCHES = 8,
+       FO_MSG_FETCHES_RESP = 9 };
 
 typedef struct fo__buf {
   int64_t *w; /* words */
@@ -54,6 +63,25 @@ int fo__enc_fetch_req(fo__buf *b, const fo__fetch_req *r);
 int fo__enc_fetch_res(fo__buf *b, const fo__fetch_res *r);
 int fo__enc_error(fo__buf *b, int status, const char *msg);
 
+/* Typed: groups of one machine's hop (fo__hop_req.etype, .out; the other fields shared) and
+ * fetch; the responses are built group by group (begin, then add per group). Decoders check
+ * every id against its type's count in `d` (the partitioned dataset) and at most max_groups. */
+int fo__enc_hops_req(fo__buf *b, const fo__hop_req *groups, int32_t n_groups);
+int fo__dec_hops_req(const void *msg, size_t len, const fo_dataset_t *d, fo__hop_req *groups,
+                     int32_t max_groups, int32_t *n_groups);
+int fo__enc_hops_res_begin(fo__buf *b);
+int fo__enc_hops_res_add(fo__buf *b, const fo__hop_res *r);
+int fo__dec_hops_res(const void *msg, size_t len, const fo_dataset_t *d, const fo__hop_req *groups,
+                     int32_t n_groups, fo__hop_res *res);
+int fo__enc_fetches_req(fo__buf *b, int32_t part, const fo__fetch_req *groups, const int32_t *ntype,
+                        int32_t n_groups);
+int fo__dec_fetches_req(const void *msg, size_t len, const fo_dataset_t *d, fo__fetch_req *groups,
+                        int32_t *ntype, int32_t max_groups, int32_t *n_groups);
+int fo__enc_fetches_res_begin(fo__buf *b);
+int fo__enc_fetches_res_add(fo__buf *b, const fo__fetch_res *r);
+int fo__dec_fetches_res(const void *msg, size_t len, const fo__fetch_req *groups, int32_t n_groups,
+                        fo__fetch_res *res);
+
 /* Kind of a message (FO_MSG_*), or FO_EFORMAT. */
 int fo__msg_kind(const void *msg, size_t len);
 /* Decoders: views into `msg` (8-aligned); n_nodes / n_edges bound the ids. */
@@ -72,6 +100,10 @@ typedef struct fo__server {
   const fo_dataset_t *d;
   int32_t part;
   fo_sampler_t *s;    /* one-hop kernel over the part */
+  fo_sampler_t *s_out; /* typed datasets: the kernel of edge_dir out (made when first asked) */
+  fo__hop_req *groups; /* typed: [n_etypes] a request's groups */
+  fo__fetch_req *fgroups; /* typed: [n_ntypes] */
+  int32_t *fntype;
   fo_batch_t *scratch;
   fo__buf out;
   unsigned char *xbuf;

@@ -141,17 +141,37 @@ static int produce_typed(fo_loader_t *L, slot *sl, uint64_t epoch, int64_t index
     if ((rc = fo__grow(&sl->xt[t], &sl->cap_xt[t], nb->n_nodes * g->row_bytes + 1, 1,
                        "batch features")) != FO_OK)
       return rc;
-    if ((rc = fo__gather_rows(g, nb->node, nb->n_nodes, sl->xt[t])) != FO_OK) return rc;
+    /* distributed: every type's rows in one request per machine, below */
+    if (!L->hooks.gather_typed && (rc = fo__gather_rows(g, nb->node, nb->n_nodes, sl->xt[t])) != FO_OK)
+      return rc;
     f->x = sl->xt[t];
     f->dim = g->dim;
     f->itemsize = g->itemsize;
     f->dtype = g->dtype;
     bytes_all += nb->n_nodes * g->row_bytes;
   }
-  if (L->gt[L->seed_type].y &&
-      (rc = fo__gather_labels(&L->gt[L->seed_type], fo_batch_node_type(sl->b, L->seed_type)->node,
-                              k, sl->y)) != FO_OK)
+  if (L->hooks.gather_typed) {
+    unsigned char **xp = calloc((size_t)L->n_types, sizeof *xp);
+    int64_t *rp = calloc((size_t)L->n_types, sizeof *rp);
+    if (!xp || !rp) {
+      free(xp);
+      free(rp);
+      return FO_FAIL(FO_ENOMEM, "gather");
+    }
+    for (int32_t t = 0; t < L->n_types; t++) {
+      xp[t] = sl->pub_x[t].x ? sl->xt[t] : NULL;
+      rp[t] = L->gt[t].row_bytes;
+    }
+    rc = L->hooks.gather_typed(L->hooks.ctx, sl->b, xp, rp, L->seed_type,
+                               L->gt[L->seed_type].y ? sl->y : NULL, k);
+    free(xp);
+    free(rp);
+    if (rc != FO_OK) return rc;
+  } else if (L->gt[L->seed_type].y &&
+             (rc = fo__gather_labels(&L->gt[L->seed_type], fo_batch_node_type(sl->b, L->seed_type)->node,
+                                     k, sl->y)) != FO_OK) {
     return rc;
+  }
   st->gather_ns += (int64_t)(fo__now_ns() - t1);
   st->gather_bytes += bytes_all + (L->gt[L->seed_type].y ? k * 8 : 0);
   sl->pub.epoch = epoch;
@@ -638,8 +658,8 @@ static int setup_types(fo_loader_t *L, const fo_loader_opts *o) {
   }
   if (L->typed && !(L->gt = calloc((size_t)L->n_types, sizeof *L->gt)))
     return FO_FAIL(FO_ENOMEM, "gather");
-  if (L->typed && L->hooks.make_sampler)
-    return FO_FAIL(FO_ENOSYS, "distributed sampling of typed datasets is not implemented yet");
+  if (L->typed && L->hooks.make_sampler && !L->hooks.gather_typed)
+    return FO_FAIL(FO_ENOSYS, "distributed sampling of typed datasets needs the typed gather");
   return FO_OK;
 }
 

@@ -55,6 +55,10 @@ typedef struct fo__loader_hooks {
   /* x[i] (row_bytes each, when x) and y[i] (for i < n_y, when y) of nodes[0..n) */
   int (*gather)(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes, int64_t *y,
                 int64_t n_y);
+  /* typed datasets (instead of gather): for every node type t with x[t] (rows of row_bytes[t])
+   * the rows of b's nodes of type t, and y[i] (i < n_y, when y) of the seed type's nodes */
+  int (*gather_typed)(void *ctx, const fo_batch_t *b, unsigned char *const *x,
+                      const int64_t *row_bytes, int32_t seed_type, int64_t *y, int64_t n_y);
   int32_t shard, n_shards;
   int tail;
   /* Seed placement "local" (instead of shards): the loader keeps the input nodes that machine

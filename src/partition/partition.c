@@ -56,13 +56,13 @@ static uint64_t mix64(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-static void assign_hash(int64_t n, int32_t P, uint64_t seed, int32_t *part) {
+void fo__partition_assign_hash(int64_t n, int32_t P, uint64_t seed, int32_t *part) {
   for (int64_t v = 0; v < n; v++)
     part[v] = (int32_t)(mix64((uint64_t)v * UINT64_C(0x9E3779B97F4A7C15) + seed) % (uint64_t)P);
 }
 
 /* Contiguous ranges: equal node counts, or equal counts of `weight` (train membership). */
-static void assign_range(int64_t n, int32_t P, const uint8_t *weight, int64_t total_weight,
+void fo__partition_assign_range(int64_t n, int32_t P, const uint8_t *weight, int64_t total_weight,
                          int64_t *bounds, int32_t *part) {
   bounds[0] = 0;
   if (!weight || total_weight == 0) {
@@ -171,6 +171,7 @@ int fo_partition_quality(const fo_dataset_t *d, fo_partition_report *rep) {
   uint8_t *is_train = NULL;
   memset(rep, 0, sizeof *rep);
   if (!d->n_parts) return FO_FAIL(FO_EINVAL, "dataset '%s' is not partitioned", d->path);
+  if (d->typed) return fo__partition_quality_typed(d, rep);
   rep->n_parts = d->n_parts;
   rep->n_nodes = n;
   rep->n_edges = d->n_edges;
@@ -386,7 +387,7 @@ out:
   return rc;
 }
 
-static json_t *report_json(const fo_partition_report *r) {
+json_t *fo__partition_report_json(const fo_partition_report *r) {
   json_t *parts = json_array();
   for (int32_t k = 0; k < r->n_parts; k++) {
     const fo_partition_part *p = &r->parts[k];
@@ -404,13 +405,9 @@ static int check(const fo_dataset_t *d, const fo_partition_opts *o) {
   int64_t n = fo_dataset_num_nodes(d);
   if (fo_dataset_num_parts(d))
     return FO_FAIL(FO_EINVAL, "'%s' is already partitioned", fo_dataset_path(d));
-  if (fo_dataset_is_typed(d))
-    return FO_FAIL(FO_ENOSYS, "'%s' is a typed dataset (%d node types, %d edge types): "
-                   "partitioning typed datasets is not implemented yet", fo_dataset_path(d),
-                   (int)fo_dataset_num_node_types(d), (int)fo_dataset_num_edge_types(d));
   if (!fo_dataset_has_topology(d, FO_EDGE_DIR_IN))
-    return FO_FAIL(FO_EINVAL, "'%s' has no CSC (import with --csc): parts store in-neighbor lists",
-                   fo_dataset_path(d));
+    return FO_FAIL(FO_EINVAL, "'%s' has no CSC%s (import with --csc): parts store in-neighbor lists",
+                   fo_dataset_path(d), fo_dataset_is_typed(d) ? " for every edge type" : "");
   if (o->n_parts < 1 || o->n_parts > 65536)
     return FO_FAIL(FO_EINVAL, "number of parts %d is not in 1..65536", (int)o->n_parts);
   if (o->n_parts > n)
@@ -448,6 +445,11 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
    * wrong partition written with exit status 0. */
   if ((rc = fo__dataset_check_structure(d)) != FO_OK) {
     rc = fo__context(rc, "input '%s'", in_dir);
+    goto out;
+  }
+  if (fo_dataset_is_typed(d)) {
+    /* typed: per node type books, every edge type in every part (typed.c) */
+    rc = fo__partition_typed(d, in_dir, out_dir, o, rep, &prog);
     goto out;
   }
   n = fo_dataset_num_nodes(d);
@@ -492,7 +494,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
                                         : o->method == FO_PARTITION_RANGE ? "partition: range"
                                                                           : "partition: hash");
   switch (o->method) {
-  case FO_PARTITION_HASH: assign_hash(n, P, o->seed, part); break;
+  case FO_PARTITION_HASH: fo__partition_assign_hash(n, P, o->seed, part); break;
   case FO_PARTITION_RANGE: {
     int64_t tw = 0;
     if (!(bounds = fo__malloc_n(P + 1, sizeof *bounds))) {
@@ -500,7 +502,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
       goto out;
     }
     for (int64_t v = 0; train && v < n; v++) tw += train[v];
-    assign_range(n, P, o->balance == FO_BALANCE_TRAIN ? train : NULL, tw, bounds, part);
+    fo__partition_assign_range(n, P, o->balance == FO_BALANCE_TRAIN ? train : NULL, tw, bounds, part);
     break;
   }
   case FO_PARTITION_METIS:
@@ -631,7 +633,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
     }
     fo_clear_error();
   }
-  json_object_set_new(man, "quality", report_json(rep));
+  json_object_set_new(man, "quality", fo__partition_report_json(rep));
   json_object_set_new(man, "provenance",
                       json_pack("{s:s, s:s, s:i, s:s, s:s, s:I}", "tool", "fanout " FO_VERSION_STRING,
                                 "input", in_dir, "parts", (int)P, "method", method_names[o->method],

@@ -6,6 +6,8 @@
 
 #include "core/internal.h"
 
+#include <jansson.h>
+
 /* The report of assignment part[n] over the CSC `t` (train[n]: membership, or NULL). */
 int fo__partition_quality(const fo_topology *t, const int32_t *part, int32_t P, const uint8_t *train,
                           fo_partition_report *rep);
@@ -15,6 +17,19 @@ void fo__partition_summarize(fo_partition_report *rep);
  * counts, and train counts too when `train` is given. FO_ENOSYS if libmetis cannot be loaded. */
 int fo__partition_metis(const fo_topology *t, int32_t P, const uint8_t *train, uint64_t seed,
                         int32_t *part);
+/* Hash: part[v] for v < n, a keyed hash of v. Range: P contiguous ranges of equal node counts,
+ * or of equal counts of `weight` (0/1 per node, total total_weight) when given; bounds[P + 1]. */
+void fo__partition_assign_hash(int64_t n, int32_t P, uint64_t seed, int32_t *part);
+void fo__partition_assign_range(int64_t n, int32_t P, const uint8_t *weight, int64_t total_weight,
+                                int64_t *bounds, int32_t *part);
+/* The manifest's "quality" object of a report (a new reference). */
+json_t *fo__partition_report_json(const fo_partition_report *r);
+/* Partition the typed dataset `d` (opened from in_dir, structure checked, options checked)
+ * into out_dir (typed.c). */
+int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *out_dir,
+                        const fo_partition_opts *o, fo_partition_report *rep, fo__progress *prog);
+/* fo_partition_quality of an opened typed partitioned dataset (typed.c). */
+int fo__partition_quality_typed(const fo_dataset_t *d, fo_partition_report *rep);
 /* A fresh random id for one partitioning run: 16 lower-case hex digits and a NUL. */
 void fo__partition_id(char out[17]);
 

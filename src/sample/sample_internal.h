@@ -94,6 +94,8 @@ typedef struct fo__hop_req {
   int32_t hop, fanout;
   bool replace, disjoint;
   int32_t part;          /* the part owning every node */
+  int32_t etype;         /* typed datasets: the edge type (0 otherwise), part of the random key */
+  bool out;              /* typed datasets: edge_dir out (nodes of the edge type's src type) */
   int64_t n;
   const int64_t *nodes;  /* [n] global ids */
   const int64_t *trees;  /* [n] when disjoint, else NULL */

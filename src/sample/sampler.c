@@ -44,6 +44,26 @@ struct hop_params {
 };
 
 typedef struct fo_sampler fo_sampler;
+
+/* A distributed sampler's scratch over a typed dataset (dist_hops_typed): per edge type the
+ * frontier's owners (at off[et]), per (part, edge type) group g = part * E + et its nodes
+ * (count, start in nodes/trees), its answer (by[g]: a remote res, or local[et] for this
+ * machine's part). */
+typedef struct fo__dist_typed {
+  int64_t *off;                  /* [E] */
+  int32_t *owner;
+  int64_t cap_owner;
+  int64_t *nodes, *trees;
+  int64_t cap_nodes, cap_trees;
+  int64_t *count, *start;        /* [E * P] */
+  const fo__hop_res **by;        /* [E * P] */
+  fo__hop_req *reqs;             /* [E * P] remote groups, part by part */
+  fo__hop_res *res;              /* [E * P] */
+  int64_t *req_group;            /* [E * P] group of reqs[i] */
+  fo__hop_res *local;            /* [E] */
+  fo_batch_t **scratch;          /* [E] the local groups' kernel output */
+  int64_t **lcounts, *cap_lcounts; /* [E] */
+} fo__dist_typed;
 /* The one-hop kernel: choose the edge positions of frontier [fb, fe) (row bounds in s->rows)
  * and append them to out->edge (as positions) and out->col. One per sampling mode, picked once
  * at create (kernel table below); `t` is the edge type's topology (weights for weighted). */
@@ -65,9 +85,15 @@ struct fo_sampler {
   const fo_dataset_t *d;
   choose_fn choose;
   fo_topology t;
-  /* a partitioned dataset opened in one process: every part's CSC (NULL otherwise) */
+  /* a partitioned dataset opened in one process: every part's CSC (NULL otherwise); typed:
+   * [n_etypes * n_shards], edge type et's parts at shards + et * n_shards, found through the
+   * book of its frontier node type (ebook[et]). pbook, pshards, pwhole: the edge type of the
+   * current pass (the book, its parts' topologies, the whole edge type's counts). */
   fo_topology *shards;
   int n_shards;
+  const fo_dataset_t **ebook;
+  const fo_dataset_t *pbook;
+  const fo_topology *pshards, *pwhole;
   /* distributed: parts other than local_part through `remote` */
   fo__remote remote;
   bool dist;
@@ -81,6 +107,7 @@ struct fo_sampler {
   fo__hop_req *reqs;
   fo__hop_res *res;
   const fo__hop_res **by_part; /* [parts] */
+  fo__dist_typed ty;     /* typed datasets: every edge type's groups of one hop */
   int32_t *fowner;       /* [frontier] owner of each frontier node */
   int64_t cap_fowner;
   int64_t *counts;       /* [request] edges per node of the one-hop kernel */
@@ -150,6 +177,45 @@ static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
   return FO_OK;
 }
 
+/* A typed partitioned dataset: per edge type, every open part's topology in the sampled
+ * direction (parts hold the CSC rows of the destination nodes they own and the CSR rows of the
+ * source nodes they own), the book of the frontier's node type, and the whole edge type's
+ * counts in topos[et] (no arrays: the rows are in the parts). */
+static int typed_parts(fo_sampler_t *s, const fo_sampler_opts *o) {
+  const fo_dataset_t *d = s->d;
+  const int P = d->n_parts, E = s->n_etypes;
+  const int first = fo__first_part_index(d);
+  if (!(s->shards = calloc((size_t)E * (size_t)P, sizeof *s->shards)) ||
+      !(s->ebook = calloc((size_t)E, sizeof *s->ebook)))
+    return FO_FAIL(FO_ENOMEM, "sampler");
+  s->n_shards = P;
+  for (int32_t et = 0; et < E; et++) {
+    fo_edge_type ty;
+    fo_topology *sh = s->shards + (size_t)et * (size_t)P, *w = &s->topos[et];
+    fo_dataset_edge_type(d, et, &ty);
+    s->ebook[et] = fo_dataset_node_data(d, s->front_t[et]);
+    for (int k = 0; k < P; k++) {
+      int rc;
+      if (!d->parts[k]) continue; /* not open here: reachable only through fo_dist */
+      if ((rc = fo_dataset_edge_topology(d->parts[k], et, o->edge_dir, &sh[k])) != FO_OK)
+        return fo__context(rc, "part %d", k);
+      if (!sh[k].eid || sh[k].indices_bytes != sh[first].indices_bytes ||
+          sh[k].eid_bytes != sh[first].eid_bytes)
+        return FO_FAIL(FO_EFORMAT, "part %d of '%s', edge type '%s': index or edge-id width "
+                       "differs from part %d, or no edge ids", k, d->path, ty.name, first);
+    }
+    memset(w, 0, sizeof *w);
+    w->dir = o->edge_dir;
+    w->n_nodes = fo_dataset_num_nodes(fo_dataset_node_data(d, s->nbr_t[et]));
+    w->n_rows = fo_dataset_num_nodes(s->ebook[et]);
+    w->n_edges = w->edge_id_bound = ty.n_edges;
+  }
+  s->pbook = s->ebook[0];
+  s->pshards = s->shards;
+  s->pwhole = &s->topos[0];
+  return FO_OK;
+}
+
 /* Per-type tables: each edge type's topology in the sampled direction, its frontier and
  * neighbor node types, its fanouts; one id map per node type. A version-1 dataset has one of
  * each, topos[0] being s->t. */
@@ -180,10 +246,19 @@ static int setup_types(fo_sampler_t *s, const fo_sampler_opts *o) {
     s->nbr_t[et] = o->edge_dir == FO_EDGE_DIR_IN ? ty.src_type : ty.dst_type;
     if (!s->typed) {
       s->topos[et] = s->t;
+    } else if (d->n_parts) {
+      continue; /* typed_parts below */
     } else if ((rc = fo_dataset_edge_topology(d, et, o->edge_dir, &s->topos[et])) != FO_OK) {
       return rc;
+    } else if (s->topos[et].row_nodes) {
+      return FO_FAIL(FO_EINVAL, "'%s' is one part of a partitioned dataset: sample through the "
+                     "partitioned dataset's directory", d->path);
     }
   }
+  if (s->typed && d->n_parts) return typed_parts(s, o);
+  s->pbook = d;
+  s->pshards = s->shards;
+  s->pwhole = &s->topos[0];
   return FO_OK;
 }
 
@@ -194,7 +269,7 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
   if (!out) return FO_FAIL(FO_EINVAL, "create sampler: out is NULL");
   if ((rc = check_opts(d, o)) != FO_OK) return fo__context(rc, "create sampler");
   if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "sampler");
-  if (d->n_parts) {
+  if (d->n_parts && !fo_dataset_is_typed(d)) {
     /* every part's rows, found through the book */
     if (o->edge_dir != FO_EDGE_DIR_IN) {
       free(s);
@@ -225,7 +300,7 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
     s->t.n_rows = d->n_nodes;
     s->t.edge_id_bound = d->n_edges;
   } else if (fo_dataset_is_typed(d)) {
-    /* every edge type's topology: setup_types */
+    /* every edge type's topology (or, partitioned, every part's of it): setup_types */
   } else if ((rc = fo_dataset_topology(d, o->edge_dir, &s->t)) != FO_OK) {
     free(s);
     return fo__context(rc, "create sampler");
@@ -281,6 +356,22 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->seed_n);
   if (s->dist && s->remote.free_ctx) s->remote.free_ctx(s->remote.ctx);
   fo_batch_destroy(s->scratch);
+  for (int32_t et = 0; s->ty.scratch && et < s->n_etypes; et++) fo_batch_destroy(s->ty.scratch[et]);
+  for (int32_t et = 0; s->ty.lcounts && et < s->n_etypes; et++) free(s->ty.lcounts[et]);
+  free(s->ty.off);
+  free(s->ty.owner);
+  free(s->ty.nodes);
+  free(s->ty.trees);
+  free(s->ty.count);
+  free(s->ty.start);
+  free(s->ty.by);
+  free(s->ty.reqs);
+  free(s->ty.res);
+  free(s->ty.req_group);
+  free(s->ty.local);
+  free(s->ty.scratch);
+  free(s->ty.lcounts);
+  free(s->ty.cap_lcounts);
   free(s->by_part);
   free(s->fowner);
   free(s->counts);
@@ -291,6 +382,7 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->reqs);
   free(s->res);
   free(s->shards);
+  free(s->ebook);
   free(s->fanouts);
   free(s->rows);
   free(s->pset);
@@ -751,7 +843,8 @@ static int gather_any(const fo_topology *t, fo_batch_t *out, int64_t e0, int64_t
  * first each node's part and row (book, rank directory), then its bounds in that part's CSC. */
 static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
                              const hop_params *hp, int64_t *n_out) {
-  const fo_dataset_t *d = s->d;
+  const fo_dataset_t *d = s->pbook; /* the dataset, or the frontier's node type (typed) */
+  const fo_topology *shards = s->pshards;
   const int32_t f = hp->fanout;
   const int64_t *node = out->node;
   int64_t total = 0;
@@ -764,12 +857,12 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
     if (FO_UNLIKELY(k < 0 || k >= s->n_shards))
       return FO_FAIL(FO_EFORMAT, "partition book: node %lld is in part %d of %d", (long long)v, k,
                      s->n_shards);
-    if (FO_UNLIKELY(!s->shards[k].indptr))
+    if (FO_UNLIKELY(!shards[k].indptr))
       return FO_FAIL(FO_EINVAL, "node %lld belongs to part %d, which is not open here", (long long)v, k);
     r = fo__owner_row(d, k, v); /* book and rank directories: checked by fo_dataset_verify */
-    if (FO_UNLIKELY(r < 0 || r >= s->shards[k].n_rows))
+    if (FO_UNLIKELY(r < 0 || r >= shards[k].n_rows))
       return FO_FAIL(FO_EFORMAT, "part %d: node %lld maps to row %lld of %lld (%s[%lld])", k,
-                     (long long)v, (long long)r, (long long)s->shards[k].n_rows,
+                     (long long)v, (long long)r, (long long)shards[k].n_rows,
                      d->book_kind == FO_BOOK_RANGE ? "bounds" : "row_rank",
                      (long long)(d->book_kind == FO_BOOK_RANGE ? k : v / FO_RANK_BLOCK));
     s->rows[i - fb].shard = k;
@@ -777,11 +870,11 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
   }
   for (int64_t i = fb; i < fe; i++) {
     rowspan *rs = &s->rows[i - fb];
-    const fo_topology *t = &s->shards[rs->shard];
+    const fo_topology *t = &shards[rs->shard];
     int64_t r = rs->start, a, b;
     if (i + PF_PTR < fe) {
       const rowspan *q = &s->rows[i + PF_PTR - fb];
-      __builtin_prefetch(&s->shards[q->shard].indptr[q->start], 0, 3);
+      __builtin_prefetch(&shards[q->shard].indptr[q->start], 0, 3);
     }
     a = t->indptr[r];
     b = t->indptr[r + 1];
@@ -804,8 +897,8 @@ static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s,
                                                                 const int IB, const int EB) {
   int64_t *row = out->row, *edge = out->edge;
   const int64_t *col = out->col;
-  const uint64_t n = (uint64_t)s->t.n_nodes, m = (uint64_t)s->t.n_edges;
-  const fo_topology *sh = s->shards;
+  const uint64_t n = (uint64_t)s->pwhole->n_nodes, m = (uint64_t)s->pwhole->n_edges;
+  const fo_topology *sh = s->pshards;
   const rowspan *rows = s->rows;
   for (int64_t e = e0; e < e1; e++) {
     const fo_topology *t = &sh[rows[col[e] - fb].shard];
@@ -827,7 +920,7 @@ static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s,
 
 static int gather_sharded_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t e0, int64_t e1) {
   const int first = fo__first_part_index(s->d);
-  const int ib = s->shards[first].indices_bytes, eb = s->shards[first].eid_bytes;
+  const int ib = s->pshards[first].indices_bytes, eb = s->pshards[first].eid_bytes;
   if (ib == 4 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 4, 4);
   if (ib == 4 && eb == 8) return gather_sharded(s, out, fb, e0, e1, 4, 8);
   if (ib == 8 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 8, 4);
@@ -876,15 +969,22 @@ static int local_gather(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, i
   return gather_any(t, eb, e0, e1);
 }
 
+/* The parts of edge type et (t = &s->topos[et]) for the passes that follow. */
+static void parts_select(fo_sampler_t *s, int32_t et) {
+  s->pbook = s->ebook ? s->ebook[et] : s->d;
+  s->pshards = s->shards + (size_t)et * (size_t)s->n_shards;
+  s->pwhole = &s->topos[et];
+}
+
 static int parts_rows(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr, int64_t fb,
                       int64_t fe, const hop_params *hp, int64_t *n_out) {
-  (void)t; /* every part's topology is in s->shards */
+  parts_select(s, (int32_t)(t - s->topos)); /* every part's topology is in s->shards */
   return read_rows_sharded(s, fr, fb, fe, hp, n_out);
 }
 
 static int parts_gather(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, int64_t fb,
                         int64_t e0, int64_t e1) {
-  (void)t;
+  parts_select(s, (int32_t)(t - s->topos));
   return gather_sharded_any(s, eb, fb, e0, e1);
 }
 
@@ -1014,6 +1114,21 @@ int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_p
       !(s->by_part = calloc((size_t)d->n_parts, sizeof *s->by_part)))
     return FO_FAIL(FO_ENOMEM, "distributed sampler");
   if (fo_batch_create(&s->scratch) != FO_OK) return FO_FAIL(FO_ENOMEM, "distributed sampler");
+  if (s->typed) {
+    fo__dist_typed *ty = &s->ty;
+    const size_t EP = (size_t)s->n_etypes * (size_t)d->n_parts, E = (size_t)s->n_etypes;
+    if (!(ty->off = calloc(E, sizeof *ty->off)) || !(ty->count = calloc(EP, sizeof *ty->count)) ||
+        !(ty->start = calloc(EP, sizeof *ty->start)) || !(ty->by = calloc(EP, sizeof *ty->by)) ||
+        !(ty->reqs = calloc(EP, sizeof *ty->reqs)) || !(ty->res = calloc(EP, sizeof *ty->res)) ||
+        !(ty->req_group = calloc(EP, sizeof *ty->req_group)) ||
+        !(ty->local = calloc(E, sizeof *ty->local)) ||
+        !(ty->scratch = calloc(E, sizeof *ty->scratch)) ||
+        !(ty->lcounts = calloc(E, sizeof *ty->lcounts)) ||
+        !(ty->cap_lcounts = calloc(E, sizeof *ty->cap_lcounts)))
+      return FO_FAIL(FO_ENOMEM, "distributed sampler");
+    for (size_t et = 0; et < E; et++)
+      if (fo_batch_create(&ty->scratch[et]) != FO_OK) return FO_FAIL(FO_ENOMEM, "distributed sampler");
+  }
   s->remote = *r;
   s->local_part = local_part;
   s->dist = true;
@@ -1021,21 +1136,26 @@ int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_p
 }
 
 int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo__hop_res *res) {
-  const hop_params hp = {req->hop, 0, req->fanout, req->replace, req->disjoint, req->seed,
+  const hop_params hp = {req->hop, req->etype, req->fanout, req->replace, req->disjoint, req->seed,
                          req->epoch, req->batch};
-  int64_t total = 0;
+  int64_t total = 0, n_front;
   int rc;
   memset(res, 0, sizeof *res);
   if (!s->shards) return FO_FAIL(FO_EINVAL, "one-hop kernel: the dataset is not partitioned");
   if (req->n < 0 || req->fanout < -1 || req->hop < 0 || req->hop >= MAX_HOPS)
     return FO_FAIL(FO_EINVAL, "one-hop request: %lld nodes, fanout %d, hop %d", (long long)req->n,
                    (int)req->fanout, (int)req->hop);
+  if (req->etype < 0 || req->etype >= s->n_etypes || req->out != (s->dir == FO_EDGE_DIR_OUT))
+    return FO_FAIL(FO_EINVAL, "one-hop request: edge type %d (of %d), edge_dir %s: not this "
+                   "kernel's", (int)req->etype, (int)s->n_etypes, req->out ? "out" : "in");
+  parts_select(s, req->etype); /* the book of the frontier's node type, the edge type's parts */
+  n_front = s->pbook->n_nodes;
   for (int64_t i = 0; i < req->n; i++) {
     int64_t v = req->nodes[i];
-    if (v < 0 || v >= s->t.n_nodes || fo__owner(s->d, v) != req->part)
+    if (v < 0 || v >= n_front || fo__owner(s->pbook, v) != req->part)
       return FO_FAIL(FO_EINVAL, "one-hop request for part %d: node %lld (index %lld) is %s",
                      (int)req->part, (long long)v, (long long)i,
-                     v < 0 || v >= s->t.n_nodes ? "not a node id" : "owned by another part");
+                     v < 0 || v >= n_front ? "not a node id" : "owned by another part");
   }
   sb->n_seeds = sb->n_nodes = sb->n_edges = 0;
   if ((rc = batch_nodes(sb, req->n, req->disjoint)) != FO_OK ||
@@ -1175,6 +1295,150 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   return FO_OK;
 }
 
+/*
+ * One hop of a distributed sampler over a typed dataset, for every edge type at once: each edge
+ * type's frontier split by owner (through the book of its frontier node type), the local part's
+ * groups sampled in place, and ONE request per remote machine carrying the groups of every edge
+ * type (fo__remote, the HOPS message); the answers are kept per (edge type, part) until
+ * dist_assemble_typed appends them edge type by edge type, in the single-process order.
+ */
+static inline fo_batch_t *node_sub(fo_batch_t *out, int32_t t);
+
+static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t epoch,
+                           uint64_t batch_index) {
+  const int P = s->d->n_parts, E = s->n_etypes;
+  int64_t total = 0;
+  int n_req = 0, rc;
+  fo__dist_typed *ty = &s->ty;
+  for (int32_t et = 0; et < E; et++) {
+    const int32_t ft = s->front_t[et];
+    ty->off[et] = total;
+    total += s->hop_fe[ft] - s->hop_fb[ft];
+  }
+  if ((rc = fo__grow(&ty->owner, &ty->cap_owner, total + 1, sizeof *ty->owner, "sampler scratch")) != FO_OK ||
+      (rc = fo__grow(&ty->nodes, &ty->cap_nodes, total + 1, sizeof *ty->nodes, "sampler scratch")) != FO_OK ||
+      (s->disjoint && (rc = fo__grow(&ty->trees, &ty->cap_trees, total + 1, sizeof *ty->trees,
+                                     "sampler scratch")) != FO_OK))
+    return rc;
+  memset(ty->count, 0, (size_t)E * (size_t)P * sizeof *ty->count);
+  for (int32_t et = 0; et < E; et++) {
+    const int32_t ft = s->front_t[et];
+    const fo_batch_t *fr = node_sub(out, ft);
+    const fo_dataset_t *book = s->ebook[et];
+    for (int64_t i = s->hop_fb[ft]; i < s->hop_fe[ft]; i++) {
+      int k = fo__owner(book, fr->node[i]);
+      if (FO_UNLIKELY(k < 0 || k >= P))
+        return FO_FAIL(FO_EFORMAT, "partition book of node type '%s': node %lld is in part %d of %d",
+                       fo_dataset_node_type_name(s->d, ft), (long long)fr->node[i], k, P);
+      ty->owner[ty->off[et] + i - s->hop_fb[ft]] = k;
+      ty->count[(int64_t)k * E + et]++;
+    }
+  }
+  /* groups packed part by part, edge types ascending within a part */
+  for (int64_t g = 0, at = 0; g < (int64_t)E * P; g++) {
+    ty->start[g] = at;
+    at += ty->count[g];
+  }
+  for (int32_t et = 0; et < E; et++) {
+    const int32_t ft = s->front_t[et];
+    const fo_batch_t *fr = node_sub(out, ft);
+    for (int64_t i = s->hop_fb[ft]; i < s->hop_fe[ft]; i++) {
+      const int64_t g = (int64_t)ty->owner[ty->off[et] + i - s->hop_fb[ft]] * E + et;
+      ty->nodes[ty->start[g]] = fr->node[i];
+      if (s->disjoint) ty->trees[ty->start[g]] = fr->batch[i];
+      ty->start[g]++;
+    }
+  }
+  for (int64_t g = 0; g < (int64_t)E * P; g++) ty->start[g] -= ty->count[g];
+  for (int k = 0; k < P; k++)
+    for (int32_t et = 0; et < E; et++) {
+      const int64_t g = (int64_t)k * E + et;
+      fo__hop_req r;
+      ty->by[g] = NULL;
+      if (!ty->count[g]) continue;
+      memset(&r, 0, sizeof r);
+      r.seed = s->seed;
+      r.epoch = epoch;
+      r.batch = batch_index;
+      r.hop = hop;
+      r.fanout = s->fanouts[(int64_t)et * s->n_hops + hop];
+      r.replace = s->replace;
+      r.disjoint = s->disjoint;
+      r.part = k;
+      r.etype = et;
+      r.out = s->dir == FO_EDGE_DIR_OUT;
+      r.n = ty->count[g];
+      r.nodes = ty->nodes + ty->start[g];
+      r.trees = s->disjoint ? ty->trees + ty->start[g] : NULL;
+      if (k == s->local_part) {
+        /* the local groups: sampled now, counts copied out of the kernel's scratch */
+        fo__hop_res *lr = &ty->local[et];
+        if ((rc = fo__sampler_hop(s, &r, ty->scratch[et], lr)) != FO_OK ||
+            (rc = fo__grow(&ty->lcounts[et], &ty->cap_lcounts[et], r.n + 1, sizeof(int64_t),
+                           "sampler scratch")) != FO_OK)
+          return rc;
+        memcpy(ty->lcounts[et], lr->counts, (size_t)r.n * sizeof(int64_t));
+        lr->counts = ty->lcounts[et];
+        ty->by[g] = lr;
+      } else {
+        ty->req_group[n_req] = g;
+        ty->reqs[n_req++] = r;
+      }
+    }
+  if (n_req && (rc = s->remote.hop(s->remote.ctx, ty->reqs, n_req, ty->res)) != FO_OK) return rc;
+  for (int i = 0; i < n_req; i++) ty->by[ty->req_group[i]] = &ty->res[i];
+  for (int64_t g = 0; g < (int64_t)E * P; g++) {
+    const fo__hop_res *r = ty->by[g];
+    int64_t sum = 0;
+    if (!ty->count[g]) continue;
+    if (r->n != ty->count[g])
+      return FO_FAIL(FO_EFORMAT, "part %d answered %lld nodes of edge type %d, asked %lld",
+                     (int)(g / E), (long long)r->n, (int)(g % E), (long long)ty->count[g]);
+    for (int64_t i = 0; i < r->n; i++) {
+      if (r->counts[i] < 0) return FO_FAIL(FO_EFORMAT, "part %d: negative count", (int)(g / E));
+      sum += r->counts[i];
+    }
+    if (sum != r->n_edges)
+      return FO_FAIL(FO_EFORMAT, "part %d: counts sum to %lld, %lld edges sent", (int)(g / E),
+                     (long long)sum, (long long)r->n_edges);
+  }
+  return FO_OK;
+}
+
+/* Edge type et's answers of this hop (dist_hops_typed), appended node by node in frontier order. */
+static int dist_assemble_typed(fo_sampler_t *s, fo_batch_t *eb, int64_t fb, int64_t fe, int32_t et) {
+  const int P = s->d->n_parts, E = s->n_etypes;
+  const fo_topology *w = &s->topos[et];
+  fo__dist_typed *ty = &s->ty;
+  int64_t total = 0, E0 = eb->n_edges, at;
+  int rc;
+  for (int k = 0; k < P; k++) {
+    const int64_t g = (int64_t)k * E + et;
+    s->cursor[k] = s->gcount[k] = 0;
+    if (ty->count[g]) total += ty->by[g]->n_edges;
+  }
+  if ((rc = batch_edges(eb, E0 + total)) != FO_OK) return rc;
+  at = E0;
+  for (int64_t i = fb; i < fe; i++) {
+    const int k = ty->owner[ty->off[et] + i - fb];
+    const fo__hop_res *r = ty->by[(int64_t)k * E + et];
+    const int64_t c = r->counts[s->cursor[k]++], e0 = s->gcount[k];
+    for (int64_t j = 0; j < c; j++) {
+      const int64_t u = r->nbr[e0 + j], id = r->eid[e0 + j];
+      if (FO_UNLIKELY(u < 0 || u >= w->n_nodes || id < 0 || id >= w->n_edges))
+        return FO_FAIL(FO_EFORMAT, "part %d sent edge (%lld, id %lld) of edge type %d out of range",
+                       k, (long long)u, (long long)id, (int)et);
+      eb->row[at] = u;
+      eb->col[at] = i;
+      eb->edge[at] = id;
+      at++;
+    }
+    s->gcount[k] += c;
+  }
+  eb->n_edges = at;
+  return FO_OK;
+}
+
 /* The sub-batch of node type t, and of edge type et: the batch itself for a version-1 dataset. */
 static inline fo_batch_t *node_sub(fo_batch_t *out, int32_t t) {
   return out->typed ? out->types[t] : out;
@@ -1310,6 +1574,9 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
   }
   for (int32_t t = 0; t < T; t++) node_sub(out, t)->num_sampled_nodes[0] = s->hop_fe[t];
   for (int hop = 0; hop < s->n_hops; hop++) {
+    /* typed, distributed: every edge type's remote groups in one request per machine */
+    if (s->dist && s->typed && (rc = dist_hops_typed(s, out, hop, epoch, batch_index)) != FO_OK)
+      return rc;
     for (int32_t et = 0; et < E; et++) {
       const int32_t ft = s->front_t[et], ntt = s->nbr_t[et];
       fo_batch_t *eb = edge_sub(out, et), *fr = node_sub(out, ft), *nb = node_sub(out, ntt);
@@ -1320,7 +1587,9 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
       if (fe > fb) {
         if ((rc = fo__grow(&s->rows, &s->cap_rows, fe - fb, sizeof *s->rows, "sampler scratch")) != FO_OK)
           return rc;
-        if (s->dist) {
+        if (s->dist && s->typed) {
+          if ((rc = dist_assemble_typed(s, eb, fb, fe, et)) != FO_OK) return rc;
+        } else if (s->dist) {
           /* remote parts through fo_dist: appends the hop's edges like the passes below */
           if ((rc = dist_hop(s, eb, fb, fe, &hp, &n_new)) != FO_OK) return rc;
         } else {

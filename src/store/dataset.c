@@ -236,10 +236,15 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   const fo__array *ip, *ix, *ei = NULL, *wa = NULL, *wc = NULL;
   json_t *jp = json_object_get(t, "indptr"), *jx = json_object_get(t, "indices");
   json_t *je = json_object_get(t, "eid"), *jw = json_object_get(t, "weight");
-  json_t *jc = json_object_get(t, "weight_alias");
+  json_t *jc = json_object_get(t, "weight_alias"), *jm = json_object_get(t, "num_edges");
   const int64_t *p;
-  if (!json_is_string(jp) || !json_is_string(jx) || (je && !json_is_string(je)))
-    return FO_FAIL(FO_EFORMAT, "topology '%s': needs 'indptr' and 'indices' names", label);
+  /* one part of a typed partitioned dataset: its CSR (rows of owned source nodes) holds other
+   * edges than its CSC and says how many */
+  const int64_t m = jm && json_is_integer(jm) ? (int64_t)json_integer_value(jm) : d->n_edges;
+  if (!json_is_string(jp) || !json_is_string(jx) || (je && !json_is_string(je)) ||
+      (jm && (!json_is_integer(jm) || m < 0 || m > d->edge_id_bound)))
+    return FO_FAIL(FO_EFORMAT, "topology '%s': needs 'indptr' and 'indices' names%s", label,
+                   jm ? " and a 'num_edges' within the edge ids" : "");
   ip = fo__dataset_find(d, json_string_value(jp));
   ix = fo__dataset_find(d, json_string_value(jx));
   if (je) ei = fo__dataset_find(d, json_string_value(je));
@@ -260,11 +265,11 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   if (!is_int_dtype(ip, false) || ip->ndim != 1 || ip->shape[0] != n_rows + 1)
     return FO_FAIL(FO_EFORMAT, "%s: must be int64 [%lld], is %s [%lld]", ip->file,
                    (long long)(n_rows + 1), ip->dtype, (long long)ip->shape[0]);
-  if (!is_int_dtype(ix, true) || ix->ndim != 1 || ix->shape[0] != d->n_edges)
+  if (!is_int_dtype(ix, true) || ix->ndim != 1 || ix->shape[0] != m)
     return FO_FAIL(FO_EFORMAT, "%s: must be int32 or int64 [%lld], is %s [%lld]", ix->file,
-                   (long long)d->n_edges, ix->dtype, (long long)ix->shape[0]);
-  if (ei && (!is_int_dtype(ei, true) || ei->ndim != 1 || ei->shape[0] != d->n_edges))
-    return FO_FAIL(FO_EFORMAT, "%s: must be int32 or int64 [%lld]", ei->file, (long long)d->n_edges);
+                   (long long)m, ix->dtype, (long long)ix->shape[0]);
+  if (ei && (!is_int_dtype(ei, true) || ei->ndim != 1 || ei->shape[0] != m))
+    return FO_FAIL(FO_EFORMAT, "%s: must be int32 or int64 [%lld]", ei->file, (long long)m);
   if (load == FO_LOAD_HUGEPAGE) {
     int rc;
     if ((rc = copy_to_hugepages((fo__array *)ip)) != FO_OK ||
@@ -273,13 +278,13 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
       return rc;
   }
   p = ip->data;
-  if (p[0] != 0 || p[n_rows] != d->n_edges)
+  if (p[0] != 0 || p[n_rows] != m)
     return FO_FAIL(FO_EFORMAT, "%s: indptr[0] = %lld and indptr[%lld] = %lld, expected 0 and %lld",
                    ip->file, (long long)p[0], (long long)n_rows, (long long)p[n_rows],
-                   (long long)d->n_edges);
+                   (long long)m);
   v->dir = dir;
   v->n_nodes = n_nbr;
-  v->n_edges = d->n_edges;
+  v->n_edges = m;
   v->n_rows = n_rows;
   v->row_nodes = d->row_nodes ? d->row_nodes->data : NULL;
   v->edge_id_bound = d->edge_id_bound;
@@ -491,23 +496,12 @@ static int check_part_identity(const fo_dataset_t *d, json_t *root, int64_t k, c
   return rc;
 }
 
-/* A partitioned dataset: the book, then every part opened as a dataset of its own. */
-static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, int32_t only) {
-  json_t *jp = json_object_get(root, "parts"), *jb = json_object_get(root, "book");
-  json_t *jm = json_object_get(root, "method"), *kind;
-  fo_dataset_opts po;
-  int64_t np;
+/* The book of a partitioned dataset (or of one node type of a typed one: `d` is then the node
+ * type's view, d->n_nodes its node count): "kind" "range" with P + 1 "bounds", or "array" naming
+ * a uint8/uint16 [n] array. */
+static int parse_book(fo_dataset_t *d, json_t *jb, int64_t np) {
+  json_t *kind;
   int rc;
-  if (!json_is_array(jp) || json_array_size(jp) < 1 || json_array_size(jp) > 65536 ||
-      !json_is_object(jb) || !json_is_string(jm))
-    return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset needs 'parts' (1..65536 names), "
-                   "'book' and 'method'", FO_MANIFEST);
-  np = (int64_t)json_array_size(jp);
-  snprintf(d->method, sizeof d->method, "%s", json_string_value(jm));
-  {
-    json_t *ts = json_object_get(root, "train_split");
-    snprintf(d->train_split, sizeof d->train_split, "%s", json_is_string(ts) ? json_string_value(ts) : "train");
-  }
   kind = json_object_get(jb, "kind");
   if (json_is_string(kind) && !strcmp(json_string_value(kind), "range")) {
     json_t *jbd = json_object_get(jb, "bounds");
@@ -535,6 +529,41 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
   } else {
     return FO_FAIL(FO_EFORMAT, "%s: book 'kind' is not \"array\" or \"range\"", FO_MANIFEST);
   }
+  return FO_OK;
+}
+
+static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load);
+static int check_typed_part(fo_dataset_t *d, int64_t k);
+
+/* A partitioned dataset: the book, then every part opened as a dataset of its own. A typed one
+ * (format_version 2) has a book per node type; parse_typed reads the types, and each node
+ * type's view becomes a partitioned dataset of its own (book, parts = the parts' views of that
+ * node type), so fo__owner and fo__owner_row work on it unchanged. */
+static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, int32_t only) {
+  json_t *jp = json_object_get(root, "parts"), *jb = json_object_get(root, "book");
+  json_t *jm = json_object_get(root, "method");
+  fo_dataset_opts po;
+  int64_t np;
+  int rc;
+  const bool typed = d->format_version == FO_FORMAT_VERSION_TYPED;
+  if (!json_is_array(jp) || json_array_size(jp) < 1 || json_array_size(jp) > 65536 ||
+      (!typed && !json_is_object(jb)) || !json_is_string(jm))
+    return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset needs 'parts' (1..65536 names), "
+                   "'book' (per node type when typed) and 'method'", FO_MANIFEST);
+  np = (int64_t)json_array_size(jp);
+  snprintf(d->method, sizeof d->method, "%s", json_string_value(jm));
+  {
+    json_t *ts = json_object_get(root, "train_split");
+    snprintf(d->train_split, sizeof d->train_split, "%s", json_is_string(ts) ? json_string_value(ts) : "train");
+  }
+  if (typed) {
+    /* node types with their books and splits, edge types with their counts */
+    d->n_parts = (int)np; /* parse_typed gives every node type's view the parts */
+    d->only_part = only;
+    if ((rc = parse_typed(d, root, load)) != FO_OK) return rc;
+  } else if ((rc = parse_book(d, jb, np)) != FO_OK) {
+    return rc;
+  }
   if (!(d->parts = calloc((size_t)np, sizeof *d->parts))) return FO_FAIL(FO_ENOMEM, "parts");
   d->n_parts = (int)np;
   if (only >= np)
@@ -556,6 +585,10 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
     free(path);
     if (rc != FO_OK) return rc;
     if ((rc = check_part_identity(d, root, k, json_string_value(name))) != FO_OK) return rc;
+    if (typed) {
+      if ((rc = check_typed_part(d, k)) != FO_OK) return rc;
+      continue;
+    }
     {
       const fo_dataset_t *p = d->parts[k];
       if (p->n_parts || p->n_nodes != d->n_nodes || p->edge_id_bound != d->n_edges ||
@@ -566,6 +599,7 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
                        "(nodes, edge ids, rows or rank directory differ)", (long long)k, p->path);
     }
   }
+  if (typed) return FO_OK; /* node data is per node type */
   if ((rc = parse_node_orig(d, root)) != FO_OK) return rc;
   return parse_node_data(d, root, load);
 }
@@ -622,10 +656,14 @@ static int type_string(json_t *obj, const char *key, const char *where, int64_t 
   return FO_OK;
 }
 
-/* "node_types" and "edge_types" of a version-2 manifest (docs/FORMAT.md). */
+/* "node_types" and "edge_types" of a version-2 manifest (docs/FORMAT.md), of a typed dataset,
+ * of the top level of a typed partitioned one, or of one of its parts. */
 static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
   json_t *jn = json_object_get(root, "node_types"), *je = json_object_get(root, "edge_types");
   int64_t sum_n = 0, sum_m = 0;
+  /* top: the top level of a typed partitioned dataset (books, no topology); part: one part of
+   * it (rows per node type, global edge ids per edge type) */
+  const bool top = d->n_parts > 0, part = json_object_get(root, "part") != NULL;
   int rc;
   if (!json_is_array(jn) || json_array_size(jn) < 1 || json_array_size(jn) > 65535 ||
       !json_is_array(je) || json_array_size(je) < 1 || json_array_size(je) > 32767)
@@ -655,7 +693,21 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
                          FO_MANIFEST, nt->name);
     v->n_rows = v->n_nodes;
     sum_n += v->n_nodes;
-    if ((rc = parse_node_orig(v, t)) != FO_OK || (rc = parse_node_data(v, t, load)) != FO_OK)
+    if (top && (!(v->parts = calloc((size_t)d->n_parts, sizeof *v->parts)) ||
+                !json_is_object(json_object_get(t, "book"))))
+      return v->parts ? FO_FAIL(FO_EFORMAT, "%s: node type '%s' has no 'book'", FO_MANIFEST, nt->name)
+                      : FO_FAIL(FO_ENOMEM, "parts");
+    if (top) {
+      v->n_parts = d->n_parts;
+      v->only_part = d->only_part;
+      if ((rc = parse_book(v, json_object_get(t, "book"), d->n_parts)) != FO_OK)
+        return fo__context(rc, "node type '%s'", nt->name);
+    }
+    if (part && (rc = json_int(t, "num_rows", &v->n_rows)) == FO_OK && v->n_rows > v->n_nodes)
+      rc = FO_FAIL(FO_EFORMAT, "num_rows %lld > num_nodes %lld", (long long)v->n_rows,
+                   (long long)v->n_nodes);
+    if ((part && (rc != FO_OK || (rc = parse_rows(v, t)) != FO_OK)) ||
+        (rc = parse_node_orig(v, t)) != FO_OK || (rc = parse_node_data(v, t, load)) != FO_OK)
       return fo__context(rc, "node type '%s'", nt->name);
   }
   for (size_t i = 0; i < json_array_size(je); i++) {
@@ -694,8 +746,22 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
     ns = d->ntypes[et->src_t].view->n_nodes;
     nd = d->ntypes[et->dst_t].view->n_nodes;
     v->n_nodes = v->n_rows = nd; /* unused for edge views but kept in range */
-    if ((rc = parse_edges(v, t, load, nd, ns, ns, nd)) != FO_OK)
-      return fo__context(rc, "edge type '%s'", full);
+    if (top) continue; /* the topology is in the parts */
+    if (part && ((rc = json_int(t, "edge_id_bound", &v->edge_id_bound)) != FO_OK ||
+                 v->edge_id_bound < v->n_edges))
+      return fo__context(rc ? rc : FO_FAIL(FO_EFORMAT, "edge_id_bound %lld < num_edges %lld",
+                                           (long long)v->edge_id_bound, (long long)v->n_edges),
+                         "%s: edge type '%s'", FO_MANIFEST, full);
+    {
+      /* a part's CSC has a row per owned dst node, its CSR one per owned src node */
+      const fo_dataset_t *vs = d->ntypes[et->src_t].view, *vd = d->ntypes[et->dst_t].view;
+      if ((rc = parse_edges(v, t, load, vd->n_rows, ns, vs->n_rows, nd)) != FO_OK)
+        return fo__context(rc, "edge type '%s'", full);
+      if (part) {
+        v->topo[FO_EDGE_DIR_IN].row_nodes = vd->row_nodes->data;
+        v->topo[FO_EDGE_DIR_OUT].row_nodes = vs->row_nodes->data;
+      }
+    }
   }
   if (sum_n != d->n_nodes || sum_m != d->n_edges)
     return FO_FAIL(FO_EFORMAT, "%s: num_nodes %lld and num_edges %lld are not the sums over the "
@@ -705,10 +771,41 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
 }
 
 static void close_view(fo_dataset_t *v) {
+  free(v->parts); /* a typed partitioned dataset's node type: the views it points to are the parts' */
+  free(v->bounds);
   for (int64_t i = 0; i < v->n_splits; i++) free(v->splits[i].name);
   free(v->splits);
   free(v->path);
   free(v);
+}
+
+/* Part k of a typed partitioned dataset, just opened: the same node and edge types with the same
+ * counts, rows per node type matching that type's book, a CSC per edge type with global edge
+ * ids; then each node type's view of the whole points at the part's view of that type. */
+static int check_typed_part(fo_dataset_t *d, int64_t k) {
+  const fo_dataset_t *p = d->parts[k];
+  bool ok = p->typed && !p->n_parts && p->n_ntypes == d->n_ntypes && p->n_etypes == d->n_etypes &&
+            p->n_nodes == d->n_nodes;
+  for (int32_t t = 0; ok && t < d->n_ntypes; t++) {
+    fo_dataset_t *w = d->ntypes[t].view;
+    const fo_dataset_t *pv = p->ntypes[t].view;
+    ok = !strcmp(p->ntypes[t].name, d->ntypes[t].name) && pv->n_nodes == w->n_nodes &&
+         pv->row_nodes && (w->book_kind != FO_BOOK_ARRAY || pv->row_rank) &&
+         (w->book_kind != FO_BOOK_RANGE || pv->n_rows == w->bounds[k + 1] - w->bounds[k]);
+    if (ok) w->parts[k] = (fo_dataset_t *)pv;
+  }
+  for (int32_t et = 0; ok && et < d->n_etypes; et++) {
+    const fo_dataset_t *pv = p->etypes[et].view;
+    ok = !strcmp(p->etypes[et].name, d->etypes[et].name) &&
+         pv->edge_id_bound == d->etypes[et].view->n_edges && pv->has_topo[FO_EDGE_DIR_IN] &&
+         pv->topo[FO_EDGE_DIR_IN].eid &&
+         (!pv->has_topo[FO_EDGE_DIR_OUT] || pv->topo[FO_EDGE_DIR_OUT].eid);
+  }
+  if (!ok)
+    return FO_FAIL(FO_EFORMAT, "part %lld ('%s') does not belong to this partitioned dataset "
+                   "(node or edge types, nodes, edge ids, rows or rank directories differ)",
+                   (long long)k, p->path);
+  return FO_OK;
 }
 
 /* "topology", "edge_orig" and "edge_ids" of `obj` (the root of a version-1 manifest, or one edge
@@ -783,10 +880,10 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
     goto out;
   }
   if (!json_is_integer(ver) || json_integer_value(ver) < FO_FORMAT_VERSION ||
-      json_integer_value(ver) > (partitioned ? FO_FORMAT_VERSION : FO_FORMAT_VERSION_TYPED)) {
-    rc = FO_FAIL(FO_EFORMAT, "%s: unsupported format_version %lld (this fanout reads %d%s)",
+      json_integer_value(ver) > FO_FORMAT_VERSION_TYPED) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: unsupported format_version %lld (this fanout reads %d and 2)",
                  FO_MANIFEST, json_is_integer(ver) ? (long long)json_integer_value(ver) : -1LL,
-                 FO_FORMAT_VERSION, partitioned ? "" : " and 2");
+                 FO_FORMAT_VERSION);
     goto out;
   }
   d->format_version = (int)json_integer_value(ver);
@@ -839,7 +936,7 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
       }
   }
   if (partitioned) {
-    if ((rc = parse_partitioned(d, root, load, only)) == FO_OK) rc = one_type(d);
+    if ((rc = parse_partitioned(d, root, load, only)) == FO_OK && !d->typed) rc = one_type(d);
     goto out;
   }
   if (d->format_version == FO_FORMAT_VERSION_TYPED) {
@@ -925,12 +1022,14 @@ const char *fo_dataset_manifest(const fo_dataset_t *d) { return d->manifest_text
 bool fo_dataset_has_topology(const fo_dataset_t *d, fo_edge_dir dir) {
   if (dir != FO_EDGE_DIR_IN && dir != FO_EDGE_DIR_OUT) return false;
   if (!d->typed) return d->has_topo[dir];
+  if (d->n_parts) return fo_dataset_has_topology(fo__first_part(d), dir);
   for (int32_t t = 0; t < d->n_etypes; t++)
     if (!d->etypes[t].view->has_topo[dir]) return false;
   return true;
 }
 
 int fo_dataset_num_parts(const fo_dataset_t *d) { return d->n_parts; }
+int64_t fo_dataset_num_rows(const fo_dataset_t *d) { return d->n_rows; }
 
 const fo_dataset_t *fo_dataset_part(const fo_dataset_t *d, int k) {
   return k >= 0 && k < d->n_parts ? d->parts[k] : NULL;
@@ -942,6 +1041,9 @@ int fo__locate(const fo_dataset_t *d, int64_t v, int *part, int64_t *row) {
   const fo_dataset_t *p;
   int64_t r;
   int k;
+  if (d->typed)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is typed: a node's part is per node type (the node "
+                   "type's fo_dataset_node_data)", d->path);
   if (v < 0 || v >= d->n_nodes)
     return FO_FAIL(FO_ERANGE, "node %lld not in [0, %lld)", (long long)v, (long long)d->n_nodes);
   k = fo__owner(d, v);

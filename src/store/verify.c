@@ -153,16 +153,15 @@ typedef struct vctx {
 
 static int verify(const fo_dataset_t *d, vctx *c);
 
-static int check_partitioned(const fo_dataset_t *d, vctx *c) {
-  int64_t edges = 0;
-  int rc;
+/* The book of `d` (a one-type partitioned dataset, or one node type's view of a typed one)
+ * against the parts' rows: every row is the node the book places there, and (all parts open)
+ * the parts own every node once. */
+static int check_book(const fo_dataset_t *d) {
   for (int k = 0; k < d->n_parts; k++) {
     const fo_dataset_t *p = d->parts[k];
     const int64_t *rows;
     if (!p) continue; /* not opened here */
     rows = p->row_nodes->data;
-    if ((rc = verify(p, c)) != FO_OK) return rc;
-    edges += p->n_edges;
     for (int64_t r = 0; r < p->n_rows; r++) {
       int owner = fo__owner(d, rows[r]);
       if (owner != k || fo__owner_row(d, k, rows[r]) != r)
@@ -183,6 +182,33 @@ static int check_partitioned(const fo_dataset_t *d, vctx *c) {
       return FO_FAIL(FO_EFORMAT, "the parts own %lld nodes, the graph has %lld", (long long)owned,
                      (long long)d->n_nodes);
   }
+  return FO_OK;
+}
+
+static int check_partitioned(const fo_dataset_t *d, vctx *c) {
+  int64_t edges = 0;
+  int rc;
+  for (int k = 0; k < d->n_parts; k++) {
+    if (!d->parts[k]) continue; /* not opened here */
+    if ((rc = verify(d->parts[k], c)) != FO_OK) return rc;
+    edges += d->parts[k]->n_edges;
+  }
+  if (!d->typed) {
+    if ((rc = check_book(d)) != FO_OK) return rc;
+  } else {
+    /* a book per node type; the edges of every edge type once over the parts' CSCs */
+    for (int32_t t = 0; t < d->n_ntypes; t++)
+      if ((rc = check_book(d->ntypes[t].view)) != FO_OK)
+        return fo__context(rc, "node type '%s'", d->ntypes[t].name);
+    for (int32_t et = 0; et < d->n_etypes && d->only_part < 0; et++) {
+      int64_t m = 0;
+      for (int k = 0; k < d->n_parts; k++) m += d->parts[k]->etypes[et].view->n_edges;
+      if (m != d->etypes[et].view->n_edges)
+        return FO_FAIL(FO_EFORMAT, "edge type '%s': the parts hold %lld edges, the graph has %lld",
+                       d->etypes[et].name, (long long)m, (long long)d->etypes[et].view->n_edges);
+    }
+  }
+  if (d->only_part >= 0) return FO_OK; /* the totals need every part */
   if (edges != d->n_edges)
     return FO_FAIL(FO_EFORMAT, "the parts hold %lld edges, the graph has %lld", (long long)edges,
                    (long long)d->n_edges);

@@ -38,6 +38,10 @@ tests/mpi/run.sh, case "python"; PYTHONPATH names the build's python/ directory)
                              batches with every cache policy equal those without a cache (for
                              global and local seeds), local batch indexes are j * machines +
                              machine, bad values raise ValueError naming the argument
+  typed PARTS PLAIN PPM      a typed partitioned dataset: every rank's DistNeighborLoader batches
+                             (author seeds of a split, features of every node type, labels;
+                             edge_dir in and out) equal NeighborLoader's over PLAIN (prints
+                             "ok   python typed rank R: ...")
   lowthread PARTS            mpi4py started MPI at MPI_THREAD_FUNNELED: DistContext(comm=...)
                              and DistContext() raise ValueError naming MPI_THREAD_MULTIPLE and
                              mpi4py.rc.thread_level = "multiple"
@@ -306,6 +310,30 @@ def subcomm(parts, plain):
         f"of the world ({len([i for i in want if i % 4 == world.rank])} batches)")
 
 
+def typed(parts, plain, ppm):
+    """Typed: this rank's batches b (b mod world_size == rank) equal NeighborLoader's batch b."""
+    runs = [dict(num_neighbors=[3, 2], input_nodes=("author", "train"), batch_size=8,
+                 shuffle=True, seed=3, num_workers=2),
+            dict(num_neighbors={("paper", "cites", "paper"): [-1, 1], ("paper", "writes", "author"): [2, 2],
+                                ("paper", "has", "term"): [1, 0], ("author", "rev_writes", "paper"): [2, 1],
+                                ("term", "rev_has", "paper"): [1, 1]},
+                 input_nodes=("paper", None), batch_size=64, edge_dir="out", disjoint=True, seed=9)]
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        ds = ctx.open_dataset(parts)
+        rank, n = ctx.rank, 0
+        with fanout.Dataset(plain) as g:
+            for kw in runs:
+                want = [(b.digest(), sorted(b.x_dict)) for b in fanout.NeighborLoader(g, **kw)]
+                loader = fanout.DistNeighborLoader(ctx, ds, **kw)
+                for b in loader:
+                    if (b.digest(), sorted(b.x_dict)) != want[b.index] or b.index % ctx.world_size != rank:
+                        say(f"rank {rank}: batch {b.index} differs from NeighborLoader's")
+                        sys.exit(1)
+                    n += 1
+                b = loader = None  # a batch keeps its loader: both go before finalize
+        say(f"ok   python typed rank {rank}: {n} batches equal NeighborLoader's over the plain dataset")
+
+
 def lowthread(parts):
     import mpi4py
 
@@ -380,6 +408,8 @@ if __name__ == "__main__":
         subcomm(args[0], args[1])
     elif mode == "placement":
         placement(args[0], int(args[1]))
+    elif mode == "typed":
+        typed(args[0], args[1], int(args[2]))
     elif mode == "lowthread":
         lowthread(args[0])
     elif mode == "disagree":

@@ -36,6 +36,10 @@
 #   oversize answers over max_message_bytes: refused by their server, every rank fails
 #   transfer a rank stopped while answers of hundreds of KB are in flight over TCP: the others
 #            fail within 2 x the deadline naming it; continued, it does not blame its peer
+#   typed    a typed graph of its own partitioned by hash, range and METIS into 2 and 3 parts:
+#            digests equal single process (features, labels, edge_dir out, disjoint,
+#            per-edge-type fanouts), one request per remote machine per hop and per batch, the
+#            typed options that must agree (MPMD)
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
@@ -570,6 +574,84 @@ transfer)
       sleep 0.5
     done
     ! kill -0 "$pid" 2> /dev/null || { fail "rank 3 outlived the job"; kill -KILL "$pid"; }
+  fi
+  ;;
+
+typed)
+  # a typed graph of its own (papers, authors, terms; writes, cites, has and their reverses;
+  # features of papers and authors, author labels and a train split), partitioned by hash,
+  # range and METIS into 2 and 3 parts: --dist digests equal single process, with one hop
+  # request per remote machine per hop for all edge types and one feature request per remote
+  # machine per batch for all node types
+  D="$WORK/typed-data"
+  rm -rf "$D" && mkdir -p "$D" && cd "$D" || exit 1
+  if ! $PY -c 'import numpy' 2> /dev/null; then echo "SKIP: $PY with numpy is needed"; exit 77; fi
+  $PY - << 'EOF' || exit 1
+import numpy as np
+rng = np.random.default_rng(11)
+n = {"paper": 400, "author": 150, "term": 60}
+for name, s, d, m in (("pa", "paper", "author", 900), ("pp", "paper", "paper", 1200),
+                      ("pt", "paper", "term", 800)):
+    with open(name + ".txt", "w") as f:
+        for a, b in zip(rng.integers(0, n[s], m), rng.integers(0, n[d], m)):
+            f.write(f"{a} {b}\n")
+np.save("px.npy", rng.standard_normal((400, 6)).astype(np.float32))
+np.save("ax.npy", rng.standard_normal((150, 4)).astype(np.float32))
+np.save("ay.npy", rng.integers(0, 3, 150).astype(np.int64))
+np.save("atrain.npy", rng.permutation(150)[:90].astype(np.int64))
+EOF
+  "$FANOUT" import -q --edge-type paper,writes,author pa.txt --edge-type paper,cites,paper pp.txt \
+    --edge-type paper,has,term pt.txt --num-nodes paper=400 --num-nodes author=150 \
+    --num-nodes term=60 --reverse-edges --csc --csr --features paper=px.npy --features author=ax.npy \
+    --labels author=ay.npy --split author:train=atrain.npy -o g > /dev/null || exit 1
+  for p in 2 3; do
+    for m in hash range metis; do
+      "$FANOUT" partition g -n $p --method $m -q -o g-$m$p > /dev/null || exit 1
+    done
+  done
+  cd "$WORK/$case_name" || exit 1
+  base=(--split author:train --fanout 4,3 --batch-size 8 --features --seed 5 --threads 2)
+  for p in 2 3; do
+    for m in hash range metis; do
+      same_digest "typed, $p x 1, $m, author seeds, features and labels" $p 1 g-$m$p g "${base[@]}"
+    done
+    same_digest "typed, $p x 1, metis, edge_dir out, disjoint, per-edge-type fanouts" $p 1 g-metis$p g \
+      --input-type paper --fanout 3,2 --fanout paper__cites__paper=-1,1 --edge-dir out --disjoint \
+      --batch-size 32 --features --threads 1
+    same_digest "typed, $p x 1, hash, replace, 3 hops, 2 epochs" $p 1 g-hash$p g --input-type term \
+      --fanout 5,2,2 --replace --batch-size 16 --epochs 2 --threads 0
+  done
+  # one request per remote machine per hop and per batch (all types in one message): 3
+  # machines, 6 batches, no loader threads: at most 2 remote machines per batch (prefetched
+  # batches add at most one more batch per rank)
+  mpi 3 "$FANOUT" bench "$D/g-hash3" --dist --procs-per-machine 1 "${base[@]}" --threads 0 \
+    --batches 6 --json > req.json 2> req.err || fail "typed request count: $(cat req.err)"
+  hop0=$(sed -n 's/.*"remote_hop_requests": \[\([0-9]*\),.*/\1/p' req.json)
+  fetch=$(sed -n 's/.*"remote_fetch_requests": \([0-9]*\),.*/\1/p' req.json)
+  if [ -n "$hop0" ] && [ "$hop0" -le 18 ] && [ -n "$fetch" ] && [ "$fetch" -le 18 ] && [ "$fetch" -gt 0 ]; then
+    echo "ok   typed, 3 machines, 6 batches: $hop0 hop-0 requests, $fetch feature requests (5 edge types, 3 node types: at most 2 per batch, prefetched included)"
+  else fail "typed request count: hop 0 $hop0, fetch $fetch"; cat req.json; fi
+  # the typed options every rank must share: input_type and per-edge-type fanouts (MPMD)
+  for c in "--input-type paper|option input_type differs between processes: rank 0 has author, rank 1 has paper" \
+    "--fanout paper__cites__paper=1,1|option edge_type_fanouts differs between processes"; do
+    IFS='|' read -r odd want <<< "$c"
+    b=(bench "$D/g-hash2" --dist --procs-per-machine 1 --input-type author --fanout 4,3 --batch-size 8)
+    # shellcheck disable=SC2086
+    timed 1 "$FANOUT" "${b[@]}" : -n 1 "$FANOUT" "${b[@]}" $odd > /dev/null
+    n=$(grep -c "^fanout: rank [0-1]: .*$want.* (FO_EINVAL)$" err.txt)
+    if [ $rc != 0 ] && [ "$n" = 2 ]; then echo "ok   typed CLI, rank 1 with $odd: both ranks fail ('$want')"
+    else fail "typed CLI rank 1 with $odd: exit $rc, $n of 2 ranks said '$want'"; cat err.txt; fi
+  done
+  # DistNeighborLoader over the typed parts (tests/mpi/py_dist.py typed), where the module is built
+  if [ -f "${PYFANOUT:-}/fanout/__init__.py" ] && PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    for p in 2 3; do
+      if PYTHONPATH=$PYFANOUT PYTHONDONTWRITEBYTECODE=1 mpi $p $PY "$(dirname "${BASH_SOURCE[0]}")/py_dist.py" \
+        typed "$D/g-metis$p" "$D/g" 1 > pyt.out 2>&1 && [ "$(grep -c '^ok   python typed' pyt.out)" = $p ]; then
+        grep '^ok' pyt.out
+      else fail "python typed on $p machines"; cat pyt.out; fi
+    done
+  else
+    echo "skip python typed: the Python module is not built here"
   fi
   ;;
 
