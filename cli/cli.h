@@ -91,4 +91,11 @@ int cli_typed_arg(const char *cmd, const char *opt, const char *arg, char **type
 /* The node type called `type` (NULL: the only one; an error when there are several). */
 int cli_node_type(const fo_dataset_t *d, const char *opt, const char *type, int32_t *out);
 
+/* Temporal options (cli/temporal.c): opt is "--temporal", "--time", "--window" or
+ * "--seed-time" (which replaces *seed_time with the parsed list). */
+int cli_temporal_opt(const char *cmd, const char *opt, const char *arg, fo_sampler_opts *o,
+                     int64_t **seed_time, int64_t *n_seed_time);
+/* --strict, --window and --seed-time need --temporal. */
+int cli_temporal_check(const char *cmd, const fo_sampler_opts *o, bool have_seed_time);
+
 #endif

@@ -555,6 +555,78 @@ out:
   return rc;
 }
 
+/* The times of one direction, aligned with its positions (as write_weights): int64 `name`. */
+static int write_times(const fo__topology *t, const int64_t *ids, const char *name, fo__writer *w) {
+  int64_t *buf = fo__malloc_n(t->m ? t->m : 1, sizeof *buf);
+  int rc;
+  if (!buf) return FO_FAIL(FO_ENOMEM, "%s: %lld times", name, (long long)t->m);
+  for (int64_t p = 0; p < t->m; p++) {
+    int64_t id = ids ? ids[p] : p, in = t->edge_orig[id];
+    buf[p] = t->t_in[in >= t->t_m_in ? in - t->t_m_in : in];
+  }
+  rc = fo__writer_add_i64(w, name, 8, buf, t->m);
+  free(buf);
+  return rc;
+}
+
+int fo__edges_sort_by_time(fo__edge_set *es, const int64_t *t_in, int64_t m_input) {
+  const int64_t m = es->m;
+  int64_t *key = fo__malloc_n(m ? m : 1, sizeof *key), *tmp = fo__malloc_n(m ? m : 1, sizeof *tmp);
+  int64_t *ord = fo__malloc_n(m ? m : 1, sizeof *ord), *ord2 = fo__malloc_n(m ? m : 1, sizeof *ord2);
+  int64_t *cnt = fo__malloc_n(65537, sizeof *cnt);
+  int rc = FO_OK;
+  if (!key || !tmp || !ord || !ord2 || !cnt) {
+    rc = FO_FAIL(FO_ENOMEM, "sort of %lld edges by time", (long long)m);
+    goto out;
+  }
+  for (int64_t i = 0; i < m; i++) {
+    const int64_t in = es->orig[i];
+    POLL_OR_STOP(es->cancel, i);
+    key[i] = t_in[in >= m_input ? in - m_input : in];
+    ord[i] = i;
+  }
+  /* LSD radix sort of positions by key (sign bit flipped), 16 bits per pass: stable */
+  for (int pass = 0; pass < 4; pass++) {
+    const int sh = 16 * pass;
+    int64_t acc = 0;
+    bool one = false;
+    memset(cnt, 0, 65537 * sizeof *cnt);
+    for (int64_t i = 0; i < m; i++) {
+      POLL_OR_STOP(es->cancel, i);
+      cnt[((uint64_t)key[ord[i]] ^ (UINT64_C(1) << 63)) >> sh & 0xffff]++;
+    }
+    for (int b = 0; b < 65536; b++) {
+      int64_t c = cnt[b];
+      if (c == m) one = true;
+      cnt[b] = acc;
+      acc += c;
+    }
+    if (one) continue;
+    for (int64_t i = 0; i < m; i++) {
+      POLL_OR_STOP(es->cancel, i);
+      ord2[cnt[((uint64_t)key[ord[i]] ^ (UINT64_C(1) << 63)) >> sh & 0xffff]++] = ord[i];
+    }
+    {
+      int64_t *x = ord;
+      ord = ord2;
+      ord2 = x;
+    }
+  }
+  /* apply the order to src, dst, orig */
+  for (int a = 0; a < 3; a++) {
+    int64_t *v = a == 0 ? es->src : a == 1 ? es->dst : es->orig;
+    for (int64_t i = 0; i < m; i++) tmp[i] = v[ord[i]];
+    memcpy(v, tmp, (size_t)m * sizeof *v);
+  }
+out:
+  free(key);
+  free(tmp);
+  free(ord);
+  free(ord2);
+  free(cnt);
+  return rc;
+}
+
 int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const char *prefix,
                        fo__writer *w, json_t *obj) {
   char a[96], b[96], c[96];
@@ -578,6 +650,11 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
       json_object_set_new(j, "weight_alias", json_string(a));
       if ((rc = write_weights(t, t->csc_ptr, t->n_dst, NULL, c, a, w)) != FO_OK) return rc;
     }
+    if (t->t_in) {
+      pname(c, sizeof c, prefix, "csc_time");
+      json_object_set_new(j, "time", json_string(c));
+      if ((rc = write_times(t, NULL, c, w)) != FO_OK) return rc;
+    }
   }
   if (t->csr_ptr) {
     json_t *j;
@@ -597,6 +674,11 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
       json_object_set_new(j, "weight", json_string(a));
       json_object_set_new(j, "weight_alias", json_string(b));
       if ((rc = write_weights(t, t->csr_ptr, t->n_src, t->csr_eid, a, b, w)) != FO_OK) return rc;
+    }
+    if (t->t_in) {
+      pname(a, sizeof a, prefix, "csr_time");
+      json_object_set_new(j, "time", json_string(a));
+      if ((rc = write_times(t, t->csr_eid, a, w)) != FO_OK) return rc;
     }
   }
   if (t->need_orig) {
@@ -694,6 +776,8 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   if ((rc = fo__edges_prepare(&es, m_input, n, n, o->remove_self_loops, o->undirected,
                               o->dedup, &r)) != FO_OK)
     goto out;
+  /* edge times: every row sorted by time (the counting sorts below are stable) */
+  if (in->time && (rc = fo__edges_sort_by_time(&es, in->time, m_input)) != FO_OK) goto out;
 
   /* 6-7: CSC and CSR (each step below polls the cancel flag; so does the writer) */
   {
@@ -720,6 +804,10 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     t.w_in = in->weight;
     t.w_m_in = m_input;
     t.w_bytes = in->weight_bytes;
+  }
+  if (in->time) {
+    t.t_in = in->time;
+    t.t_m_in = m_input;
   }
   r.n_nodes = n;
   r.n_edges = es.m;
