@@ -44,12 +44,13 @@ static double now_s(void) {
 static void usage(FILE *f) {
   fprintf(f, "usage: fanout-rmat --scale S [--edgefactor 16] [--seed 1] [--csr] [--force]\n"
              "                   [--features D [--classes 16] [--train-fraction 0.1]] [--typed]\n"
-             "                   [--times T] -o DIR\n"
+             "                   [--times T | --node-times T] -o DIR\n"
              "Generate a Graph500-style R-MAT graph (2^S nodes, edgefactor * 2^S edges before\n"
              "symmetrizing) and import it as a fanout dataset (undirected, no self loops or\n"
              "duplicates, CSC; --csr adds the CSR), optionally with random node data; --typed\n"
              "writes it with 2 node types (a, b) and 4 edge types (a__r__a, a__r__b, ...);\n"
-             "--times T adds random edge times and node times, uniform in [0, T) (int64).\n");
+             "--times T adds random edge times and node times, uniform in [0, T) (int64);\n"
+             "--node-times T node times only (rows are then ordered by neighbor node time).\n");
 }
 
 /* Write a C-order .npy file: header (numpy format 1.0, 64-byte aligned) then the data. */
@@ -159,10 +160,11 @@ int main(int argc, char **argv) {
       {"force", no_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
       {"features", required_argument, NULL, 'F'}, {"classes", required_argument, NULL, 'C'},
       {"train-fraction", required_argument, NULL, 'T'}, {"typed", no_argument, NULL, 'Y'},
-      {"times", required_argument, NULL, 'M'},
+      {"times", required_argument, NULL, 'M'}, {"node-times", required_argument, NULL, 'N'},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int scale = -1, c, rc, typed = 0;
   int64_t ef = 16, n, m, *src, *dst, *perm, dim = 0, classes = 16, tmax = 0;
+  int node_only = 0;
   char tdir[4096] = "", etpath[4200], ntpath[4200];
   double train_fraction = 0.1;
   char scratch[4096] = "", fpath[4200], lpath[4200], spath[4300];
@@ -191,6 +193,10 @@ int main(int argc, char **argv) {
     case 'T': train_fraction = atof(optarg); break;
     case 'Y': typed = 1; break;
     case 'M': tmax = atoll(optarg); break;
+    case 'N':
+      tmax = atoll(optarg);
+      node_only = 1;
+      break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
     }
@@ -298,7 +304,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "fanout-rmat: cannot write times in %s\n", tdir);
       return 1;
     }
-    o.edge_time = etpath;
+    if (!node_only) o.edge_time = etpath;
     o.node_time = ntpath;
   }
   t1 = now_s();

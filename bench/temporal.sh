@@ -12,8 +12,9 @@
 # (`fanout-rmat --scale S --times 1048576`, as rmatS-t), then runs `fanout bench DIR --fanout
 # 15,10,5 --batch-size 1024 --seed 1 --bare --batches BATCHES --json` in these modes,
 # interleaved: uniform, uniform --disjoint (temporal sampling is disjoint: one tree per seed),
-# --temporal uniform (edge times), --temporal last, --temporal uniform --time node; every seed
-# at its node time. Prints the median ns per sampled edge of each and the ratios to uniform and
+# --temporal uniform (edge times), --temporal last, --temporal uniform --time node (rows sorted
+# by edge time: the filter pass), and the same on rmatS-tn (`--node-times`: node times only,
+# rows ordered by neighbor node time: binary search); every seed at its node time. Prints the median ns per sampled edge of each and the ratios to uniform and
 # to uniform --disjoint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,15 +26,18 @@ BATCHES=${BATCHES:-128}
 F=$BUILD/fanout
 D=$DIR/rmat$S-t
 mkdir -p "$DIR"
+DN=$DIR/rmat$S-tn
 [ -d "$D" ] || "$BUILD/fanout-rmat" --scale "$S" --times 1048576 -o "$D"
-MODES="uniform disjoint temporal-uniform temporal-last temporal-node"
+[ -d "$DN" ] || "$BUILD/fanout-rmat" --scale "$S" --node-times 1048576 -o "$DN"
+MODES="uniform disjoint temporal-uniform temporal-last temporal-node temporal-node-sorted"
+data_of() { case $1 in temporal-node-sorted) echo "$DN" ;; *) echo "$D" ;; esac; }
 args_of() {
   case $1 in
   uniform) echo "" ;;
   disjoint) echo "--disjoint" ;;
   temporal-uniform) echo "--temporal uniform" ;;
   temporal-last) echo "--temporal last" ;;
-  temporal-node) echo "--temporal uniform --time node" ;;
+  temporal-node | temporal-node-sorted) echo "--temporal uniform --time node" ;;
   esac
 }
 out=$(mktemp)
@@ -41,7 +45,7 @@ cg=$(mktemp)
 for run in $(seq "$RUNS"); do
   for mode in $MODES; do
     # shellcheck disable=SC2046
-    $F bench "$D" --fanout 15,10,5 --batch-size 1024 --seed 1 --bare --batches "$BATCHES" $(args_of "$mode") --json |
+    $F bench "$(data_of "$mode")" --fanout 15,10,5 --batch-size 1024 --seed 1 --bare --batches "$BATCHES" $(args_of "$mode") --json |
       sed "s/^{/{\"kernel\": \"$mode\", /" >>"$out"
   done
 done
@@ -50,7 +54,7 @@ if [ "${CALLGRIND:-0}" = 1 ]; then
     for nb in 0 20; do
       f=$(mktemp)
       # shellcheck disable=SC2046
-      valgrind --tool=callgrind --callgrind-out-file="$f" $F bench "$D" --fanout 15,10,5 --batch-size 1024 \
+      valgrind --tool=callgrind --callgrind-out-file="$f" $F bench "$(data_of "$mode")" --fanout 15,10,5 --batch-size 1024 \
         --seed 1 --bare --batches $nb $(args_of "$mode") --json >"$f.json" 2>/dev/null
       ir=$(callgrind_annotate "$f" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
       edges=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sampled_edges"])' "$f.json")
@@ -62,7 +66,7 @@ fi
 /usr/bin/python3 - "$out" "$RUNS" "$S" "$cg" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-modes = ["uniform", "disjoint", "temporal-uniform", "temporal-last", "temporal-node"]
+modes = ["uniform", "disjoint", "temporal-uniform", "temporal-last", "temporal-node", "temporal-node-sorted"]
 def ns(r):
     return 1e9 * r["seconds"] / r["sampled_edges"]
 med = {}

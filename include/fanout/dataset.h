@@ -119,6 +119,10 @@ typedef struct fo_topology {
                               in input order; fo_dataset_verify checks it), so the edges of a
                               row up to a time t are a prefix (docs/FORMAT.md "time") */
   const char *time_name;
+  bool rows_by_node_time; /**< every row is sorted by its neighbors' node times (stable; set
+                              by imports with node times and no edge times: manifest
+                              "row_order": "node_time"), so node-time temporal sampling
+                              narrows a row by binary search */
 } fo_topology;
 
 /**

@@ -182,6 +182,9 @@ typedef struct fo__edge_set {
   int64_t *src, *dst, *orig; /* [m]: endpoints and original positions */
   int64_t m;
   const volatile int *cancel; /* fo_import_opts.cancel, polled by every loop */
+  /* optional node times (borrowed): order each CSC column by nt_src[source] and each CSR row
+   * by nt_dst[target] (stable), recorded as "row_order": "node_time" */
+  const int64_t *nt_src, *nt_dst;
 } fo__edge_set;
 /* Take over e's arrays (e is left empty), with room for 2 m edges if `undirected`; orig = i. */
 int fo__edges_take(fo__edges *e, bool undirected, const volatile int *cancel, fo__edge_set *es);
@@ -205,6 +208,7 @@ typedef struct fo__topology {
    * time order by fo__edges_sort_by_time, so every row is sorted by time */
   const int64_t *t_in;
   int64_t t_m_in;
+  bool by_node_time; /* rows ordered by neighbor node time (fo__edge_set.nt_src/nt_dst) */
 } fo__topology;
 /* Reorder the edge set stably by time t_in[orig mod m_input] (LSD radix sort, polling the
  * cancel flag), so that the stable counting sorts of the CSC and CSR leave every row sorted by

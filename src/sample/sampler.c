@@ -879,12 +879,48 @@ static int cmp_tpos(const void *x, const void *y) {
   return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
+/* Node-time narrowing of rows ordered by neighbor node time (import with node times and no
+ * edge times): the first position whose neighbor's time is >= x, by binary search through
+ * node_time[indices[p]] (each probe checked). */
+static int first_nbr_at_least(const fo_topology *t, const int64_t *nt, int64_t a, int64_t b,
+                              int64_t x, int64_t *out) {
+  const uint64_t n = (uint64_t)t->n_nodes;
+  while (a < b) {
+    const int64_t mid = a + (b - a) / 2, u = load_ix(t->indices, t->indices_bytes, mid);
+    if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, mid, u);
+    if (nt[u] < x) a = mid + 1;
+    else b = mid;
+  }
+  *out = a;
+  return FO_OK;
+}
+
+static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                                   int64_t fb, int64_t fe, const int64_t *nt) {
+  int rc;
+  for (int64_t i = fb; i < fe; i++) {
+    rowspan *r = &s->rows[i - fb];
+    int64_t lo, hi, a = r->start, b = r->start + r->deg;
+    time_bounds(s, s->tree_time[fr->batch[i]], &lo, &hi);
+    if (lo > hi) {
+      r->deg = 0;
+      continue;
+    }
+    if (hi != INT64_MAX && (rc = first_nbr_at_least(t, nt, a, b, hi + 1, &b)) != FO_OK) return rc;
+    if (lo != INT64_MIN && (rc = first_nbr_at_least(t, nt, a, b, lo, &a)) != FO_OK) return rc;
+    r->start = a;
+    r->deg = b - a;
+  }
+  return FO_OK;
+}
+
 static int narrow_node_time(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                             int64_t fb, int64_t fe, const hop_params *hp) {
   const int64_t *nt = s->ntype_time[s->nbr_t[hp->etype]];
   const uint64_t n = (uint64_t)t->n_nodes;
   int64_t total = 0, at = 0;
   int rc;
+  if (t->rows_by_node_time) return narrow_node_time_sorted(s, t, fr, fb, fe, nt);
   for (int64_t i = fb; i < fe; i++) total += s->rows[i - fb].deg;
   /* [0, total): eligible positions; "last": then 2 total for the (time, position) sort */
   if ((rc = fo__grow(&s->elig, &s->cap_elig, (s->temporal == FO_TEMPORAL_LAST ? 3 : 1) * total + 1,
@@ -945,8 +981,8 @@ static int choose_temporal(fo_sampler_t *s, const fo_topology *t, const fo_batch
   /* step 2: the kernel on the narrowed rows */
   if (s->temporal == FO_TEMPORAL_LAST) take_last(s, out, fb, fe, hp);
   else if ((rc = choose_positions(s, fr, out, fb, fe, hp)) != FO_OK) return rc;
-  /* node-time mode: back from the scratch to row positions */
-  if (s->time_node)
+  /* node-time mode over rows in input order: back from the scratch to row positions */
+  if (s->time_node && !t->rows_by_node_time)
     for (int64_t e = e0; e < out->n_edges; e++) out->edge[e] = s->elig[out->edge[e]];
   return FO_OK;
 }

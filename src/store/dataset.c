@@ -251,6 +251,12 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   if (jc) wc = fo__dataset_find(d, json_string_value(jc));
   if (jt && !json_is_string(jt))
     return FO_FAIL(FO_EFORMAT, "topology '%s': 'time' must be an array name", label);
+  {
+    json_t *jo = json_object_get(t, "row_order");
+    if (jo && !(json_is_string(jo) && !strcmp(json_string_value(jo), "node_time")))
+      return FO_FAIL(FO_EFORMAT, "topology '%s': 'row_order' must be \"node_time\" (or absent)", label);
+    v->rows_by_node_time = jo != NULL;
+  }
   if (jt) tm = fo__dataset_find(d, json_string_value(jt));
   if (!ip || !ix || (je && !ei) || (jw && !wa) || (jc && !wc) || (jt && !tm))
     return FO_FAIL(FO_EFORMAT, "topology '%s': names an array that is not listed", label);
@@ -305,6 +311,8 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   v->weight_alias_name = wc ? wc->name : NULL;
   v->time = tm ? tm->data : NULL;
   v->time_name = tm ? tm->name : NULL;
+  if (v->rows_by_node_time && tm)
+    return FO_FAIL(FO_EFORMAT, "topology '%s': rows ordered by node time and edge times both", label);
   d->has_topo[dir] = true;
   return FO_OK;
 }

@@ -70,6 +70,19 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
         return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld < %s[%lld] = %lld: row %lld is not sorted by "
                        "time", t->time_name, (long long)e, (long long)t->time[e], t->time_name,
                        (long long)(e - 1), (long long)t->time[e - 1], (long long)v);
+  if (t->rows_by_node_time && !d->is_view) {
+    /* rows ordered by neighbor node time (version 1; typed views are checked by the sampler's
+     * use only) */
+    const int64_t *nt = d->node_time ? d->node_time->data : NULL;
+    if (!nt)
+      return FO_FAIL(FO_EFORMAT, "%s: rows are ordered by node time, but there are no node times",
+                     t->indices_name);
+    for (int64_t v = 0; v < t->n_rows; v++)
+      for (int64_t e = t->indptr[v] + 1; e < t->indptr[v + 1]; e++)
+        if (nt[load_int(t->indices, t->indices_bytes, e)] < nt[load_int(t->indices, t->indices_bytes, e - 1)])
+          return FO_FAIL(FO_EFORMAT, "%s[%lld]: row %lld is not ordered by neighbor node time",
+                         t->indices_name, (long long)e, (long long)v);
+  }
   if (!t->eid) return FO_OK;
   if (!(seen = fo__calloc_n((bound + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");
   for (int64_t p = 0; p < m; p++) {

@@ -140,14 +140,31 @@ static void test_verify_unsorted_times(void **state) {
 
 static void test_node_time_stored(void **state) {
   (void)state;
-  const int64_t src[] = {1, 2}, dst[] = {0, 0}, nt[] = {5, -3, 7};
+  /* column 0: sources 1 (t 5), 2 (t -3), 3 (t 7), 4 (t -3): ordered 2, 4, 1, 3; row 1 of the
+   * CSR (1 -> 0, 1 -> 2, 1 -> 4): targets ordered 2, 4 (both -3), 0 */
+  const int64_t src[] = {1, 2, 3, 4, 1, 1}, dst[] = {0, 0, 0, 0, 2, 4}, nt[] = {9, 5, -3, 7, -3};
   const int64_t *t;
   int64_t n;
+  fo_topology csc, csr;
   tds g;
-  tds_make(&g, src, dst, 2, NULL, nt, 3, false);
+  tds_make(&g, src, dst, 6, NULL, nt, 5, false);
   assert_fo_ok(fo_dataset_node_time(g.d, &t, &n));
-  assert_int_equal(n, 3);
-  for (int i = 0; i < 3; i++) assert_int_equal(t[i], nt[i]);
+  assert_int_equal(n, 5);
+  for (int i = 0; i < 5; i++) assert_int_equal(t[i], nt[i]);
+  assert_fo_ok(fo_dataset_topology(g.d, FO_EDGE_DIR_IN, &csc));
+  assert_fo_ok(fo_dataset_topology(g.d, FO_EDGE_DIR_OUT, &csr));
+  assert_true(csc.rows_by_node_time && csr.rows_by_node_time);
+  {
+    const int64_t want_c[] = {2, 4, 1, 3}, want_r[] = {2, 4, 0};
+    for (int j = 0; j < 4; j++) assert_int_equal(ldi(csc.indices, csc.indices_bytes, csc.indptr[0] + j), want_c[j]);
+    for (int j = 0; j < 3; j++) assert_int_equal(ldi(csr.indices, csr.indices_bytes, csr.indptr[1] + j), want_r[j]);
+  }
+  assert_fo_ok(fo_dataset_verify(g.d));
+  /* a node time changed after import breaks the order: verify names the row */
+  fo_dataset_close(g.d);
+  fot_set_array_elem(g.dir, "node_time", 2, 100, true);
+  assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
+  assert_fo_error(fo_dataset_verify(g.d), FO_EFORMAT, "is not ordered by neighbor node time");
   tds_free(&g);
 }
 
@@ -448,7 +465,14 @@ static void test_last_is_most_recent(void **state) {
 
 /* ---- against the reference ----------------------------------------------------------------- */
 
+static void random_temporal_as(tds *g, int64_t n, int64_t m, uint64_t seed, int64_t tmax, bool und,
+                               bool edge_times);
 static void random_temporal(tds *g, int64_t n, int64_t m, uint64_t seed, int64_t tmax, bool und) {
+  random_temporal_as(g, n, m, seed, tmax, und, true);
+}
+/* edge_times false: node times only, so rows are ordered by neighbor node time at import */
+static void random_temporal_as(tds *g, int64_t n, int64_t m, uint64_t seed, int64_t tmax, bool und,
+                               bool edge_times) {
   uint64_t st = seed;
   int64_t *src = malloc((size_t)m * 8), *dst = malloc((size_t)m * 8), *et = malloc((size_t)m * 8);
   int64_t *nt = malloc((size_t)n * 8);
@@ -458,7 +482,7 @@ static void random_temporal(tds *g, int64_t n, int64_t m, uint64_t seed, int64_t
     et[i] = (int64_t)(fot_rand(&st) % (uint64_t)tmax);
   }
   for (int64_t v = 0; v < n; v++) nt[v] = (int64_t)(fot_rand(&st) % (uint64_t)tmax);
-  tds_make(g, src, dst, m, et, nt, n, und);
+  tds_make(g, src, dst, m, edge_times ? et : NULL, nt, n, und);
   free(src);
   free(dst);
   free(et);
@@ -472,10 +496,18 @@ static void test_against_reference(void **state) {
   const int32_t fans[][3] = {{5, 3, 2}, {-1, 2, 0}, {40, 1, 1}, {100, 70, 3}};
   uint64_t seed = fot_seed(11);
   fot_note_seed(seed);
-  random_temporal(&g, 600, 9000, seed, 1000, false);
   assert_fo_ok(fo_batch_create(&b));
+  /* edge and node times (node-time mode filters rows sorted by edge time), then node times
+   * only (rows ordered by neighbor node time: node-time mode narrows by binary search) */
+  for (int layout = 0; layout < 2; layout++) {
+  random_temporal_as(&g, 600, 9000, seed, 1000, false, layout == 0);
+  if (layout) {
+    fo_topology top;
+    assert_fo_ok(fo_dataset_topology(g.d, FO_EDGE_DIR_IN, &top));
+    assert_true(top.rows_by_node_time);
+  }
   for (int st = 1; st <= 2; st++)
-    for (int at = 0; at < 2; at++)
+    for (int at = layout; at < 2; at++)
       for (int rep = 0; rep < 2; rep++)
         for (int strict = 0; strict < 2; strict++)
           for (int win = 0; win < 2; win++)
@@ -510,8 +542,9 @@ static void test_against_reference(void **state) {
                 }
                 fo_sampler_destroy(s);
               }
-  fo_batch_destroy(b);
   tds_free(&g);
+  }
+  fo_batch_destroy(b);
 }
 
 /* No sampled edge is later than its tree's seed time: over the whole graph, every node a seed. */
