@@ -194,8 +194,10 @@ typedef struct fo_import_opts {
                                 so edge ids follow that order (edge_orig maps them back). A
                                 different length is FO_EFORMAT. Untyped imports. Default NULL */
   const char *node_time;   /**< .npy [n_nodes] int64 or int32: node times, stored as int64
-                                "node_time" (temporal sampling, time mode node); a different
-                                length is FO_EINVAL. Default NULL */
+                                "node_time" (temporal sampling, time mode node); without
+                                edge times every row is then ordered by its neighbors' node
+                                times (stable; edge ids follow, edge_orig maps them back). A
+                                different length is FO_EINVAL. Default NULL */
   int32_t weight_column;   /**< edgelist: 0-based column holding each edge's weight (a finite
                                 decimal >= 0, stored float32; NaN, inf, negative or junk is
                                 FO_EFORMAT/FO_ERANGE naming file, line and value); -1 (default)

@@ -100,10 +100,12 @@ typedef struct fo_sampler_opts {
                                row to its eligible range [lo, hi) by two binary searches
                                (rows are sorted by time at import), O(log deg) per node, then
                                runs the uniform kernel (or takes the last k) on the narrowed
-                               row: no extra memory. Node-time mode filters each row (rows are
-                               not sorted by neighbor time): O(deg) per node, one 8-byte
-                               scratch entry per eligible edge ("last": plus a sort by neighbor
-                               time, O(e log e) for e eligible). Errors: FO_EINVAL if the
+                               row: no extra memory. Node-time mode: the same binary searches
+                               through node_time[indices[p]] when rows are ordered by neighbor
+                               time (fo_topology.rows_by_node_time: imports with node times
+                               and no edge times), else a filter pass over each row: O(deg)
+                               per node, one 8-byte scratch entry per edge of the row ("last":
+                               plus a sort by neighbor time, O(e log e) for e eligible). Errors: FO_EINVAL if the
                                dataset lacks the times (message names the edge or node type
                                and the import option), FO_ENOSYS with `weighted` (alias tables
                                are per whole row), node-time mode over a partitioned dataset,
