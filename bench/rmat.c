@@ -43,11 +43,14 @@ static double now_s(void) {
 
 static void usage(FILE *f) {
   fprintf(f, "usage: fanout-rmat --scale S [--edgefactor 16] [--seed 1] [--csr] [--force]\n"
-             "                   [--features D [--classes 16] [--train-fraction 0.1]] [--typed] -o DIR\n"
+             "                   [--features D [--classes 16] [--train-fraction 0.1]] [--typed]\n"
+             "                   [--times T | --node-times T] -o DIR\n"
              "Generate a Graph500-style R-MAT graph (2^S nodes, edgefactor * 2^S edges before\n"
              "symmetrizing) and import it as a fanout dataset (undirected, no self loops or\n"
              "duplicates, CSC; --csr adds the CSR), optionally with random node data; --typed\n"
-             "writes it with 2 node types (a, b) and 4 edge types (a__r__a, a__r__b, ...).\n");
+             "writes it with 2 node types (a, b) and 4 edge types (a__r__a, a__r__b, ...);\n"
+             "--times T adds random edge times and node times, uniform in [0, T) (int64);\n"
+             "--node-times T node times only (rows are then ordered by neighbor node time).\n");
 }
 
 /* Write a C-order .npy file: header (numpy format 1.0, 64-byte aligned) then the data. */
@@ -157,9 +160,12 @@ int main(int argc, char **argv) {
       {"force", no_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
       {"features", required_argument, NULL, 'F'}, {"classes", required_argument, NULL, 'C'},
       {"train-fraction", required_argument, NULL, 'T'}, {"typed", no_argument, NULL, 'Y'},
+      {"times", required_argument, NULL, 'M'}, {"node-times", required_argument, NULL, 'N'},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int scale = -1, c, rc, typed = 0;
-  int64_t ef = 16, n, m, *src, *dst, *perm, dim = 0, classes = 16;
+  int64_t ef = 16, n, m, *src, *dst, *perm, dim = 0, classes = 16, tmax = 0;
+  int node_only = 0;
+  char tdir[4096] = "", etpath[4200], ntpath[4200];
   double train_fraction = 0.1;
   char scratch[4096] = "", fpath[4200], lpath[4200], spath[4300];
   uint64_t seed = 1, st;
@@ -186,9 +192,18 @@ int main(int argc, char **argv) {
     case 'C': classes = atoll(optarg); break;
     case 'T': train_fraction = atof(optarg); break;
     case 'Y': typed = 1; break;
+    case 'M': tmax = atoll(optarg); break;
+    case 'N':
+      tmax = atoll(optarg);
+      node_only = 1;
+      break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
     }
+  }
+  if (tmax < 0 || (tmax > 0 && typed)) {
+    fprintf(stderr, "fanout-rmat: --times must be >= 1 and without --typed\n");
+    return 2;
   }
   if (typed && dim > 0) {
     fprintf(stderr, "fanout-rmat: --typed writes no node data (no --features)\n");
@@ -267,6 +282,31 @@ int main(int argc, char **argv) {
     o.labels = lpath;
     o.splits = spath;
   }
+  if (tmax > 0) {
+    /* random edge times (one per generated edge) and node times, uniform in [0, tmax) */
+    const char *tmp = getenv("TMPDIR");
+    int64_t *tv = malloc((size_t)(m > n ? m : n) * sizeof *tv);
+    int wr = 0;
+    snprintf(tdir, sizeof tdir, "%s/fanout-rmat-t-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!tv || !mkdtemp(tdir)) {
+      fprintf(stderr, "fanout-rmat: cannot write times\n");
+      return 1;
+    }
+    st = seed ^ UINT64_C(0x7133);
+    for (int64_t i = 0; i < m; i++) tv[i] = (int64_t)(splitmix(&st) % (uint64_t)tmax);
+    snprintf(etpath, sizeof etpath, "%s/et.npy", tdir);
+    wr |= write_npy(etpath, "<i8", 1, &m, tv, (size_t)m * sizeof *tv);
+    for (int64_t v = 0; v < n; v++) tv[v] = (int64_t)(splitmix(&st) % (uint64_t)tmax);
+    snprintf(ntpath, sizeof ntpath, "%s/nt.npy", tdir);
+    wr |= write_npy(ntpath, "<i8", 1, &n, tv, (size_t)n * sizeof *tv);
+    free(tv);
+    if (wr) {
+      fprintf(stderr, "fanout-rmat: cannot write times in %s\n", tdir);
+      return 1;
+    }
+    if (!node_only) o.edge_time = etpath;
+    o.node_time = ntpath;
+  }
   t1 = now_s();
   o.num_nodes = n;
   if (typed) rc = import_typed(src, dst, m, n, out, &o, &rep);
@@ -278,6 +318,11 @@ int main(int argc, char **argv) {
     remove(lpath);
     remove(spath + 6);
     remove(scratch);
+  }
+  if (tdir[0]) {
+    remove(etpath);
+    remove(ntpath);
+    remove(tdir);
   }
   if (rc != FO_OK) {
     fprintf(stderr, "fanout-rmat: %s (%s)\n", fo_last_error(), fo_status_name(rc));

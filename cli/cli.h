@@ -96,5 +96,11 @@ int cli_node_type(const fo_dataset_t *d, const char *opt, const char *type, int3
 int cli_edge_pairs(const char *cmd, const char *arg, int64_t **src, int64_t **dst, int64_t *n);
 int cli_neg_arg(const char *cmd, const char *arg, fo_neg_mode *mode, double *amount);
 void cli_print_link(const fo_dataset_t *d, const fo_link_batch_t *lb);
+/* Temporal options (cli/temporal.c): opt is "--temporal", "--time", "--window" or
+ * "--seed-time" (which replaces *seed_time with the parsed list). */
+int cli_temporal_opt(const char *cmd, const char *opt, const char *arg, fo_sampler_opts *o,
+                     int64_t **seed_time, int64_t *n_seed_time);
+/* --strict, --window and --seed-time need --temporal. */
+int cli_temporal_check(const char *cmd, const fo_sampler_opts *o, bool have_seed_time);
 
 #endif

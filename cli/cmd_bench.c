@@ -51,6 +51,9 @@ static void help(void) {
          "  --drop-last          drop a last, smaller batch (default off)\n"
          "  --replace            sample with replacement (default %s)\n"
          "  --weighted           draw neighbors by edge weight (import --edge-weight)\n"
+         "  --temporal S         temporal sampling, uniform or last, each seed at its node time\n"
+         "                       (import --node-time); --time edge|node, --strict, --window W\n"
+         "                       as for sample\n"
          "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
          "  --disjoint           one tree per seed (default %s)\n"
          "  --load mmap|hugepage how the topology is brought into memory (default mmap)\n"
@@ -98,7 +101,8 @@ enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, 
        OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
        OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
        OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED, OPT_SEEDS,
-       OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD };
+       OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD, OPT_TEMPORAL, OPT_TIME, OPT_STRICT,
+       OPT_WINDOW };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -666,6 +670,8 @@ int cmd_bench(int argc, char **argv) {
       {"batches", required_argument, NULL, OPT_BATCHES}, {"seed", required_argument, NULL, OPT_SEED},
       {"epoch", required_argument, NULL, OPT_EPOCH}, {"replace", no_argument, NULL, OPT_REPLACE},
       {"weighted", no_argument, NULL, OPT_WEIGHTED},
+      {"temporal", required_argument, NULL, OPT_TEMPORAL}, {"time", required_argument, NULL, OPT_TIME},
+      {"strict", no_argument, NULL, OPT_STRICT}, {"window", required_argument, NULL, OPT_WINDOW},
       {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
       {"load", required_argument, NULL, OPT_LOAD}, {"json", no_argument, NULL, OPT_JSON},
       {"epochs", required_argument, NULL, OPT_EPOCHS}, {"threads", required_argument, NULL, OPT_THREADS},
@@ -783,6 +789,14 @@ int cmd_bench(int argc, char **argv) {
     case OPT_EPOCH: if ((ret = cli_u64("bench", "--epoch", optarg, &epoch0))) goto out; break;
     case OPT_REPLACE: lo.sampler.replace = true; break;
     case OPT_WEIGHTED: lo.sampler.weighted = true; break;
+    case OPT_TEMPORAL:
+    case OPT_TIME:
+    case OPT_WINDOW:
+      if ((ret = cli_temporal_opt("bench", c == OPT_TEMPORAL ? "--temporal" : c == OPT_TIME ? "--time" : "--window",
+                                  optarg, &lo.sampler, NULL, NULL)))
+        goto out;
+      break;
+    case OPT_STRICT: lo.sampler.time_strict = true; break;
     case OPT_DIR: if ((ret = cli_edge_dir("bench", optarg, &lo.sampler.edge_dir))) goto out; break;
     case OPT_DISJOINT: lo.sampler.disjoint = true; break;
     case OPT_LOAD: if ((ret = cli_load_mode("bench", optarg, &dopts.load))) goto out; break;
@@ -937,10 +951,17 @@ int cmd_bench(int argc, char **argv) {
       cli_json_i64_array(stdout, f, lo.sampler.n_hops < 64 ? lo.sampler.n_hops : 64);
     }
     printf(", \"seed\": %llu, \"epoch\": %llu, \"epochs\": %lld, \"replace\": %s, "
-           "\"weighted\": %s, \"edge_dir\": \"%s\", \"disjoint\": %s, \"split\": ",
+           "\"weighted\": %s, \"edge_dir\": \"%s\", \"disjoint\": %s, ",
            (unsigned long long)lo.sampler.seed, (unsigned long long)epoch0, (long long)epochs,
            lo.sampler.replace ? "true" : "false", lo.sampler.weighted ? "true" : "false",
            lo.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out", lo.sampler.disjoint ? "true" : "false");
+    if (lo.sampler.temporal != FO_TEMPORAL_NONE)
+      printf("\"temporal\": \"%s\", \"time\": \"%s\", \"strict\": %s, \"window\": %lld, \"split\": ",
+             lo.sampler.temporal == FO_TEMPORAL_LAST ? "last" : "uniform",
+             lo.sampler.time_attr == FO_TIME_ATTR_NODE ? "node" : "edge",
+             lo.sampler.time_strict ? "true" : "false", (long long)lo.sampler.time_window);
+    else
+      printf("\"split\": ");
     if (lo.split) cli_json_string(stdout, lo.split, strlen(lo.split));
     else printf("null");
     printf(", \"load\": \"%s\", \"mode\": \"%s\", \"threads\": %d, \"batch_size\": %lld, "

@@ -40,7 +40,17 @@ static void help(void) {
          "  --index-dtype T      auto | int32 | int64 for indices and edge ids (default auto)\n"
          "  --features X.npy     node features [n, D] (float32, float16, float64 or uint8)\n"
          "  --edge-weight W.npy  edge weights [E] (float32 or float64, finite, >= 0), input order\n"
-         "  --labels Y.npy       node labels [n] (int64 or int32; -1 = none)\n"
+         "  --weight-col K       edgelist: 0-based column K holds each edge's weight (finite,\n"
+         "                       >= 0, stored float32); mtx: --weight-col 2 makes the values weights\n"
+         "  --edge-time T.npy    edge times [E] (int64 or int32), input order; rows are then kept\n"
+         "                       sorted by time (ties in input order) for temporal sampling\n"
+         "  --time-col K         edgelist: 0-based column K holds each edge's time\n"
+         "  --time-format F      unix (an integer, default) | iso8601 (YYYY-MM-DD[THH:MM[:SS]][Z]:\n"
+         "                       stored as UNIX seconds)\n"
+         "  --node-time T.npy    node times [n] (int64 or int32) for temporal sampling --time node\n"
+         , o.undirected ? "on" : "off", o.remove_self_loops ? "on" : "off", o.dedup ? "on" : "off",
+         o.drop_unknown ? "on" : "off", o.relabel ? "on" : "off");
+  printf("  --labels Y.npy       node labels [n] (int64 or int32; -1 = none)\n"
          "  --split NAME=F.npy,...  node-id splits, e.g. train=a.npy,val=b.npy,test=c.npy\n"
          "  --node-array NAME=F.npy,...  int [n] arrays kept as node data (e.g. node_year)\n"
          "  --array NAME=F.npy,...  int [k] or [k, c] arrays kept as they are (\"extra\")\n"
@@ -69,8 +79,7 @@ static void help(void) {
          "  --force              replace DIR if it is an existing dataset (the whole directory)\n"
          "  --json               print the report as JSON\n"
          "  -q, --quiet          no progress bar\n",
-         o.undirected ? "on" : "off", o.remove_self_loops ? "on" : "off", o.dedup ? "on" : "off",
-         o.drop_unknown ? "on" : "off", o.relabel ? "on" : "off", (unsigned long long)o.split_seed);
+         (unsigned long long)o.split_seed);
 }
 
 enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELABEL, OPT_NUM,
@@ -78,7 +87,7 @@ enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELA
        OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS, OPT_NODE_ARRAY, OPT_ARRAY,
        OPT_NONFINITE,
        OPT_EDGE_TYPE, OPT_EDGE_TYPE_COL, OPT_NODE_TYPES, OPT_NODE_IDS, OPT_DEFAULT_TYPE, OPT_REVERSE,
-       OPT_EDGE_WEIGHT };
+       OPT_EDGE_WEIGHT, OPT_EDGE_TIME, OPT_NODE_TIME, OPT_WEIGHT_COL, OPT_TIME_COL, OPT_TIME_FORMAT };
 
 /* What the typed options collect; freed by typed_free. */
 typedef struct typed_args {
@@ -227,6 +236,11 @@ int cmd_import(int argc, char **argv) {
       {"node-array", required_argument, NULL, OPT_NODE_ARRAY}, {"array", required_argument, NULL, OPT_ARRAY},
       {"allow-nonfinite", no_argument, NULL, OPT_NONFINITE},
       {"edge-weight", required_argument, NULL, OPT_EDGE_WEIGHT},
+      {"edge-time", required_argument, NULL, OPT_EDGE_TIME},
+      {"node-time", required_argument, NULL, OPT_NODE_TIME},
+      {"weight-col", required_argument, NULL, OPT_WEIGHT_COL},
+      {"time-col", required_argument, NULL, OPT_TIME_COL},
+      {"time-format", required_argument, NULL, OPT_TIME_FORMAT},
       {"edge-type", required_argument, NULL, OPT_EDGE_TYPE},
       {"edge-type-col", required_argument, NULL, OPT_EDGE_TYPE_COL},
       {"node-types", required_argument, NULL, OPT_NODE_TYPES},
@@ -305,6 +319,23 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
       break;
     }
     case OPT_EDGE_WEIGHT: o.edge_weight = optarg; break;
+    case OPT_EDGE_TIME: o.edge_time = optarg; break;
+    case OPT_NODE_TIME: o.node_time = optarg; break;
+    case OPT_WEIGHT_COL:
+    case OPT_TIME_COL: {
+      int64_t k;
+      const char *name = c == OPT_WEIGHT_COL ? "--weight-col" : "--time-col";
+      if ((rc = cli_i64("import", name, optarg, &k))) return rc;
+      if (k < 0 || k > 1000) return cli_usage_error("import", "%s: %s is not a column in 0..1000", name, optarg);
+      if (c == OPT_WEIGHT_COL) o.weight_column = (int32_t)k;
+      else o.time_column = (int32_t)k;
+      break;
+    }
+    case OPT_TIME_FORMAT:
+      if (!strcmp(optarg, "unix")) o.time_format = FO_TIME_UNIX;
+      else if (!strcmp(optarg, "iso8601")) o.time_format = FO_TIME_ISO8601;
+      else return cli_usage_error("import", "--time-format: '%s' is not unix or iso8601", optarg);
+      break;
     case OPT_FEATURES:
     case OPT_LABELS:
     case OPT_SPLIT: {

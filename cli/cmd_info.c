@@ -235,6 +235,44 @@ int cmd_info(int argc, char **argv) {
       first = false;
     }
   }
+  bool times_open = false; /* JSON: a "times" object replaces the still open "degree" one */
+  for (int dir = 0; dir < 2 && !fo_dataset_num_parts(d); dir++) {
+    /* edge times: rows are sorted, so the range is over first and last entries (O(n)) */
+    fo_topology t;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    if (!fo_dataset_has_topology(d, (fo_edge_dir)dir) || fo_dataset_topology(d, (fo_edge_dir)dir, &t) != FO_OK ||
+        !t.time)
+      continue;
+    for (int64_t v = 0; v < t.n_rows; v++)
+      if (t.indptr[v + 1] > t.indptr[v]) {
+        if (t.time[t.indptr[v]] < lo) lo = t.time[t.indptr[v]];
+        if (t.time[t.indptr[v + 1] - 1] > hi) hi = t.time[t.indptr[v + 1] - 1];
+      }
+    if (json)
+      printf("%s\"%s\": {\"array\": \"%s\", \"min\": %lld, \"max\": %lld}",
+             times_open ? ", " : "}, \"times\": {", dir ? "out" : "in", t.time_name,
+             (long long)(t.n_edges ? lo : 0), (long long)(t.n_edges ? hi : 0));
+    else
+      printf("%-3s edge times %lld..%lld (%s, rows sorted by time)\n", dir ? "out" : "in",
+             (long long)(t.n_edges ? lo : 0), (long long)(t.n_edges ? hi : 0), t.time_name);
+    times_open = true;
+  }
+  if (!fo_dataset_num_parts(d)) {
+    const int64_t *nt;
+    int64_t n_nt, lo = 0, hi = 0;
+    if (fo_dataset_node_time(d, &nt, &n_nt) == FO_OK) {
+      for (int64_t v = 0; v < n_nt; v++) {
+        if (!v || nt[v] < lo) lo = nt[v];
+        if (!v || nt[v] > hi) hi = nt[v];
+      }
+      if (json)
+        printf("%s\"node\": {\"min\": %lld, \"max\": %lld}", times_open ? ", " : "}, \"times\": {",
+               (long long)lo, (long long)hi);
+      else printf("node times %lld..%lld (node_time)\n", (long long)lo, (long long)hi);
+    } else {
+      fo_clear_error();
+    }
+  }
   if (fo_dataset_num_parts(d)) {
     /* a partitioned dataset: its parts instead of degrees */
     if (json) {

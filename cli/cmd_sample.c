@@ -32,6 +32,13 @@ static void help(void) {
          "  --weighted           draw neighbors by edge weight (import --edge-weight)\n"
          "  --edge-dir in|out    in-neighbors (CSC) or out-neighbors (CSR) (default %s)\n"
          "  --disjoint           one tree per seed, adds 'batch' (default %s)\n"
+         "  --temporal S         temporal sampling: uniform (among eligible edges) or last (the\n"
+         "                       most recent eligible); one tree per seed (adds 'batch')\n"
+         "  --time edge|node     eligible: edge time <= seed time, or neighbor's node time\n"
+         "                       (default edge)\n"
+         "  --seed-time LIST     the time of each seed (default: the seeds' node times)\n"
+         "  --strict             eligible only if strictly earlier (<) than the seed time\n"
+         "  --window W           and not earlier than seed time - W\n"
          "  --orig-ids           print original node ids in 'node' instead of dataset ids\n"
          "  --edge-seeds LIST    link prediction: seed edges SRC-DST,SRC-DST,... (instead of\n"
          "                       --seeds); adds edge_label_index and edge_label (triplet:\n"
@@ -129,7 +136,7 @@ static int print_nodes(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
 
 enum { OPT_FANOUT = 256, OPT_SEEDS, OPT_SEED, OPT_EPOCH, OPT_BATCH, OPT_REPLACE, OPT_DIR,
        OPT_DISJOINT, OPT_ORIG, OPT_JSON, OPT_WEIGHTED, OPT_EDGE_SEEDS, OPT_EDGE_TYPE, OPT_NEG,
-       OPT_NO_STRICT, OPT_EXCLUDE };
+       OPT_NO_STRICT, OPT_EXCLUDE, OPT_TEMPORAL, OPT_TIME, OPT_SEED_TIME, OPT_STRICT, OPT_WINDOW };
 
 int cmd_sample(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -137,6 +144,9 @@ int cmd_sample(int argc, char **argv) {
       {"seed", required_argument, NULL, OPT_SEED}, {"epoch", required_argument, NULL, OPT_EPOCH},
       {"batch-index", required_argument, NULL, OPT_BATCH}, {"replace", no_argument, NULL, OPT_REPLACE},
       {"weighted", no_argument, NULL, OPT_WEIGHTED},
+      {"temporal", required_argument, NULL, OPT_TEMPORAL}, {"time", required_argument, NULL, OPT_TIME},
+      {"seed-time", required_argument, NULL, OPT_SEED_TIME}, {"strict", no_argument, NULL, OPT_STRICT},
+      {"window", required_argument, NULL, OPT_WINDOW},
       {"edge-dir", required_argument, NULL, OPT_DIR}, {"disjoint", no_argument, NULL, OPT_DISJOINT},
       {"orig-ids", no_argument, NULL, OPT_ORIG}, {"json", no_argument, NULL, OPT_JSON},
       {"edge-seeds", required_argument, NULL, OPT_EDGE_SEEDS},
@@ -148,7 +158,7 @@ int cmd_sample(int argc, char **argv) {
   cli_fanouts fanouts = {0};
   char *seed_type_name = NULL;
   int32_t seed_type = 0;
-  int64_t *seeds = NULL, n_seeds = 0;
+  int64_t *seeds = NULL, n_seeds = 0, *seed_time = NULL, n_seed_time = 0;
   uint64_t epoch = 0, batch_index = 0;
   bool orig = false, have_seeds = false;
   fo_dataset_t *d = NULL;
@@ -186,6 +196,16 @@ int cmd_sample(int argc, char **argv) {
     case OPT_BATCH: if ((ret = cli_u64("sample", "--batch-index", optarg, &batch_index))) goto out; break;
     case OPT_REPLACE: so.replace = true; break;
     case OPT_WEIGHTED: so.weighted = true; break;
+    case OPT_TEMPORAL:
+    case OPT_TIME:
+    case OPT_SEED_TIME:
+    case OPT_WINDOW:
+      if ((ret = cli_temporal_opt("sample", c == OPT_TEMPORAL ? "--temporal" : c == OPT_TIME ? "--time"
+                                  : c == OPT_WINDOW ? "--window" : "--seed-time", optarg, &so,
+                                  &seed_time, &n_seed_time)))
+        goto out;
+      break;
+    case OPT_STRICT: so.time_strict = true; break;
     case OPT_DIR: if ((ret = cli_edge_dir("sample", optarg, &so.edge_dir))) goto out; break;
     case OPT_DISJOINT: so.disjoint = true; break;
     case OPT_ORIG: orig = true; break;
@@ -229,6 +249,12 @@ int cmd_sample(int argc, char **argv) {
     ret = cli_usage_error("sample", "missing --seeds (or --edge-seeds)");
     goto out;
   }
+  if ((ret = cli_temporal_check("sample", &so, seed_time != NULL))) goto out;
+  if (seed_time && n_seed_time != n_seeds) {
+    ret = cli_usage_error("sample", "--seed-time gives %lld times for %lld seeds", (long long)n_seed_time,
+                          (long long)n_seeds);
+    goto out;
+  }
   if ((rc = fo_dataset_open(argv[optind], NULL, &d)) != FO_OK) {
     ret = cli_fail(rc);
     goto out;
@@ -246,7 +272,9 @@ int cmd_sample(int argc, char **argv) {
       goto out;
     }
   } else if ((rc = fo_sampler_create(d, &so, &s)) != FO_OK || (rc = fo_batch_create(&b)) != FO_OK ||
-             (rc = fo_sampler_sample_typed(s, seed_type, seeds, n_seeds, epoch, batch_index, b)) != FO_OK) {
+             (rc = so.temporal != FO_TEMPORAL_NONE
+                       ? fo_sampler_sample_at(s, seed_type, seeds, seed_time, n_seeds, epoch, batch_index, b)
+                       : fo_sampler_sample_typed(s, seed_type, seeds, n_seeds, epoch, batch_index, b)) != FO_OK) {
     ret = cli_fail(rc);
     goto out;
   }
@@ -296,5 +324,6 @@ out:
   cli_fanouts_free(&fanouts);
   free(seed_type_name);
   free(seeds);
+  free(seed_time);
   return ret;
 }

@@ -114,6 +114,15 @@ typedef struct fo_topology {
                               "weight_alias": row offset << 32 | 32-bit threshold; verify checks
                               it), else NULL */
   const char *weight_alias_name;
+  const int64_t *time;   /**< [m] edge time of each position (int64, import --edge-time or
+                              --time-col), or NULL. Every row is sorted by time, ascending (ties
+                              in input order; fo_dataset_verify checks it), so the edges of a
+                              row up to a time t are a prefix (docs/FORMAT.md "time") */
+  const char *time_name;
+  bool rows_by_node_time; /**< every row is sorted by its neighbors' node times (stable; set
+                              by imports with node times and no edge times: manifest
+                              "row_order": "node_time"), so node-time temporal sampling
+                              narrows a row by binary search */
 } fo_topology;
 
 /**
@@ -252,6 +261,14 @@ FO_API bool fo_dataset_has_features(const fo_dataset_t *d);
  * Cost: O(1); valid until close.
  */
 FO_API int fo_dataset_features(const fo_dataset_t *d, fo_features *out);
+
+/**
+ * Node times (import --node-time; temporal sampling in node-time mode): `*t` int64 [*n], one per
+ * node (of the node type, for a node-type view from fo_dataset_node_data).
+ * @return FO_OK; FO_EINVAL if the dataset (or node type) has none, or `d` is typed or
+ *         partitioned (ask a node type's view). Cost: O(1); valid until close.
+ */
+FO_API int fo_dataset_node_time(const fo_dataset_t *d, const int64_t **t, int64_t *n);
 
 /** Whether the dataset stores node labels. Cost: O(1). */
 FO_API bool fo_dataset_has_labels(const fo_dataset_t *d);

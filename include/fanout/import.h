@@ -124,6 +124,14 @@ typedef enum fo_index_dtype {
   FO_INDEX_INT64 = 2  /**< always int64 */
 } fo_index_dtype;
 
+/** How an edge list's time column (fo_import_opts.time_column) is written. */
+typedef enum fo_time_format {
+  FO_TIME_UNIX = 0,    /**< a decimal integer (int64), stored as it is (any unit) */
+  FO_TIME_ISO8601 = 1  /**< `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` (also ' ' for 'T') with an
+                            optional `Z` or `+HH:MM`/`-HH:MM` offset: stored as seconds since
+                            1970-01-01T00:00:00Z (dates alone: midnight UTC) */
+} fo_time_format;
+
 /** One edge type of a typed import with one edge list file per edge type. */
 typedef struct fo_import_edge_type {
   const char *src;   /**< source node type */
@@ -178,6 +186,25 @@ typedef struct fo_import_opts {
                                 finite and >= 0 (FO_ERANGE naming the file, index and value);
                                 a different length is FO_EFORMAT. Untyped imports only (typed:
                                 FO_ENOSYS). Default NULL */
+  const char *edge_time;   /**< .npy [n_input_edges] int64 or int32: one time per input edge
+                                (any unit; seconds for --time-format iso8601), input order
+                                (undirected reverse edges take their edge's time). Stored as
+                                int64 beside each CSC/CSR ("time", docs/FORMAT.md) and every
+                                row is then kept sorted by time (stable: ties in input order),
+                                so edge ids follow that order (edge_orig maps them back). A
+                                different length is FO_EFORMAT. Untyped imports. Default NULL */
+  const char *node_time;   /**< .npy [n_nodes] int64 or int32: node times, stored as int64
+                                "node_time" (temporal sampling, time mode node); without
+                                edge times every row is then ordered by its neighbors' node
+                                times (stable; edge ids follow, edge_orig maps them back). A
+                                different length is FO_EINVAL. Default NULL */
+  int32_t weight_column;   /**< edgelist: 0-based column holding each edge's weight (a finite
+                                decimal >= 0, stored float32; NaN, inf, negative or junk is
+                                FO_EFORMAT/FO_ERANGE naming file, line and value); -1 (default)
+                                none. Excludes edge_weight. */
+  int32_t time_column;     /**< edgelist: 0-based column holding each edge's time (see
+                                time_format); -1 (default) none. Excludes edge_time. */
+  fo_time_format time_format; /**< how time_column is written; default FO_TIME_UNIX */
   fo_feature_dtype feature_dtype; /**< default FO_FEATURES_AUTO */
   uint64_t split_seed;     /**< planetoid: seed of the standard split (20 train nodes per
                                 class, 500 val, 1000 test); default 0 */

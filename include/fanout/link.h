@@ -50,7 +50,7 @@
  * batch index): bit-identical across runs, threads and processes.
  *
  * Not yet supported (FO_ENOSYS): disjoint mode, partitioned and distributed datasets, weighted
- * sampling with exclusion.
+ * sampling with exclusion, temporal sampling (seed edge times).
  *
  * Thread-safety: a link sampler is used by one thread at a time; any number share one dataset.
  */
@@ -117,7 +117,7 @@ FO_API void fo_link_opts_init(fo_link_opts *o);
  *         integer in 1..2^20 for triplet), strict negatives or exclusion without the topology
  *         they read (strict: et's CSR or CSC; message names the import option), sampler
  *         options as fo_sampler_create; FO_ENOSYS for disjoint mode, a partitioned dataset,
- *         weighted with exclude_seed_edges; FO_ENOMEM.
+ *         weighted with exclude_seed_edges, temporal sampling; FO_ENOMEM.
  * Thread-safety: any thread. Cost: O(n_hops + manifest) .
  */
 FO_API int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o,

@@ -57,6 +57,10 @@ typedef struct fo_loader_opts {
   uint64_t epoch;              /**< the first epoch; default 0 */
   bool features;               /**< gather x when the dataset has features; default true */
   bool labels;                 /**< gather y when the dataset has labels; default true */
+  const int64_t *input_time;   /**< temporal samplers (sampler.temporal): [n_input_nodes] the
+                                    seed time of each input node (PyG's input_time; copied);
+                                    NULL (default): each seed's node time. Needs input_nodes
+                                    (FO_EINVAL otherwise, or for a non-temporal sampler). */
   const char *input_type;      /**< typed datasets: the node type of the input nodes (PyG's
                                     `input_nodes=(type, ids)`); input_nodes, split and labels
                                     are that type's. NULL (default): the only node type, and an
@@ -90,6 +94,8 @@ typedef struct fo_loader_batch {
   const fo_loader_features *x_types; /**< typed datasets: [n_node_types] features per node type
                                     (PyG's x_dict; `x` above is then NULL); version 1: NULL */
   int32_t input_type;          /**< node type of the seeds (0 for version 1) */
+  const int64_t *input_time;   /**< temporal samplers: [batch_size] the time of each seed (its
+                                    tree's bound: input_time, or its node time); else NULL */
 } fo_loader_batch_t;
 
 /** Write the defaults into `o` (the sampler part as fo_sampler_opts_init; num_workers from

@@ -46,6 +46,24 @@ extern "C" {
 
 typedef struct fo_sampler fo_sampler_t;
 
+/** Temporal sampling (fo_sampler_opts.temporal): which eligible edges a node takes. */
+typedef enum fo_temporal_strategy {
+  FO_TEMPORAL_NONE = 0,    /**< no time constraint (default) */
+  FO_TEMPORAL_UNIFORM = 1, /**< uniform among the eligible edges, with or without replacement
+                                (PyG temporal_strategy="uniform") */
+  FO_TEMPORAL_LAST = 2     /**< the min(fanout, eligible) most recent eligible edges, in
+                                stored (time-ascending) order; deterministic, `replace` ignored
+                                (PyG temporal_strategy="last") */
+} fo_temporal_strategy;
+
+/** What a time constraint compares (PyG time_attr): edge times or neighbor node times. */
+typedef enum fo_time_attr {
+  FO_TIME_ATTR_EDGE = 0,   /**< edge e is eligible iff edge_time[e] <= t (the "time" arrays,
+                                import --edge-time / --time-col) */
+  FO_TIME_ATTR_NODE = 1    /**< the edge to neighbor u is eligible iff node_time[u] <= t
+                                (import --node-time; typed: the neighbor type's node times) */
+} fo_time_attr;
+
 typedef struct fo_sampler_opts {
   const int32_t *fanouts; /**< [n_hops] per-hop fanout, -1 = all, 0 = none; copied by create */
   int32_t n_hops;         /**< number of hops, 1..64; default 0 = must be set */
@@ -71,6 +89,31 @@ typedef struct fo_sampler_opts {
                                fanout (or with piled-up repeats) use Efraimidis-Spirakis keys,
                                O(deg log fanout). Nothing is built at open.
                                Partitioned datasets and fo_dist: FO_ENOSYS. */
+  /* ---- temporal sampling (PyG NeighborSampler time_attr / temporal_strategy) ------------ */
+  fo_temporal_strategy temporal; /**< default FO_TEMPORAL_NONE. Otherwise every seed carries a
+                               time t (fo_sampler_sample_at: seed_time, or by default the seed's
+                               node time) and every node of seed i's tree is expanded with
+                               seed i's t: sampling is disjoint (one tree per seed, as PyG
+                               forces for temporal sampling), whatever `disjoint` says. Only
+                               eligible edges are drawn (time_attr, time_strict, time_window);
+                               fanout -1 takes all eligible edges. Edge-time mode narrows each
+                               row to its eligible range [lo, hi) by two binary searches
+                               (rows are sorted by time at import), O(log deg) per node, then
+                               runs the uniform kernel (or takes the last k) on the narrowed
+                               row: no extra memory. Node-time mode: the same binary searches
+                               through node_time[indices[p]] when rows are ordered by neighbor
+                               time (fo_topology.rows_by_node_time: imports with node times
+                               and no edge times), else a filter pass over each row: O(deg)
+                               per node, one 8-byte scratch entry per edge of the row ("last":
+                               plus a sort by neighbor time, O(e log e) for e eligible). Errors: FO_EINVAL if the
+                               dataset lacks the times (message names the edge or node type
+                               and the import option), FO_ENOSYS with `weighted` (alias tables
+                               are per whole row), node-time mode over a partitioned dataset,
+                               and fo_dist (MPI) samplers. */
+  fo_time_attr time_attr; /**< default FO_TIME_ATTR_EDGE */
+  bool time_strict;       /**< eligible iff time < t instead of <= t; default false */
+  int64_t time_window;    /**< >= 0: also time >= t - window (a window of `window` time units
+                               ending at t, both ends as above); default -1 (no lower bound) */
 } fo_sampler_opts;
 
 /**
@@ -189,6 +232,32 @@ FO_API int fo_sampler_sample_typed(fo_sampler_t *s, int32_t node_type, const fo_
 FO_API int fo_sampler_sample_hetero(fo_sampler_t *s, const fo_nid_t *const *seeds,
                                     const int64_t *n_seeds, uint64_t epoch, uint64_t batch_index,
                                     fo_batch_t *out);
+
+/**
+ * Temporal sampling (fo_sampler_opts.temporal): fo_sampler_sample_typed with a time per seed.
+ * Seed i's tree (its own neighborhood: temporal sampling is disjoint) contains only edges
+ * eligible at seed_time[i] (see fo_sampler_opts.temporal); batch->batch gives each node's tree.
+ * @param seed_time  [n_seeds] int64 times, borrowed for the call; NULL: each seed's node time
+ *                   (the seeds' node type's node_time array).
+ * @return as fo_sampler_sample_typed; FO_EINVAL if the sampler is not temporal, or seed_time
+ *         is NULL and the seeds' node type has no node times (message names --seed-time and
+ *         --node-time). fo_sampler_sample / _typed / _hetero on a temporal sampler use the node
+ *         times the same way.
+ * Thread-safety: as fo_sampler_sample. Cost: as fo_sampler_sample plus, per frontier node,
+ * O(log deg) (edge time) or O(deg) (node time).
+ */
+FO_API int fo_sampler_sample_at(fo_sampler_t *s, int32_t node_type, const fo_nid_t *seeds,
+                                const int64_t *seed_time, int64_t n_seeds, uint64_t epoch,
+                                uint64_t batch_index, fo_batch_t *out);
+
+/**
+ * fo_sampler_sample_hetero with seed times: `seed_time[t]` [n_seeds[t]] the times of type t's
+ * seeds (seed_time NULL, or seed_time[t] NULL: their node times). Errors as
+ * fo_sampler_sample_at.
+ */
+FO_API int fo_sampler_sample_hetero_at(fo_sampler_t *s, const fo_nid_t *const *seeds,
+                                       const int64_t *const *seed_time, const int64_t *n_seeds,
+                                       uint64_t epoch, uint64_t batch_index, fo_batch_t *out);
 
 /**
  * The part of batch `b` that belongs to node type t (typed: a sub-batch whose n_seeds,

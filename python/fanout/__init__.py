@@ -713,7 +713,15 @@ class NeighborLoader(_fanout.Loader):
     accepted too: see docs/PYTHON.md for each. Those without meaning here are ignored (with a
     warning when fanout cannot do what the value asks, e.g. ``pin_memory=True``); those that
     would change the batches fanout cannot make (``subgraph_type="induced"``,
-    ``time_attr``, ``transform``, ...) raise ValueError; unknown names raise TypeError.
+    ``transform``, ...) raise ValueError; unknown names raise TypeError.
+
+    Temporal sampling (PyG's names): ``time_attr="edge"`` (the dataset's edge times, import
+    ``--edge-time``/``--time-col``) or ``"node"`` (node times, ``--node-time``);
+    ``temporal_strategy="uniform"`` (uniform among eligible edges) or ``"last"`` (the most
+    recent ones); ``input_time``: one integer time per input node (node ids), default the seeds'
+    node times. Seed i's tree only has edges with time <= input_time[i] (edge mode) or
+    neighbors with node time <= it (node mode); sampling is then disjoint (as in PyG) and
+    ``batch.input_time`` gives each seed's time.
 
     Epochs: every ``iter(loader)`` (every ``for`` loop over it) starts the next epoch: the
     first runs ``epoch``, then ``epoch + 1``, ... (a new shuffle each time, like PyG's
@@ -742,6 +750,9 @@ class NeighborLoader(_fanout.Loader):
         epoch: int = 0,
         features: bool = True,
         labels: bool = True,
+        time_attr: Optional[str] = None,
+        temporal_strategy: str = "uniform",
+        input_time: Any = None,
         _dist: Optional[tuple] = None,
         **pyg_kwargs: Any,
     ):
@@ -797,6 +808,7 @@ class NeighborLoader(_fanout.Loader):
             num_workers=num_workers, seed=int(seed), replace=bool(replace),
             disjoint=bool(disjoint), edge_dir=edge_dir, prefetch=prefetch, epoch=int(epoch),
             features=bool(features), labels=bool(labels), **typed,
+            **_temporal_kwargs(time_attr, temporal_strategy, input_time, input_nodes),
             **({} if _dist is None else {"dist": _dist[0], "tail": _dist[1], **_dist[2]}))
 
     @property
@@ -975,6 +987,40 @@ class LinkNeighborLoader:
                                None if self._label is None else self._label[ids], epoch, b)
             yield self._batch(r, ids, epoch, b)
 
+def _temporal_kwargs(time_attr: Any, temporal_strategy: Any, input_time: Any,
+                     input_nodes: Any) -> Dict[str, Any]:
+    """PyG's temporal arguments -> the C loader's: ``time_attr`` "edge" (the dataset's edge
+    times, import --edge-time / --time-col) or "node" (node times, --node-time), or None (not
+    temporal); ``temporal_strategy`` "uniform" or "last"; ``input_time`` one int time per
+    input node (needs node ids as ``input_nodes``), None = the seeds' node times."""
+    if time_attr is None:
+        if input_time is not None:
+            raise _bad(ValueError, "input_time needs time_attr ('edge' or 'node')")
+        if temporal_strategy != "uniform":  # PyG ignores it without time_attr
+            warnings.warn(f"temporal_strategy is ignored without time_attr (got "
+                          f"{temporal_strategy!r}): no temporal sampling", UserWarning, stacklevel=3)
+        return {}
+    if time_attr not in ("edge", "node"):
+        raise _bad(ValueError, f"time_attr: expected 'edge' (edge times) or 'node' (node "
+                               f"times), got {time_attr!r}")
+    if temporal_strategy not in ("uniform", "last"):
+        raise _bad(ValueError, f"temporal_strategy: expected 'uniform' or 'last', got "
+                               f"{temporal_strategy!r}")
+    out: Dict[str, Any] = {"time_attr": time_attr, "temporal_strategy": temporal_strategy}
+    if input_time is not None:
+        t = np.asarray(input_time)
+        if t.ndim != 1 or (t.dtype.kind not in "iu" and t.size):
+            raise _bad(TypeError, f"input_time: expected 1-D integer times, got dtype {t.dtype} "
+                                  f"with shape {t.shape}")
+        if input_nodes is None or isinstance(input_nodes, str):
+            raise _bad(ValueError, "input_time: give input_nodes as node ids (one time each)")
+        if t.shape[0] != len(input_nodes):
+            raise _bad(ValueError, f"input_time: {t.shape[0]} times for {len(input_nodes)} "
+                                   f"input nodes")
+        out["input_time"] = t.astype(np.int64)
+    return out
+
+
 def _typed_input_nodes(ds: Dataset, input_nodes: Any) -> Tuple[Optional[str], Any]:
     """PyG's hetero ``input_nodes``: ``(node type, ids | mask | split name | None)`` or a
     node type alone (all its nodes) -> (input type or None, the rest as for one type)."""
@@ -1048,8 +1094,6 @@ _PYG_SAME = {  # the value that fanout's batches already satisfy; any other rais
                       "'bidirectional' and 'induced' subgraphs are not built"),
     "directed": (True, "directed=False (PyG's old name for an induced subgraph) is not "
                  "supported: fanout returns the sampled edges only"),
-    "time_attr": (None, "temporal sampling is not supported"),
-    "input_time": (None, "temporal sampling is not supported"),
     "weight_attr": (None, "weighted sampling is not supported"),
     "transform": (None, "transforms are not applied by the loader: apply it to each batch "
                   "(e.g. to batch.to_dict())"),
@@ -1354,6 +1398,8 @@ def _batch_to_dict(batch: Batch) -> Dict[str, Any]:
         d["y"] = as_tensor(batch.y)
     d["n_id"] = as_tensor(batch.node)
     d["e_id"] = as_tensor(batch.edge)
+    if getattr(batch, "input_time", None) is not None:  # PyG: data.seed_time (temporal)
+        d["seed_time"] = as_tensor(batch.input_time)
     if batch.batch is not None:  # PyG: data.batch = out.batch, None unless disjoint
         d["batch"] = as_tensor(batch.batch)
     d["num_sampled_nodes"] = batch.num_sampled_nodes.tolist()

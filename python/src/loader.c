@@ -130,7 +130,8 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
                            "drop_last", "num_workers", "seed", "replace", "disjoint",
                            "edge_dir", "prefetch", "epoch", "features", "labels", "dist",
                            "tail", "input_type", "edge_type_fanouts", "num_neighbors_dict",
-                           "seed_placement", "cache_bytes", "cache_policy", "lookahead", NULL};
+                           "seed_placement", "cache_bytes", "cache_policy", "lookahead",
+                           "time_attr", "temporal_strategy", "input_time", NULL};
   fopy_dataset *ds;
   PyObject *nn, *input_nodes = Py_None, *num_workers = Py_None, *prefetch = Py_None;
   PyObject *dist = Py_None;
@@ -141,6 +142,9 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   fo_dist_loader_opts dlo;
   const char *input_type = NULL;
   PyObject *et_fanouts_arg = Py_None, *nn_dict = Py_None, *et_seq = NULL;
+  const char *time_attr = NULL, *temporal_strategy = "uniform";
+  PyObject *input_time = Py_None;
+  PyArrayObject *times = NULL;
   int32_t *et_fanouts = NULL;
   fo_dist_tail dtail = FO_DIST_TAIL_KEEP;
   fo_dist_t *dd = NULL;
@@ -157,12 +161,13 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   fo_loader_t *L = NULL;
   loader *self = NULL;
 
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOOsLsi:Loader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOOsLsizsO:Loader", kwlist,
                                    &fopy_DatasetType, &ds, &nn, &batch_size, &input_nodes,
                                    &shuffle, &drop_last, &num_workers, &seed, &replace,
                                    &disjoint, &edge_dir, &prefetch, &epoch, &features, &labels,
                                    &dist, &tail, &input_type, &et_fanouts_arg, &nn_dict,
-                                   &seed_placement, &cache_bytes, &cache_policy, &lookahead))
+                                   &seed_placement, &cache_bytes, &cache_policy, &lookahead,
+                                   &time_attr, &temporal_strategy, &input_time))
     return NULL;
   fo_dist_loader_opts_init(&dlo);
   if (!strcmp(seed_placement, "global")) {
@@ -276,6 +281,32 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_ValueError, "edge_dir: '%s' is not 'in' or 'out'", edge_dir);
     goto fail;
   }
+  /* temporal sampling (PyG time_attr / temporal_strategy / input_time) */
+  if (time_attr) {
+    if (!strcmp(time_attr, "edge")) {
+      o.sampler.time_attr = FO_TIME_ATTR_EDGE;
+    } else if (!strcmp(time_attr, "node")) {
+      o.sampler.time_attr = FO_TIME_ATTR_NODE;
+    } else {
+      PyErr_Format(PyExc_ValueError, "time_attr: '%s' is not 'edge' (edge times) or 'node' "
+                   "(node times)", time_attr);
+      goto fail;
+    }
+    if (!strcmp(temporal_strategy, "uniform")) {
+      o.sampler.temporal = FO_TEMPORAL_UNIFORM;
+    } else if (!strcmp(temporal_strategy, "last")) {
+      o.sampler.temporal = FO_TEMPORAL_LAST;
+    } else {
+      PyErr_Format(PyExc_ValueError, "temporal_strategy: '%s' is not 'uniform' or 'last'",
+                   temporal_strategy);
+      goto fail;
+    }
+  }
+  if (input_time != Py_None) {
+    if (!(times = (PyArrayObject *)PyArray_FROMANY(input_time, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY)))
+      goto fail;
+    o.input_time = (const int64_t *)PyArray_DATA(times);
+  }
   o.batch_size = (int64_t)batch_size;
   o.shuffle = shuffle;
   o.drop_last = drop_last;
@@ -291,6 +322,11 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     if (!ids) goto fail;
     o.input_nodes = (const fo_nid_t *)PyArray_DATA(ids);
     o.n_input_nodes = (int64_t)PyArray_DIM(ids, 0);
+  }
+  if (times && (!ids || PyArray_DIM(times, 0) != PyArray_DIM(ids, 0))) {
+    PyErr_Format(PyExc_ValueError, "input_time: %zd times for %s", (Py_ssize_t)PyArray_DIM(times, 0),
+                 ids ? "a different number of input nodes" : "input_nodes that are not node ids");
+    goto fail;
   }
   if (optional_int32(num_workers, "num_workers", &o.num_workers) < 0 ||
       optional_int32(prefetch, "prefetch", &o.prefetch) < 0)
@@ -346,6 +382,7 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyMem_Free(et_fanouts);
   Py_XDECREF(et_seq);
   Py_XDECREF(ids);
+  Py_XDECREF(times);
   Py_DECREF(seq);
   return (PyObject *)self;
 fail:
@@ -353,6 +390,7 @@ fail:
   PyMem_Free(et_fanouts);
   Py_XDECREF(et_seq);
   Py_XDECREF(ids);
+  Py_XDECREF(times);
   Py_XDECREF(seq);
   Py_XDECREF(fan_tuple);
   Py_XDECREF(self);
@@ -663,6 +701,11 @@ static PyObject *batch_get_batch(batch *self, void *closure) {
 
 static PyObject *batch_get_input_id(batch *self, void *closure) {
   return view1(self, self->b->input_id, self->b->batch_size);
+}
+
+static PyObject *batch_get_input_time(batch *self, void *closure) {
+  if (!self->b->input_time) Py_RETURN_NONE;
+  return view1(self, self->b->input_time, self->b->batch_size);
 }
 
 static PyObject *batch_get_y(batch *self, void *closure) {
@@ -1068,6 +1111,9 @@ static PyGetSetDef batch_getset[] = {
      "int64 [batch_size] labels of the seeds (-1: none); None when not gathered.", NULL},
     {"input_id", (getter)batch_get_input_id, NULL,
      "int64 [batch_size] position of each seed in the loader's input nodes.", NULL},
+    {"input_time", (getter)batch_get_input_time, NULL,
+     "Temporal loaders: int64 [batch_size] the time of each seed (input_time, or its node "
+     "time), which bounds its tree; else None.", NULL},
     {"num_sampled_nodes", (getter)batch_get_num_sampled_nodes, NULL,
      "int64 [hops + 1]: seeds, then new nodes per hop.", NULL},
     {"num_sampled_edges", (getter)batch_get_num_sampled_edges, NULL,

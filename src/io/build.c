@@ -130,9 +130,16 @@ static int relabel(edge_set *es, int64_t **orig_out, int64_t *n_out) {
 }
 
 /* Stable counting sort of edges by key[] in [0, n): out_pos[i] = new position of edge i;
- * ptr[n+1] receives the offsets (indptr). */
+ * ptr[n+1] receives the offsets (indptr). Edges with equal keys are placed in the order
+ * `order` visits them (NULL: list order). */
+static int counting_sort_in(const int64_t *key, int64_t m, int64_t n, int64_t *ptr, int64_t *out_pos,
+                            const int64_t *order, const volatile int *cancel);
 static int counting_sort(const int64_t *key, int64_t m, int64_t n, int64_t *ptr, int64_t *out_pos,
                          const volatile int *cancel) {
+  return counting_sort_in(key, m, n, ptr, out_pos, NULL, cancel);
+}
+static int counting_sort_in(const int64_t *key, int64_t m, int64_t n, int64_t *ptr, int64_t *out_pos,
+                            const int64_t *order, const volatile int *cancel) {
   memset(ptr, 0, (size_t)(n + 1) * sizeof *ptr);
   for (int64_t i = 0; i < m; i++) {
     if (stopped(cancel, i)) return interrupted();
@@ -143,8 +150,9 @@ static int counting_sort(const int64_t *key, int64_t m, int64_t n, int64_t *ptr,
     int64_t *next = fo__malloc_n(n, sizeof *next);
     if (!next) return FO_FAIL(FO_ENOMEM, "counting sort over %lld nodes", (long long)n);
     memcpy(next, ptr, (size_t)n * sizeof *next);
-    for (int64_t i = 0; i < m; i++) {
-      if (stopped(cancel, i)) {
+    for (int64_t j = 0; j < m; j++) {
+      const int64_t i = order ? order[j] : j;
+      if (stopped(cancel, j)) {
         free(next);
         return interrupted();
       }
@@ -376,8 +384,53 @@ int fo__topology_widths(int64_t n_src, int64_t n_dst, int64_t m, const fo_import
   return width_for(o->index_dtype, m - 1, "edge ids", ew);
 }
 
+/* ord[0..m): the edges stably sorted by nt[end[i]] (LSD radix, sign bit flipped). */
+static int order_by_node_time(const int64_t *end, const int64_t *nt, int64_t m, int64_t *ord,
+                              const volatile int *cancel) {
+  int64_t *tmp = fo__malloc_n(m ? m : 1, sizeof *tmp), *cnt = fo__malloc_n(65537, sizeof *cnt);
+  int64_t *a = ord, *b = tmp;
+  int rc = FO_OK;
+  if (!tmp || !cnt) {
+    rc = FO_FAIL(FO_ENOMEM, "order of %lld edges by node time", (long long)m);
+    goto out;
+  }
+  for (int64_t i = 0; i < m; i++) a[i] = i;
+  for (int pass = 0; pass < 4; pass++) {
+    const int sh = 16 * pass;
+    int64_t acc = 0;
+    bool one = false;
+    memset(cnt, 0, 65537 * sizeof *cnt);
+    for (int64_t i = 0; i < m; i++) {
+      POLL_OR_STOP(cancel, i);
+      cnt[((uint64_t)nt[end[a[i]]] ^ (UINT64_C(1) << 63)) >> sh & 0xffff]++;
+    }
+    for (int k = 0; k < 65536; k++) {
+      int64_t c = cnt[k];
+      if (c == m) one = true;
+      cnt[k] = acc;
+      acc += c;
+    }
+    if (one) continue;
+    for (int64_t i = 0; i < m; i++) {
+      POLL_OR_STOP(cancel, i);
+      b[cnt[((uint64_t)nt[end[a[i]]] ^ (UINT64_C(1) << 63)) >> sh & 0xffff]++] = a[i];
+    }
+    {
+      int64_t *x = a;
+      a = b;
+      b = x;
+    }
+  }
+  if (a != ord) memcpy(ord, a, (size_t)m * sizeof *ord);
+out:
+  free(tmp);
+  free(cnt);
+  return rc;
+}
+
 int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
                        const fo_import_opts *o, fo__topology *t) {
+  int64_t *ord = NULL;
   int rc;
   memset(t, 0, sizeof *t);
   t->n_src = n_src;
@@ -394,7 +447,15 @@ int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
       rc = FO_FAIL(FO_ENOMEM, "CSC of %lld edges", (long long)es->m);
       goto out;
     }
-    if ((rc = counting_sort(es->dst, es->m, n_dst, t->csc_ptr, t->csc_pos, o->cancel)) != FO_OK) goto out;
+    /* node times without edge times: each column ordered by its neighbors' (sources') times */
+    if (es->nt_src && !(ord = fo__malloc_n(es->m ? es->m : 1, sizeof *ord))) {
+      rc = FO_FAIL(FO_ENOMEM, "CSC of %lld edges", (long long)es->m);
+      goto out;
+    }
+    if (es->nt_src && (rc = order_by_node_time(es->src, es->nt_src, es->m, ord, o->cancel)) != FO_OK) goto out;
+    if ((rc = counting_sort_in(es->dst, es->m, n_dst, t->csc_ptr, t->csc_pos, es->nt_src ? ord : NULL,
+                               o->cancel)) != FO_OK)
+      goto out;
     for (int64_t i = 0; i < es->m; i++) {
       POLL_OR_STOP(o->cancel, i);
       t->csc_idx[t->csc_pos[i]] = es->src[i];
@@ -413,7 +474,14 @@ int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
       rc = FO_FAIL(FO_ENOMEM, "CSR of %lld edges", (long long)es->m);
       goto out;
     }
-    if ((rc = counting_sort(es->src, es->m, n_src, t->csr_ptr, t->csr_pos, o->cancel)) != FO_OK) goto out;
+    if (es->nt_dst && !ord && !(ord = fo__malloc_n(es->m ? es->m : 1, sizeof *ord))) {
+      rc = FO_FAIL(FO_ENOMEM, "CSR of %lld edges", (long long)es->m);
+      goto out;
+    }
+    if (es->nt_dst && (rc = order_by_node_time(es->dst, es->nt_dst, es->m, ord, o->cancel)) != FO_OK) goto out;
+    if ((rc = counting_sort_in(es->src, es->m, n_src, t->csr_ptr, t->csr_pos, es->nt_dst ? ord : NULL,
+                               o->cancel)) != FO_OK)
+      goto out;
     for (int64_t i = 0; i < es->m; i++) {
       POLL_OR_STOP(o->cancel, i);
       t->csr_idx[t->csr_pos[i]] = es->dst[i];
@@ -446,8 +514,11 @@ int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
       if (id_pos[i] != es->orig[i]) t->need_orig = true;
     }
   }
+  t->by_node_time = es->nt_src != NULL;
+  free(ord);
   return FO_OK;
 out:
+  free(ord);
   fo__topology_free(t);
   return rc;
 }
@@ -555,6 +626,78 @@ out:
   return rc;
 }
 
+/* The times of one direction, aligned with its positions (as write_weights): int64 `name`. */
+static int write_times(const fo__topology *t, const int64_t *ids, const char *name, fo__writer *w) {
+  int64_t *buf = fo__malloc_n(t->m ? t->m : 1, sizeof *buf);
+  int rc;
+  if (!buf) return FO_FAIL(FO_ENOMEM, "%s: %lld times", name, (long long)t->m);
+  for (int64_t p = 0; p < t->m; p++) {
+    int64_t id = ids ? ids[p] : p, in = t->edge_orig[id];
+    buf[p] = t->t_in[in >= t->t_m_in ? in - t->t_m_in : in];
+  }
+  rc = fo__writer_add_i64(w, name, 8, buf, t->m);
+  free(buf);
+  return rc;
+}
+
+int fo__edges_sort_by_time(fo__edge_set *es, const int64_t *t_in, int64_t m_input) {
+  const int64_t m = es->m;
+  int64_t *key = fo__malloc_n(m ? m : 1, sizeof *key), *tmp = fo__malloc_n(m ? m : 1, sizeof *tmp);
+  int64_t *ord = fo__malloc_n(m ? m : 1, sizeof *ord), *ord2 = fo__malloc_n(m ? m : 1, sizeof *ord2);
+  int64_t *cnt = fo__malloc_n(65537, sizeof *cnt);
+  int rc = FO_OK;
+  if (!key || !tmp || !ord || !ord2 || !cnt) {
+    rc = FO_FAIL(FO_ENOMEM, "sort of %lld edges by time", (long long)m);
+    goto out;
+  }
+  for (int64_t i = 0; i < m; i++) {
+    const int64_t in = es->orig[i];
+    POLL_OR_STOP(es->cancel, i);
+    key[i] = t_in[in >= m_input ? in - m_input : in];
+    ord[i] = i;
+  }
+  /* LSD radix sort of positions by key (sign bit flipped), 16 bits per pass: stable */
+  for (int pass = 0; pass < 4; pass++) {
+    const int sh = 16 * pass;
+    int64_t acc = 0;
+    bool one = false;
+    memset(cnt, 0, 65537 * sizeof *cnt);
+    for (int64_t i = 0; i < m; i++) {
+      POLL_OR_STOP(es->cancel, i);
+      cnt[((uint64_t)key[ord[i]] ^ (UINT64_C(1) << 63)) >> sh & 0xffff]++;
+    }
+    for (int b = 0; b < 65536; b++) {
+      int64_t c = cnt[b];
+      if (c == m) one = true;
+      cnt[b] = acc;
+      acc += c;
+    }
+    if (one) continue;
+    for (int64_t i = 0; i < m; i++) {
+      POLL_OR_STOP(es->cancel, i);
+      ord2[cnt[((uint64_t)key[ord[i]] ^ (UINT64_C(1) << 63)) >> sh & 0xffff]++] = ord[i];
+    }
+    {
+      int64_t *x = ord;
+      ord = ord2;
+      ord2 = x;
+    }
+  }
+  /* apply the order to src, dst, orig */
+  for (int a = 0; a < 3; a++) {
+    int64_t *v = a == 0 ? es->src : a == 1 ? es->dst : es->orig;
+    for (int64_t i = 0; i < m; i++) tmp[i] = v[ord[i]];
+    memcpy(v, tmp, (size_t)m * sizeof *v);
+  }
+out:
+  free(key);
+  free(tmp);
+  free(ord);
+  free(ord2);
+  free(cnt);
+  return rc;
+}
+
 int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const char *prefix,
                        fo__writer *w, json_t *obj) {
   char a[96], b[96], c[96];
@@ -567,6 +710,7 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
     pname(b, sizeof b, prefix, "csc_indices");
     json_t *j = json_pack("{s:s, s:s}", "indptr", a, "indices", b);
     json_object_set_new(topo, "csc", j);
+    if (t->by_node_time) json_object_set_new(j, "row_order", json_string("node_time"));
     if ((rc = fo__writer_add_i64(w, a, 8, t->csc_ptr, t->n_dst + 1)) != FO_OK ||
         (rc = fo__writer_add_i64(w, b, t->iw, t->csc_idx, t->m)) != FO_OK)
       return rc;
@@ -578,6 +722,11 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
       json_object_set_new(j, "weight_alias", json_string(a));
       if ((rc = write_weights(t, t->csc_ptr, t->n_dst, NULL, c, a, w)) != FO_OK) return rc;
     }
+    if (t->t_in) {
+      pname(c, sizeof c, prefix, "csc_time");
+      json_object_set_new(j, "time", json_string(c));
+      if ((rc = write_times(t, NULL, c, w)) != FO_OK) return rc;
+    }
   }
   if (t->csr_ptr) {
     json_t *j;
@@ -586,6 +735,7 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
     pname(c, sizeof c, prefix, "csr_eid");
     j = json_pack("{s:s, s:s}", "indptr", a, "indices", b);
     if (t->csr_eid) json_object_set_new(j, "eid", json_string(c));
+    if (t->by_node_time) json_object_set_new(j, "row_order", json_string("node_time"));
     json_object_set_new(topo, "csr", j);
     if ((rc = fo__writer_add_i64(w, a, 8, t->csr_ptr, t->n_src + 1)) != FO_OK ||
         (rc = fo__writer_add_i64(w, b, t->iw, t->csr_idx, t->m)) != FO_OK ||
@@ -597,6 +747,11 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
       json_object_set_new(j, "weight", json_string(a));
       json_object_set_new(j, "weight_alias", json_string(b));
       if ((rc = write_weights(t, t->csr_ptr, t->n_src, t->csr_eid, a, b, w)) != FO_OK) return rc;
+    }
+    if (t->t_in) {
+      pname(a, sizeof a, prefix, "csr_time");
+      json_object_set_new(j, "time", json_string(a));
+      if ((rc = write_times(t, t->csr_eid, a, w)) != FO_OK) return rc;
     }
   }
   if (t->need_orig) {
@@ -694,6 +849,11 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   if ((rc = fo__edges_prepare(&es, m_input, n, n, o->remove_self_loops, o->undirected,
                               o->dedup, &r)) != FO_OK)
     goto out;
+  /* edge times: every row sorted by time (the counting sorts below are stable); node times
+   * without edge times: every row sorted by its neighbors' node times (CSC by source, CSR by
+   * target), for node-time temporal sampling by binary search */
+  if (in->time && (rc = fo__edges_sort_by_time(&es, in->time, m_input)) != FO_OK) goto out;
+  if (!in->time && in->node.t && in->node.t_rows == n) es.nt_src = es.nt_dst = in->node.t;
 
   /* 6-7: CSC and CSR (each step below polls the cancel flag; so does the writer) */
   {
@@ -720,6 +880,10 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
     t.w_in = in->weight;
     t.w_m_in = m_input;
     t.w_bytes = in->weight_bytes;
+  }
+  if (in->time) {
+    t.t_in = in->time;
+    t.t_m_in = m_input;
   }
   r.n_nodes = n;
   r.n_edges = es.m;

@@ -1,6 +1,7 @@
 /*
  * io/edgelist.c: SNAP-style edge lists. One edge per line, "src dst", the two ids separated by
- * tabs, spaces or commas; further columns (a weight, a timestamp) are ignored. Empty lines and
+ * tabs, spaces or commas; further columns are ignored unless --weight-col / --time-col name them
+ * (values.c parses them). Empty lines and
  * lines whose first non-blank character is '#' or '%' are comments. Ids are decimal integers,
  * non-negative unless --relabel maps them, or any tokens with --string-ids (numbered in order of
  * first appearance); --columns picks the two id columns. Several files are read as one list.
@@ -55,8 +56,11 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
                        fo__graph_input *in) {
   fo__progress prog;
   uint64_t total = 0, base = 0;
-  const int32_t last = o->src_column > o->dst_column ? o->src_column : o->dst_column;
+  int32_t last = o->src_column > o->dst_column ? o->src_column : o->dst_column;
+  int64_t cap_w = 0, cap_t = 0;
   int rc = FO_OK;
+  if (o->weight_column > last) last = o->weight_column;
+  if (o->time_column > last) last = o->time_column;
   if (o->string_ids && (rc = fo__strmap_create(&in->orig_str)) != FO_OK) return rc;
   for (int f = 0; f < n_inputs; f++) total += fo__file_bytes(inputs[f]); /* stat: a FIFO opens once */
   fo__progress_start(&prog, o->progress, "import", total);
@@ -70,8 +74,8 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
     r.progress_base = &base;
     r.cancel = o->cancel;
     while ((k = fo__reader_next(&r, &line, &len)) == 1) {
-      size_t i = 0, tlen, slen = 0, dlen = 0;
-      const char *tok, *stok = NULL, *dtok = NULL;
+      size_t i = 0, tlen, slen = 0, dlen = 0, wlen = 0, tmlen = 0;
+      const char *tok, *stok = NULL, *dtok = NULL, *wtok = NULL, *tmtok = NULL;
       int64_t s, d;
       int32_t col = 0;
       while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
@@ -79,6 +83,8 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
       for (; col <= last && fo__next_token(line, len, &i, &tok, &tlen); col++) {
         if (col == o->src_column) stok = tok, slen = tlen;
         if (col == o->dst_column) dtok = tok, dlen = tlen;
+        if (col == o->weight_column) wtok = tok, wlen = tlen;
+        if (col == o->time_column) tmtok = tok, tmlen = tlen;
       }
       if (col == 0) continue;
       /* a bad first id is reported as such, even on a one-token line */
@@ -101,6 +107,22 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
       } else if ((rc = parse_id(&r, dtok, dlen, o, &d)) != FO_OK) {
         break;
       }
+      if ((o->weight_column >= 0 && !wtok) || (o->time_column >= 0 && !tmtok)) {
+        rc = FO_FAIL(FO_EFORMAT, "%s:%lld: no %s in column %d: '%.*s'", r.path, (long long)r.lineno,
+                     !wtok && o->weight_column >= 0 ? "weight" : "time",
+                     (int)(!wtok && o->weight_column >= 0 ? o->weight_column : o->time_column),
+                     (int)(len > 60 ? 60 : len), line);
+        break;
+      }
+      if (wtok) {
+        if ((rc = fo__grow(&in->weight, &cap_w, in->edges.n + 1, sizeof *in->weight, "edge weights")) != FO_OK ||
+            (rc = fo__parse_weight_token(&r, wtok, wlen, &in->weight[in->edges.n])) != FO_OK)
+          break;
+        in->weight_bytes = 4;
+      }
+      if (tmtok && ((rc = fo__grow(&in->time, &cap_t, in->edges.n + 1, sizeof *in->time, "edge times")) != FO_OK ||
+                    (rc = fo__parse_time_token(&r, tmtok, tmlen, o->time_format, &in->time[in->edges.n])) != FO_OK))
+        break;
       if ((rc = fo__edges_push(&in->edges, s, d)) != FO_OK) break;
     }
     if (k < 0 && rc == FO_OK) rc = k;
@@ -109,5 +131,13 @@ int fo__parse_edgelist(const char *const *inputs, int n_inputs, const fo_import_
   }
   fo__progress_end(&prog);
   if (rc == FO_OK && o->string_ids) in->n_nodes = fo__strmap_count(in->orig_str);
+  /* an empty list with a value column still has (empty) values */
+  if (rc == FO_OK && o->weight_column >= 0 && !in->weight) {
+    if (!(in->weight = fo__malloc_n(1, sizeof *in->weight))) rc = FO_FAIL(FO_ENOMEM, "edge weights");
+    in->weight_bytes = 4;
+  }
+  if (rc == FO_OK && o->time_column >= 0 && !in->time &&
+      !(in->time = fo__malloc_n(1, sizeof *in->time)))
+    rc = FO_FAIL(FO_ENOMEM, "edge times");
   return rc;
 }

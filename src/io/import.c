@@ -15,6 +15,9 @@ void fo_import_opts_init(fo_import_opts *o) {
   o->src_column = 0;
   o->dst_column = 1;
   o->edge_type_column = -1;
+  o->weight_column = -1;
+  o->time_column = -1;
+  o->time_format = FO_TIME_UNIX;
 }
 
 static const char *const format_names[] = {"edgelist", "planetoid", "npy", "mtx", "ogb"};
@@ -51,6 +54,14 @@ json_t *fo__provenance(const char *format, const char *const *inputs, int n_inpu
   if (o->node_arrays) json_object_set_new(opts, "node_arrays", json_string(o->node_arrays));
   if (o->edge_weight) json_object_set_new(opts, "edge_weight", json_string(o->edge_weight));
   if (o->arrays) json_object_set_new(opts, "arrays", json_string(o->arrays));
+  if (o->edge_time) json_object_set_new(opts, "edge_time", json_string(o->edge_time));
+  if (o->node_time) json_object_set_new(opts, "node_time", json_string(o->node_time));
+  if (o->weight_column >= 0) json_object_set_new(opts, "weight_column", json_integer(o->weight_column));
+  if (o->time_column >= 0) {
+    json_object_set_new(opts, "time_column", json_integer(o->time_column));
+    json_object_set_new(opts, "time_format",
+                        json_string(o->time_format == FO_TIME_ISO8601 ? "iso8601" : "unix"));
+  }
   if (o->feature_dtype != FO_FEATURES_AUTO) {
     static const char *const names[] = {"auto", "float32", "float16", "bfloat16", "uint8"};
     json_object_set_new(opts, "feature_dtype", json_string(names[o->feature_dtype]));
@@ -81,6 +92,28 @@ static int check_opts(const fo_import_opts *o) {
   if (o->format != FO_FORMAT_PLANETOID && (o->drop_unknown || o->split_seed))
     return FO_FAIL(FO_EINVAL, "%s applies to --format planetoid only",
                    o->drop_unknown ? "--drop-unknown" : "--split-seed");
+  if (o->weight_column < -1 || o->weight_column > 1000 || o->time_column < -1 ||
+      o->time_column > 1000)
+    return FO_FAIL(FO_EINVAL, "--weight-col %d / --time-col %d: columns are in 0..1000",
+                   (int)o->weight_column, (int)o->time_column);
+  if (o->weight_column >= 0 && o->format != FO_FORMAT_EDGELIST && o->format != FO_FORMAT_MTX)
+    return FO_FAIL(FO_EINVAL, "--weight-col applies to --format edgelist and mtx only (others: "
+                   "--edge-weight)");
+  if (o->time_column >= 0 && o->format != FO_FORMAT_EDGELIST)
+    return FO_FAIL(FO_EINVAL, "--time-col applies to --format edgelist only (others: --edge-time)");
+  if (o->weight_column >= 0 && (o->weight_column == o->src_column ||
+                                o->weight_column == o->dst_column || o->weight_column == o->time_column))
+    return FO_FAIL(FO_EINVAL, "--weight-col %d is also another column", (int)o->weight_column);
+  if (o->time_column >= 0 && (o->time_column == o->src_column || o->time_column == o->dst_column))
+    return FO_FAIL(FO_EINVAL, "--time-col %d is also the source or target column", (int)o->time_column);
+  if (o->weight_column >= 0 && o->edge_weight)
+    return FO_FAIL(FO_EINVAL, "--weight-col and --edge-weight both give edge weights: use one");
+  if (o->time_column >= 0 && o->edge_time)
+    return FO_FAIL(FO_EINVAL, "--time-col and --edge-time both give edge times: use one");
+  if ((unsigned)o->time_format > FO_TIME_ISO8601)
+    return FO_FAIL(FO_EINVAL, "unknown time format %d", (int)o->time_format);
+  if (o->time_format != FO_TIME_UNIX && o->time_column < 0)
+    return FO_FAIL(FO_EINVAL, "--time-format applies to --time-col");
   if ((unsigned)o->feature_dtype > FO_FEATURES_UINT8)
     return FO_FAIL(FO_EINVAL, "unknown feature dtype %d", (int)o->feature_dtype);
   /* --reverse-edges also applies to OGB's heterogeneous layout (ogb.c refuses it otherwise) */
@@ -102,7 +135,10 @@ static int check_outputs(const char *const *inputs, int n_inputs, const char *ou
   for (int i = 0; i < n_inputs; i++)
     if ((rc = fo__writer_check_input(out_dir, inputs[i], "input")) != FO_OK) return rc;
   if ((o->features && (rc = fo__writer_check_input(out_dir, o->features, "features file")) != FO_OK) ||
-      (o->labels && (rc = fo__writer_check_input(out_dir, o->labels, "labels file")) != FO_OK))
+      (o->labels && (rc = fo__writer_check_input(out_dir, o->labels, "labels file")) != FO_OK) ||
+      (o->edge_weight && (rc = fo__writer_check_input(out_dir, o->edge_weight, "edge weight file")) != FO_OK) ||
+      (o->edge_time && (rc = fo__writer_check_input(out_dir, o->edge_time, "edge time file")) != FO_OK) ||
+      (o->node_time && (rc = fo__writer_check_input(out_dir, o->node_time, "node time file")) != FO_OK))
     return rc;
   if (o->splits) {
     char path[4096];
@@ -149,6 +185,7 @@ static void free_input(fo__graph_input *in) {
   fo__node_data_free(&in->node);
   fo__strmap_destroy(in->orig_str);
   free(in->weight);
+  free(in->time);
   json_decref(in->provenance);
   memset(in, 0, sizeof *in);
 }
@@ -168,6 +205,12 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
     if (o->edge_weight)
       return fo__context(FO_FAIL(FO_ENOSYS, "edge weights (--edge-weight) are not supported for "
                                  "typed imports yet"), "import '%s'", out_dir);
+    if (o->edge_time || o->node_time || o->time_column >= 0 || o->weight_column >= 0)
+      return fo__context(FO_FAIL(FO_ENOSYS, "%s: not supported for typed imports yet",
+                                 o->edge_time ? "edge times (--edge-time)" : o->node_time
+                                 ? "node times (--node-time)" : o->time_column >= 0
+                                 ? "a time column (--time-col)" : "a weight column (--weight-col)"),
+                         "import '%s'", out_dir);
     if (n_inputs < 0 || (n_inputs > 0 && !inputs))
       return fo__context(FO_FAIL(FO_EINVAL, "bad input list"), "import '%s'", out_dir);
     for (int i = 0; i < n_inputs; i++)
@@ -199,6 +242,7 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
   }
   if (rc == FO_OK) rc = fo__node_data_load(&in.node, o);
   if (rc == FO_OK && o->edge_weight) rc = fo__edge_weights_load(&in, o->edge_weight);
+  if (rc == FO_OK && o->edge_time) rc = fo__edge_times_load(&in, o->edge_time);
   if (rc == FO_OK && o->format == FO_FORMAT_PLANETOID && !o->splits && in.node.y)
     rc = fo__node_data_planetoid_split(&in.node, o->split_seed);
   if (rc == FO_OK) {
@@ -250,7 +294,8 @@ int fo_import_edges(const int64_t *src, const int64_t *dst, int64_t n_edges, con
     }
     in.edges.n = n_edges;
     if ((rc = fo__node_data_load(&in.node, o)) == FO_OK &&
-        (!o->edge_weight || (rc = fo__edge_weights_load(&in, o->edge_weight)) == FO_OK)) {
+        (!o->edge_weight || (rc = fo__edge_weights_load(&in, o->edge_weight)) == FO_OK) &&
+        (!o->edge_time || (rc = fo__edge_times_load(&in, o->edge_time)) == FO_OK)) {
       in.provenance = fo__provenance("memory", NULL, 0, o);
       rc = fo__build_dataset(&in, out_dir, o, rep);
     }

@@ -79,6 +79,13 @@ bool fo__parse_i64(const char *s, size_t len, int64_t *out);
 /* An integer node id token at r's current line: FO_ERANGE "does not fit in int64" or FO_EFORMAT
  * "is not an integer node id", naming file and line. */
 int fo__parse_int_token(const fo__reader *r, const char *tok, size_t tlen, int64_t *out);
+/* A weight token (finite decimal >= 0): FO_EFORMAT/FO_ERANGE naming file, line and text. */
+int fo__parse_weight_token(const fo__reader *r, const char *tok, size_t tlen, double *out);
+/* A time token: a decimal int64, or with FO_TIME_ISO8601 a date / date-time as UNIX seconds;
+ * FO_EFORMAT naming file, line and text. */
+int fo__parse_time_token(const fo__reader *r, const char *tok, size_t tlen, fo_time_format fmt,
+                         int64_t *out);
+bool fo__parse_iso8601(const char *s, size_t n, int64_t *out);
 /* The next field of line[*i..len) (fields are separated by tabs, spaces or commas). */
 bool fo__next_token(const char *line, size_t len, size_t *i, const char **tok, size_t *tlen);
 
@@ -101,6 +108,9 @@ typedef struct fo__node_data {
     int64_t *ids;
     int64_t n;
   } splits[FO_MAX_SPLITS];
+  int64_t *t;              /* [t_rows] node times (int64, --node-time), or NULL */
+  int64_t t_rows;
+  const char *t_source;    /* the input file, for messages (borrowed) */
   int n_arrays;            /* further int64 arrays: per node (OGB node_year), manifest
                               "node_data", or any (OGB link splits), manifest "extra" */
   struct {
@@ -152,7 +162,12 @@ typedef struct fo__graph_input {
   fo__node_data node;        /* features, labels, splits (parser's or files') */
   double *weight;            /* [edges.n] edge weights in input order, or NULL */
   int weight_bytes;          /* 4 or 8: the dtype they are stored as; 0: none */
+  int64_t *time;             /* [edges.n] edge times (int64) in input order, or NULL */
 } fo__graph_input;
+/* Read o->edge_time (.npy [m] int64/int32) into in->time. */
+int fo__edge_times_load(fo__graph_input *in, const char *path);
+/* Read a node-time file (.npy [n] int64/int32) into nd->t (what: the option, for messages). */
+int fo__node_times_load(fo__node_data *nd, const char *path);
 /* Read o->edge_weight (.npy [m] float32/float64, finite, >= 0) into in->weight. */
 int fo__edge_weights_load(fo__graph_input *in, const char *path);
 
@@ -167,6 +182,9 @@ typedef struct fo__edge_set {
   int64_t *src, *dst, *orig; /* [m]: endpoints and original positions */
   int64_t m;
   const volatile int *cancel; /* fo_import_opts.cancel, polled by every loop */
+  /* optional node times (borrowed): order each CSC column by nt_src[source] and each CSR row
+   * by nt_dst[target] (stable), recorded as "row_order": "node_time" */
+  const int64_t *nt_src, *nt_dst;
 } fo__edge_set;
 /* Take over e's arrays (e is left empty), with room for 2 m edges if `undirected`; orig = i. */
 int fo__edges_take(fo__edges *e, bool undirected, const volatile int *cancel, fo__edge_set *es);
@@ -186,7 +204,16 @@ typedef struct fo__topology {
   const double *w_in;
   int64_t w_m_in;
   int w_bytes; /* 4: float32, 8: float64 */
+  /* optional edge times in input order (borrowed), indexed like w_in; the edge set was put in
+   * time order by fo__edges_sort_by_time, so every row is sorted by time */
+  const int64_t *t_in;
+  int64_t t_m_in;
+  bool by_node_time; /* rows ordered by neighbor node time (fo__edge_set.nt_src/nt_dst) */
 } fo__topology;
+/* Reorder the edge set stably by time t_in[orig mod m_input] (LSD radix sort, polling the
+ * cancel flag), so that the stable counting sorts of the CSC and CSR leave every row sorted by
+ * time, ties in list order. O(m). */
+int fo__edges_sort_by_time(fo__edge_set *es, const int64_t *t_in, int64_t m_input);
 int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
                        const fo_import_opts *o, fo__topology *t);
 /* The index and edge id widths (4 or 8 bytes) o->index_dtype gives; FO_ERANGE if int32 is

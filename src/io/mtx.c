@@ -4,7 +4,8 @@
  * Header "%%MatrixMarket matrix coordinate <field> <symmetry>" with field pattern, integer or
  * real and symmetry general or symmetric; then '%' comment lines; then "rows cols nnz"; then
  * nnz lines "i j [value]" with 1-based 1 <= i <= rows, 1 <= j <= cols. Entry (i, j) is the edge
- * (i-1) -> (j-1); values are ignored; symmetric files store one triangle, so every off-diagonal
+ * (i-1) -> (j-1); values are ignored unless --weight-col 2 (the value column: integer or real
+ * fields) makes them edge weights (finite, >= 0; a mirrored entry carries its value); symmetric files store one triangle, so every off-diagonal
  * entry also adds (j-1) -> (i-1). The node count is max(rows, cols).
  */
 #include "io/io_internal.h"
@@ -39,7 +40,8 @@ int fo__parse_mtx(const char *const *inputs, int n_inputs, const fo_import_opts 
   size_t len, tlen[MAX_TOKENS];
   int k, nt, rc = FO_OK;
   bool symmetric = false, have_size = false;
-  int64_t rows = 0, cols = 0, nnz = 0, seen = 0;
+  int64_t rows = 0, cols = 0, nnz = 0, seen = 0, cap_w = 0;
+  bool values = false;
   if (n_inputs != 1) return FO_FAIL(FO_EINVAL, "mtx takes one input file, got %d", n_inputs);
   if (o->relabel) return FO_FAIL(FO_EINVAL, "mtx ids are 1..rows: --relabel does not apply");
   if ((rc = fo__reader_open(&r, inputs[0])) != FO_OK) return rc;
@@ -68,6 +70,14 @@ int fo__parse_mtx(const char *const *inputs, int n_inputs, const fo_import_opts 
                  r.path, (int)tlen[3], tok[3]);
     goto out;
   }
+  values = !tok_is(tok[3], tlen[3], "pattern");
+  if (o->weight_column >= 0 && (o->weight_column != 2 || !values)) {
+    rc = FO_FAIL(FO_EINVAL, "%s:1: --weight-col %d: a Matrix Market %.*s file's weights are its "
+                 "values, column 2 of integer or real files", r.path, (int)o->weight_column,
+                 (int)tlen[3], tok[3]);
+    goto out;
+  }
+  values = values && o->weight_column == 2;
   if (tok_is(tok[4], tlen[4], "symmetric")) {
     symmetric = true;
   } else if (!tok_is(tok[4], tlen[4], "general")) {
@@ -116,6 +126,20 @@ int fo__parse_mtx(const char *const *inputs, int n_inputs, const fo_import_opts 
                    (long long)r.lineno, (long long)nnz);
       goto out;
     }
+    if (values) {
+      double x;
+      if (nt < 3) {
+        rc = FO_FAIL(FO_EFORMAT, "%s:%lld: expected 'row col value', got '%.*s'", r.path,
+                     (long long)r.lineno, (int)(len > 60 ? 60 : len), line);
+        goto out;
+      }
+      if ((rc = fo__parse_weight_token(&r, tok[2], tlen[2], &x)) != FO_OK ||
+          (rc = fo__grow(&in->weight, &cap_w, in->edges.n + 2, sizeof *in->weight, "edge weights")) != FO_OK)
+        goto out;
+      in->weight[in->edges.n] = x;
+      in->weight[in->edges.n + 1] = x;
+      in->weight_bytes = 4;
+    }
     if ((rc = fo__edges_push(&in->edges, i - 1, j - 1)) != FO_OK) goto out;
     if (symmetric && i != j && (rc = fo__edges_push(&in->edges, j - 1, i - 1)) != FO_OK) goto out;
   }
@@ -133,6 +157,10 @@ int fo__parse_mtx(const char *const *inputs, int n_inputs, const fo_import_opts 
     goto out;
   }
   in->n_nodes = rows > cols ? rows : cols;
+  if (values && !in->weight) {
+    if (!(in->weight = fo__malloc_n(1, sizeof *in->weight))) rc = FO_FAIL(FO_ENOMEM, "edge weights");
+    in->weight_bytes = 4;
+  }
 out:
   fo__progress_end(&prog);
   fo__reader_close(&r);

@@ -17,6 +17,7 @@
 void fo__node_data_free(fo__node_data *nd) {
   free(nd->x);
   free(nd->y);
+  free(nd->t);
   for (int i = 0; i < nd->n_splits; i++) free(nd->splits[i].ids);
   for (int i = 0; i < nd->n_arrays; i++) free(nd->arrays[i].v);
   memset(nd, 0, sizeof *nd);
@@ -250,10 +251,18 @@ static int load_list(fo__node_data *nd, const char *spec, const char *opt, int k
   return FO_OK;
 }
 
+int fo__node_times_load(fo__node_data *nd, const char *path) {
+  free(nd->t);
+  nd->t = NULL;
+  nd->t_source = path;
+  return read_ids(path, "--node-time", &nd->t, &nd->t_rows);
+}
+
 int fo__node_data_load(fo__node_data *nd, const fo_import_opts *o) {
   int rc;
   nd->allow_nonfinite = o->allow_nonfinite;
   if ((rc = fo__node_data_load_files(nd, o->features, o->labels, o->splits)) != FO_OK) return rc;
+  if (o->node_time && (rc = fo__node_times_load(nd, o->node_time)) != FO_OK) return rc;
   if (o->node_arrays && (rc = load_list(nd, o->node_arrays, "--node-array", 1)) != FO_OK) return rc;
   if (o->arrays && (rc = load_list(nd, o->arrays, "--array", 2)) != FO_OK) return rc;
   return FO_OK;
@@ -522,6 +531,16 @@ int fo__node_data_write_as(fo__node_data *nd, int64_t n, const char *prefix, con
     }
     if ((rc = fo__writer_add(w, ay, "<i8", 1, &n, nd->y)) != FO_OK) return rc;
     json_object_set_new(man, "labels", json_pack("{s:s, s:I}", "array", ay, "num_classes", (json_int_t)k));
+  }
+  if (nd->t) {
+    char at[48];
+    if (nd->t_rows != n)
+      return FO_FAIL(FO_EINVAL, "--node-time '%s' has %lld entries, the graph%s has %lld nodes",
+                     nd->t_source ? nd->t_source : "", (long long)nd->t_rows,
+                     prefix ? "'s node type" : "", (long long)n);
+    snprintf(at, sizeof at, "%snode_time", prefix ? prefix : "");
+    if ((rc = fo__writer_add(w, at, "<i8", 1, &n, nd->t)) != FO_OK) return rc;
+    json_object_set_new(man, "node_time", json_string(at));
   }
   if (nd->n_splits) {
     json_t *js = json_object();

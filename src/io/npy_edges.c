@@ -138,3 +138,49 @@ out:
   fo__unmap(&map);
   return rc;
 }
+
+int fo__edge_times_load(fo__graph_input *in, const char *path) {
+  fo__map map;
+  fo__npy_header h;
+  const unsigned char *data;
+  int rc;
+  if ((rc = fo__map_file(path, &map)) != FO_OK) return fo__context(rc, "--edge-time");
+  if ((rc = fo__npy_parse(map.addr, map.len, &h)) != FO_OK) {
+    rc = fo__context(rc, "--edge-time %s", path);
+    goto out;
+  }
+  if (strcmp(h.descr, "<i8") && strcmp(h.descr, "<i4")) {
+    rc = FO_FAIL(FO_EFORMAT, "--edge-time %s: dtype '%s', expected int64 ('<i8') or int32 ('<i4')",
+                 path, h.descr);
+    goto out;
+  }
+  if (h.ndim != 1 || h.shape[0] != in->edges.n) {
+    rc = FO_FAIL(FO_EFORMAT, "--edge-time %s: shape must be (%lld,), one time per input edge, "
+                 "is %s%lld%s", path, (long long)in->edges.n, h.ndim == 1 ? "(" : "ndim ",
+                 h.ndim == 1 ? (long long)h.shape[0] : (long long)h.ndim, h.ndim == 1 ? ",)" : "");
+    goto out;
+  }
+  if ((uint64_t)map.len != h.data_offset + (uint64_t)(h.count * h.itemsize)) {
+    rc = FO_FAIL(FO_EFORMAT, "--edge-time %s: file has %zu bytes, header and shape need %llu",
+                 path, map.len, (unsigned long long)(h.data_offset + (uint64_t)(h.count * h.itemsize)));
+    goto out;
+  }
+  data = (const unsigned char *)map.addr + h.data_offset;
+  free(in->time);
+  if (!(in->time = fo__malloc_n(in->edges.n ? in->edges.n : 1, sizeof *in->time))) {
+    rc = FO_FAIL(FO_ENOMEM, "--edge-time: %lld times", (long long)in->edges.n);
+    goto out;
+  }
+  for (int64_t i = 0; i < in->edges.n; i++) {
+    if (h.itemsize == 4) {
+      int32_t v;
+      memcpy(&v, data + i * 4, 4);
+      in->time[i] = v;
+    } else {
+      memcpy(&in->time[i], data + i * 8, 8);
+    }
+  }
+out:
+  fo__unmap(&map);
+  return rc;
+}

@@ -40,6 +40,8 @@ typedef struct slot {
   fo_batch_t *b;
   int64_t *input_id, *y;
   int64_t cap_seeds;
+  int64_t *time;       /* temporal: [batch_size] seed times */
+  int64_t cap_time;
   unsigned char *x;
   int64_t cap_x_bytes;
   /* typed datasets: x per node type */
@@ -61,6 +63,7 @@ struct fo_loader {
   fo_loader_opts o;
   int32_t *fanouts;
   int64_t *inputs;      /* [n_inputs] node ids */
+  int64_t *input_time;  /* [n_inputs] seed times (temporal, given), or NULL */
   int64_t n_inputs;
   int64_t *order;       /* [n_inputs] positions into inputs, this epoch's order */
   fo__gather g;         /* feature/label sources (NULL parts when not gathered) */
@@ -289,8 +292,25 @@ static int produce_batch(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epo
     sl->input_id[i] = order[off + i];
     seeds[i] = L->inputs[sl->input_id[i]];
   }
+  sl->pub.input_time = NULL;
+  if (L->o.sampler.temporal != FO_TEMPORAL_NONE) {
+    /* the seeds' times: given per input node, or their node times */
+    const fo_dataset_t *nd = fo_dataset_node_data(L->d, L->seed_type);
+    const int64_t *nt = NULL;
+    int64_t n_nt = 0;
+    if ((rc = fo__grow(&sl->time, &sl->cap_time, k + 1, sizeof *sl->time, "batch seed times")) != FO_OK)
+      return rc;
+    if (!L->input_time && fo_dataset_num_parts(L->d) == 0 && fo_dataset_node_time(nd, &nt, &n_nt) != FO_OK)
+      nt = NULL; /* the sampler names what is missing */
+    for (int64_t i = 0; i < k; i++)
+      sl->time[i] = L->input_time ? L->input_time[sl->input_id[i]] : nt ? nt[seeds[i]] : 0;
+    sl->pub.input_time = L->input_time || nt ? sl->time : NULL;
+  }
   t0 = fo__now_ns();
-  rc = fo_sampler_sample_typed(s, L->seed_type, seeds, k, epoch, (uint64_t)index, sl->b);
+  rc = L->o.sampler.temporal != FO_TEMPORAL_NONE
+           ? fo_sampler_sample_at(s, L->seed_type, seeds, sl->pub.input_time, k, epoch,
+                                  (uint64_t)index, sl->b)
+           : fo_sampler_sample_typed(s, L->seed_type, seeds, k, epoch, (uint64_t)index, sl->b);
   t1 = fo__now_ns();
   st->batches++;
   st->sample_ns += (int64_t)(t1 - t0);
@@ -367,6 +387,7 @@ static void slot_free(slot *sl) {
   free(sl->cap_xt);
   free(sl->pub_x);
   free(sl->input_id);
+  free(sl->time);
   free(sl->y);
   free(sl->x);
   free(sl->msg);
@@ -587,6 +608,16 @@ static int load_inputs(fo_loader_t *L) {
                      L->typed ? "'" : "");
     L->inputs[i] = v;
   }
+  if (L->o.input_time) {
+    if (!L->o.input_nodes)
+      return FO_FAIL(FO_EINVAL, "input_time needs input_nodes (one time per input node)");
+    if (L->o.sampler.temporal == FO_TEMPORAL_NONE)
+      return FO_FAIL(FO_EINVAL, "input_time given, but the sampler is not temporal (set "
+                     "temporal uniform or last)");
+    if (!(L->input_time = fo__malloc_n(cnt, sizeof *L->input_time)))
+      return FO_FAIL(FO_ENOMEM, "%lld input times", (long long)cnt);
+    if (cnt) memcpy(L->input_time, L->o.input_time, (size_t)cnt * sizeof *L->input_time);
+  }
   return FO_OK;
 }
 
@@ -617,6 +648,7 @@ void fo_loader_destroy(fo_loader_t *L) {
   if (L->hooks.free_ctx) L->hooks.free_ctx(L->hooks.ctx);
   free(L->fanouts);
   free(L->inputs);
+  free(L->input_time);
   free(L->order);
   free(L->input_machine);
   free(L->mine);
@@ -699,6 +731,7 @@ int fo__loader_create(const fo_dataset_t *d, const fo_loader_opts *o, const fo__
   L->o.input_nodes = o->input_nodes;
   rc = load_inputs(L);
   L->o.input_nodes = NULL;
+  L->o.input_time = NULL; /* copied into L->input_time */
   L->o.split = NULL; /* borrowed string: not kept */
   if (rc != FO_OK) goto fail;
   if (!L->typed && (rc = fo__gather_init(&L->g, d, o->features, o->labels)) != FO_OK) goto fail;

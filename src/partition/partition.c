@@ -255,7 +255,7 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   const int64_t n = t->n_nodes;
   char name[32];
   fo__writer *pw = NULL;
-  int64_t *indptr = NULL, *idx = NULL, *eid = NULL, m_k = 0;
+  int64_t *indptr = NULL, *idx = NULL, *eid = NULL, *tm = NULL, m_k = 0;
   void *xb = NULL;
   int64_t *yb = NULL;
   json_t *man, *js;
@@ -272,7 +272,8 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   m_k = indptr[nr];
   idx = fo__malloc_n(m_k, sizeof *idx);
   eid = fo__malloc_n(m_k, sizeof *eid);
-  if (!idx || !eid) {
+  if (t->time) tm = fo__malloc_n(m_k, sizeof *tm); /* edge times travel with their rows */
+  if (!idx || !eid || (t->time && !tm)) {
     rc = FO_FAIL(FO_ENOMEM, "part %d: %lld edges", (int)k, (long long)m_k);
     goto out;
   }
@@ -281,6 +282,7 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
     for (int64_t e = a; e < b; e++) {
       idx[at + e - a] = ld(t->indices, t->indices_bytes, e);
       eid[at + e - a] = t->eid ? ld(t->eid, t->eid_bytes, e) : e;
+      if (tm) tm[at + e - a] = t->time[e];
     }
   }
   json_object_set_new(man, "num_nodes", json_integer(n));
@@ -296,8 +298,11 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   if ((rc = fo__writer_add_i64(pw, "csc_indptr", 8, indptr, nr + 1)) != FO_OK ||
       (rc = fo__writer_add_i64(pw, "csc_indices", iw, idx, m_k)) != FO_OK ||
       (rc = fo__writer_add_i64(pw, "csc_eid", ew, eid, m_k)) != FO_OK ||
-      (rc = fo__writer_add_i64(pw, "row_nodes", 8, rows, nr)) != FO_OK)
+      (rc = fo__writer_add_i64(pw, "row_nodes", 8, rows, nr)) != FO_OK ||
+      (tm && (rc = fo__writer_add_i64(pw, "csc_time", 8, tm, m_k)) != FO_OK))
     goto out;
+  if (tm) json_object_set_new(json_object_get(json_object_get(man, "topology"), "csc"), "time",
+                              json_string("csc_time"));
   if (rank) {
     if ((rc = fo__writer_add(pw, "row_rank", "<u4", 1, &n_rank, rank)) != FO_OK) goto out;
     json_object_set_new(man, "row_rank", json_string("row_rank"));
@@ -382,6 +387,7 @@ out:
   free(indptr);
   free(idx);
   free(eid);
+  free(tm);
   free(xb);
   free(yb);
   return rc;

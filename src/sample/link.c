@@ -249,6 +249,9 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
                    "in 1..%lld", o->neg_amount, (long long)MAX_TRIPLET_K);
   if (o->sampler.disjoint)
     return FO_FAIL(FO_ENOSYS, "create link sampler: disjoint mode is not supported for seed edges yet");
+  if (o->sampler.temporal != FO_TEMPORAL_NONE)
+    return FO_FAIL(FO_ENOSYS, "create link sampler: temporal sampling of seed edges "
+                   "(edge_label_time) is not supported yet");
   if (fo_dataset_num_parts(d) > 0)
     return FO_FAIL(FO_ENOSYS, "create link sampler: partitioned dataset '%s': link sampling over "
                    "parts is not supported yet", fo_dataset_path(d));

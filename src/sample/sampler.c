@@ -80,6 +80,8 @@ static int choose_uniform(fo_sampler *s, const fo_topology *t, const fo_batch_t 
                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
 static int choose_weighted(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
                            fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
+static int choose_temporal(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
+                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
 
 struct fo_sampler {
   const fo_dataset_t *d;
@@ -140,6 +142,16 @@ struct fo_sampler {
   const fo__exclusion *excl;
   struct xrow { int64_t i, p0, x, start; } *xl;
   int64_t cap_xl, n_xl;
+  /* temporal sampling: strategy, mode, bounds; per-type node times; per-tree times */
+  fo_temporal_strategy temporal;
+  bool time_node, strict;
+  int64_t window;              /* -1: none */
+  const int64_t **ntype_time;  /* [n_ntypes] node times of each node type, or NULL entries */
+  int64_t *tree_time;          /* [n_seeds] time of each tree (seed) of the batch */
+  int64_t cap_tree_time;
+  const int64_t *const *seed_time_in; /* [n_ntypes] the call's seed times (entries may be NULL) */
+  int64_t *elig;               /* node-time mode: the eligible positions of the hop's rows */
+  int64_t cap_elig;
 };
 
 void fo_sampler_opts_init(fo_sampler_opts *o) {
@@ -152,6 +164,10 @@ void fo_sampler_opts_init(fo_sampler_opts *o) {
   o->seed = 0;
   o->edge_type_fanouts = NULL;
   o->weighted = false;
+  o->temporal = FO_TEMPORAL_NONE;
+  o->time_attr = FO_TIME_ATTR_EDGE;
+  o->time_strict = false;
+  o->time_window = -1;
 }
 
 static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
@@ -174,6 +190,18 @@ static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
       }
   if (o->edge_dir != FO_EDGE_DIR_IN && o->edge_dir != FO_EDGE_DIR_OUT)
     return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)o->edge_dir);
+  if ((unsigned)o->temporal > FO_TEMPORAL_LAST)
+    return FO_FAIL(FO_EINVAL, "unknown temporal strategy %d (none, uniform or last)", (int)o->temporal);
+  if ((unsigned)o->time_attr > FO_TIME_ATTR_NODE)
+    return FO_FAIL(FO_EINVAL, "unknown time attribute %d (edge or node)", (int)o->time_attr);
+  if (o->time_window < -1)
+    return FO_FAIL(FO_EINVAL, "time window %lld is not >= 0 (or -1: none)", (long long)o->time_window);
+  if (o->temporal == FO_TEMPORAL_NONE && (o->time_strict || o->time_window >= 0))
+    return FO_FAIL(FO_EINVAL, "%s applies to temporal sampling only (temporal uniform or last)",
+                   o->time_strict ? "strict time" : "a time window");
+  if (o->temporal != FO_TEMPORAL_NONE && o->weighted)
+    return FO_FAIL(FO_ENOSYS, "weighted temporal sampling is not supported: the alias tables "
+                   "cover whole rows, not their eligible ranges (use temporal or weighted)");
   return FO_OK;
 }
 
@@ -262,6 +290,47 @@ static int setup_types(fo_sampler_t *s, const fo_sampler_opts *o) {
   return FO_OK;
 }
 
+/* Temporal sampling: the times every edge type needs (edge times in the sampled direction, or
+ * the neighbor type's node times), and each node type's node times (seeds' default times). */
+static int setup_temporal(fo_sampler_t *s) {
+  const fo_dataset_t *d = s->d;
+  if (!(s->ntype_time = calloc((size_t)s->n_ntypes, sizeof *s->ntype_time)))
+    return FO_FAIL(FO_ENOMEM, "sampler types");
+  for (int32_t t = 0; t < s->n_ntypes && !d->n_parts; t++) {
+    const fo_dataset_t *v = fo_dataset_node_data(d, t);
+    s->ntype_time[t] = v && v->node_time ? v->node_time->data : NULL;
+  }
+  if (s->temporal == FO_TEMPORAL_NONE) return FO_OK;
+  if (s->time_node) {
+    if (d->n_parts)
+      return FO_FAIL(FO_ENOSYS, "node-time temporal sampling of a partitioned dataset ('%s') is "
+                     "not supported (parts carry edge times only: use time_attr edge)", d->path);
+    for (int32_t et = 0; et < s->n_etypes; et++)
+      if (!s->ntype_time[s->nbr_t[et]])
+        return FO_FAIL(FO_EINVAL, "node-time temporal sampling, but dataset '%s' has no node times%s%s%s "
+                       "(import with --node-time)", d->path, s->typed ? " for node type '" : "",
+                       s->typed ? fo_dataset_node_type_name(d, s->nbr_t[et]) : "", s->typed ? "'" : "");
+    return FO_OK;
+  }
+  if (s->shards) {
+    for (int k = 0; k < s->n_shards; k++)
+      if (d->parts[k] && !s->shards[k].time)
+        return FO_FAIL(FO_EINVAL, "edge-time temporal sampling, but part %d of '%s' stores no edge "
+                       "times (import with --edge-time or --time-col, then partition)", k, d->path);
+    return FO_OK;
+  }
+  for (int32_t et = 0; et < s->n_etypes; et++)
+    if (!s->topos[et].time) {
+      fo_edge_type ty;
+      fo_dataset_edge_type(d, et, &ty);
+      return FO_FAIL(FO_EINVAL, "edge-time temporal sampling, but dataset '%s'%s%s%s stores no edge "
+                     "times for its %s (import with --edge-time or --time-col)", d->path,
+                     s->typed ? " (edge type '" : "", s->typed ? ty.name : "", s->typed ? "')" : "",
+                     s->dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+    }
+  return FO_OK;
+}
+
 int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sampler_t **out) {
   fo_sampler_t *s;
   int rc;
@@ -316,8 +385,15 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
   s->dir = o->edge_dir;
   s->seed = o->seed;
   s->weighted = o->weighted;
-  s->choose = o->weighted ? choose_weighted : choose_uniform; /* the kernel table */
-  if ((rc = setup_types(s, o)) != FO_OK) {
+  s->choose = o->temporal != FO_TEMPORAL_NONE ? choose_temporal
+              : o->weighted                      ? choose_weighted
+                                                 : choose_uniform; /* the kernel table */
+  s->temporal = o->temporal;
+  s->time_node = o->time_attr == FO_TIME_ATTR_NODE;
+  s->strict = o->time_strict;
+  s->window = o->time_window;
+  if (o->temporal != FO_TEMPORAL_NONE) s->disjoint = true; /* a tree per seed and its time */
+  if ((rc = setup_types(s, o)) != FO_OK || (rc = setup_temporal(s)) != FO_OK) {
     fo_sampler_destroy(s);
     return fo__context(rc, "create sampler");
   }
@@ -388,6 +464,9 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->pset);
   free(s->heap);
   free(s->xl);
+  free(s->ntype_time);
+  free(s->tree_time);
+  free(s->elig);
   free(s);
 }
 
@@ -798,6 +877,213 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
   return FO_OK;
 }
 
+/* ---- temporal kernels ------------------------------------------------------------------------
+ *
+ * A temporal kernel is two steps: narrow each frontier row to its eligible edges at the time of
+ * the node's tree (a separate pass over s->rows, so that later remaps of positions inside the
+ * narrowed row compose with it), then run the uniform kernel (choose_positions, unchanged) or
+ * take the last k on the narrowed rows.
+ *  - edge-time mode: rows are sorted by time (import), so the eligible edges of time t are the
+ *    range [lo, hi) of positions with t - window <= time (<) <= t: two binary searches, and
+ *    the narrowed row is that range of real positions;
+ *  - node-time mode: rows are in input order, so a filter pass writes the eligible positions of
+ *    every frontier row to s->elig and the narrowed row is a range of s->elig; after the
+ *    kernel, positions are mapped back through s->elig ("last" first sorts each row's eligible
+ *    positions by neighbor time, ties by position, so the most recent are at its end).
+ */
+
+/* The eligible times of tree time t: [lo, hi] (inclusive; strict: hi = t - 1). */
+static inline void time_bounds(const fo_sampler_t *s, int64_t t, int64_t *lo, int64_t *hi) {
+  *hi = s->strict ? (t == INT64_MIN ? INT64_MIN : t - 1) : t;
+  if (s->strict && t == INT64_MIN) *lo = INT64_MAX; /* nothing is before INT64_MIN */
+  else if (s->window < 0) *lo = INT64_MIN;
+  else *lo = t < INT64_MIN + s->window ? INT64_MIN : t - s->window;
+}
+
+/* Edge-time narrowing, NARROW_GROUP rows at a time: their binary searches advance in lock
+ * step, each probe's next midpoint prefetched, so that the dependent cache misses of one row's
+ * search overlap with the other rows' (a search over a long row costs log2(deg) misses). */
+#define NARROW_GROUP 16
+static inline void search_group(const int64_t *const *tm, int64_t *a, int64_t *b, const int64_t *key,
+                                int n) {
+  bool any = true;
+  for (int q = 0; q < n; q++)
+    if (a[q] < b[q]) __builtin_prefetch(&tm[q][a[q] + (b[q] - a[q]) / 2], 0, 0);
+  while (any) {
+    any = false;
+    for (int q = 0; q < n; q++) {
+      int64_t mid;
+      if (a[q] >= b[q]) continue;
+      mid = a[q] + (b[q] - a[q]) / 2;
+      if (tm[q][mid] < key[q]) a[q] = mid + 1;
+      else b[q] = mid;
+      if (a[q] < b[q]) {
+        __builtin_prefetch(&tm[q][a[q] + (b[q] - a[q]) / 2], 0, 0);
+        any = true;
+      }
+    }
+  }
+}
+
+static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                            int64_t fb, int64_t fe) {
+  for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
+    const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
+    const int64_t *tm[NARROW_GROUP];
+    int64_t a[NARROW_GROUP], b[NARROW_GROUP], key[NARROW_GROUP], lo[NARROW_GROUP], end[NARROW_GROUP];
+    bool win = false;
+    for (int q = 0; q < n; q++) {
+      const rowspan *r = &s->rows[g0 + q - fb];
+      int64_t hi;
+      tm[q] = s->shards ? s->shards[r->shard].time : t->time;
+      time_bounds(s, s->tree_time[fr->batch[g0 + q]], &lo[q], &hi);
+      a[q] = r->start;
+      b[q] = r->start + r->deg;
+      if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
+      key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
+      if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
+      win |= lo[q] != INT64_MIN;
+    }
+    /* the end of the eligible range: the first position with time > hi */
+    search_group(tm, a, b, key, n);
+    for (int q = 0; q < n; q++) {
+      const rowspan *r = &s->rows[g0 + q - fb];
+      end[q] = a[q];
+      a[q] = r->start;
+      b[q] = end[q];
+      key[q] = lo[q];
+      if (lo[q] == INT64_MIN) b[q] = a[q]; /* no window: the range starts at the row */
+    }
+    /* with a window, its start: the first position with time >= lo */
+    if (win) search_group(tm, a, b, key, n);
+    for (int q = 0; q < n; q++) {
+      rowspan *r = &s->rows[g0 + q - fb];
+      const int64_t start = lo[q] == INT64_MIN ? r->start : a[q];
+      r->deg = end[q] - start;
+      r->start = start;
+    }
+  }
+  return FO_OK;
+}
+
+typedef struct tpos {
+  int64_t time, pos;
+} tpos;
+
+static int cmp_tpos(const void *x, const void *y) {
+  const tpos *a = x, *b = y;
+  if (a->time != b->time) return a->time < b->time ? -1 : 1;
+  return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* Node-time narrowing of rows ordered by neighbor node time (import with node times and no
+ * edge times): the first position whose neighbor's time is >= x, by binary search through
+ * node_time[indices[p]] (each probe checked). */
+static int first_nbr_at_least(const fo_topology *t, const int64_t *nt, int64_t a, int64_t b,
+                              int64_t x, int64_t *out) {
+  const uint64_t n = (uint64_t)t->n_nodes;
+  while (a < b) {
+    const int64_t mid = a + (b - a) / 2, u = load_ix(t->indices, t->indices_bytes, mid);
+    if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, mid, u);
+    if (nt[u] < x) a = mid + 1;
+    else b = mid;
+  }
+  *out = a;
+  return FO_OK;
+}
+
+static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                                   int64_t fb, int64_t fe, const int64_t *nt) {
+  int rc;
+  for (int64_t i = fb; i < fe; i++) {
+    rowspan *r = &s->rows[i - fb];
+    int64_t lo, hi, a = r->start, b = r->start + r->deg;
+    time_bounds(s, s->tree_time[fr->batch[i]], &lo, &hi);
+    if (lo > hi) {
+      r->deg = 0;
+      continue;
+    }
+    if (hi != INT64_MAX && (rc = first_nbr_at_least(t, nt, a, b, hi + 1, &b)) != FO_OK) return rc;
+    if (lo != INT64_MIN && (rc = first_nbr_at_least(t, nt, a, b, lo, &a)) != FO_OK) return rc;
+    r->start = a;
+    r->deg = b - a;
+  }
+  return FO_OK;
+}
+
+static int narrow_node_time(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                            int64_t fb, int64_t fe, const hop_params *hp) {
+  const int64_t *nt = s->ntype_time[s->nbr_t[hp->etype]];
+  const uint64_t n = (uint64_t)t->n_nodes;
+  int64_t total = 0, at = 0;
+  int rc;
+  if (t->rows_by_node_time) return narrow_node_time_sorted(s, t, fr, fb, fe, nt);
+  for (int64_t i = fb; i < fe; i++) total += s->rows[i - fb].deg;
+  /* [0, total): eligible positions; "last": then 2 total for the (time, position) sort */
+  if ((rc = fo__grow(&s->elig, &s->cap_elig, (s->temporal == FO_TEMPORAL_LAST ? 3 : 1) * total + 1,
+                     sizeof *s->elig, "sampler scratch")) != FO_OK)
+    return rc;
+  for (int64_t i = fb; i < fe; i++) {
+    rowspan *r = &s->rows[i - fb];
+    const int64_t a = at;
+    int64_t lo, hi;
+    time_bounds(s, s->tree_time[fr->batch[i]], &lo, &hi);
+    for (int64_t p = r->start; p < r->start + r->deg; p++) {
+      const int64_t u = load_ix(t->indices, t->indices_bytes, p);
+      int64_t tu;
+      if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, p, u);
+      tu = nt[u];
+      s->elig[at] = p;
+      at += tu >= lo && tu <= hi;
+    }
+    r->start = a;
+    r->deg = at - a;
+    if (s->temporal == FO_TEMPORAL_LAST && r->deg > 1) {
+      /* by (neighbor time, position), in the scratch past the eligible positions */
+      tpos *tp = (tpos *)(void *)(s->elig + total);
+      int64_t k = 0;
+      for (int64_t q = a; q < at; q++, k++) {
+        tp[k].pos = s->elig[q];
+        tp[k].time = nt[load_ix(t->indices, t->indices_bytes, s->elig[q])];
+      }
+      qsort(tp, (size_t)k, sizeof *tp, cmp_tpos);
+      for (int64_t q = 0; q < k; q++) s->elig[a + q] = tp[q].pos;
+    }
+  }
+  return FO_OK;
+}
+
+/* "last": the min(fanout, eligible) last positions of each narrowed row, in row order. */
+static void take_last(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  int64_t E = out->n_edges;
+  for (int64_t i = fb; i < fe; i++) {
+    const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
+    const int64_t k = hp->fanout < 0 || hp->fanout > deg ? deg : hp->fanout;
+    for (int64_t j = 0; j < k; j++) {
+      out->edge[E + j] = start + deg - k + j;
+      out->col[E + j] = i;
+    }
+    E += k;
+  }
+  out->n_edges = E;
+}
+
+static int choose_temporal(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  const int64_t e0 = out->n_edges;
+  int rc;
+  /* step 1: narrow the rows to their eligible edges */
+  if ((rc = s->time_node ? narrow_node_time(s, t, fr, fb, fe, hp) : narrow_edge_time(s, t, fr, fb, fe)) != FO_OK)
+    return rc;
+  /* step 2: the kernel on the narrowed rows */
+  if (s->temporal == FO_TEMPORAL_LAST) take_last(s, out, fb, fe, hp);
+  else if ((rc = choose_positions(s, fr, out, fb, fe, hp)) != FO_OK) return rc;
+  /* node-time mode over rows in input order: back from the scratch to row positions */
+  if (s->time_node && !t->rows_by_node_time)
+    for (int64_t e = e0; e < out->n_edges; e++) out->edge[e] = s->elig[out->edge[e]];
+  return FO_OK;
+}
+
 /*
  * Pass A2: for the hop's edges [e0, e1), read the neighbor at each chosen position into `row`
  * (a global id, checked) and turn the position into the edge id (through eid when stored),
@@ -1102,6 +1388,9 @@ static int induce(fo__idmap *map, bool disjoint, fo_batch_t *nb, const fo_batch_
 
 int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_part) {
   const fo_dataset_t *d = s->d;
+  if (s->temporal != FO_TEMPORAL_NONE)
+    return FO_FAIL(FO_ENOSYS, "distributed sampling: temporal mode is not supported yet (the "
+                   "one-hop request carries no per-node time bounds)");
   if (s->weighted)
     return FO_FAIL(FO_ENOSYS, "distributed sampling: weighted mode is not supported yet");
   if (!d->n_parts || local_part < 0 || local_part >= d->n_parts || !d->parts[local_part])
@@ -1573,6 +1862,22 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
     base += n_t[t];
   }
   for (int32_t t = 0; t < T; t++) node_sub(out, t)->num_sampled_nodes[0] = s->hop_fe[t];
+  if (s->temporal != FO_TEMPORAL_NONE) {
+    /* the time of every tree: its seed's given time, or the seed's node time */
+    int64_t k = 0;
+    if ((rc = fo__grow(&s->tree_time, &s->cap_tree_time, n_seeds + 1, sizeof *s->tree_time,
+                       "sampler scratch")) != FO_OK)
+      return rc;
+    for (int32_t t = 0; t < T; t++) {
+      const int64_t *given = s->seed_time_in ? s->seed_time_in[t] : NULL, *nt = s->ntype_time[t];
+      if (n_t[t] && !given && !nt)
+        return FO_FAIL(FO_EINVAL, "temporal sampling: no seed times given (--seed-time, "
+                       "input_time) and dataset '%s'%s%s%s has no node times to default to "
+                       "(import --node-time)", fo_dataset_path(s->d), s->typed ? " (node type '" : "",
+                       s->typed ? fo_dataset_node_type_name(s->d, t) : "", s->typed ? "')" : "");
+      for (int64_t i = 0; i < n_t[t]; i++) s->tree_time[k++] = given ? given[i] : nt[seeds_t[t][i]];
+    }
+  }
   for (int hop = 0; hop < s->n_hops; hop++) {
     /* typed, distributed: every edge type's remote groups in one request per machine */
     if (s->dist && s->typed && (rc = dist_hops_typed(s, out, hop, epoch, batch_index)) != FO_OK)
@@ -1657,13 +1962,51 @@ int fo_sampler_sample_typed(fo_sampler_t *s, int32_t node_type, const fo_nid_t *
   return rc;
 }
 
+int fo_sampler_sample_at(fo_sampler_t *s, int32_t node_type, const fo_nid_t *seeds,
+                         const int64_t *seed_time, int64_t n_seeds, uint64_t epoch,
+                         uint64_t batch_index, fo_batch_t *out) {
+  int rc;
+  const int64_t **times;
+  if (!s || !out) return FO_FAIL(FO_EINVAL, "sampler or batch is NULL");
+  if (node_type < 0 || node_type >= s->n_ntypes) {
+    batch_clear(out);
+    return FO_FAIL(FO_EINVAL, "sample batch %llu: seed node type %d is not in [0, %d)",
+                   (unsigned long long)batch_index, (int)node_type, (int)s->n_ntypes);
+  }
+  if (!(times = calloc((size_t)s->n_ntypes, sizeof *times))) {
+    batch_clear(out);
+    return FO_FAIL(FO_ENOMEM, "sample: seed times");
+  }
+  memset(s->seed_n, 0, (size_t)s->n_ntypes * sizeof *s->seed_n);
+  s->seed_ptr[node_type] = seeds;
+  s->seed_n[node_type] = n_seeds;
+  times[node_type] = seed_time;
+  rc = fo_sampler_sample_hetero_at(s, s->seed_ptr, times, s->seed_n, epoch, batch_index, out);
+  s->seed_ptr[node_type] = NULL;
+  free(times);
+  return rc;
+}
+
 int fo_sampler_sample_hetero(fo_sampler_t *s, const fo_nid_t *const *seeds, const int64_t *n_seeds,
                              uint64_t epoch, uint64_t batch_index, fo_batch_t *out) {
+  return fo_sampler_sample_hetero_at(s, seeds, NULL, n_seeds, epoch, batch_index, out);
+}
+
+int fo_sampler_sample_hetero_at(fo_sampler_t *s, const fo_nid_t *const *seeds,
+                                const int64_t *const *seed_time, const int64_t *n_seeds,
+                                uint64_t epoch, uint64_t batch_index, fo_batch_t *out) {
   int rc;
   if (!s || !out) return FO_FAIL(FO_EINVAL, "sampler or batch is NULL");
+  if (seed_time && s->temporal == FO_TEMPORAL_NONE) {
+    batch_clear(out);
+    return FO_FAIL(FO_EINVAL, "sample batch %llu: seed times given, but the sampler is not "
+                   "temporal (set temporal uniform or last)", (unsigned long long)batch_index);
+  }
   batch_clear(out);
   if (!seeds || !n_seeds) return FO_FAIL(FO_EINVAL, "sample: seeds or n_seeds is NULL");
+  s->seed_time_in = seed_time;
   rc = sample(s, seeds, n_seeds, epoch, batch_index, out);
+  s->seed_time_in = NULL;
   if (rc != FO_OK) {
     batch_clear(out);
     return fo__context(rc, "sample batch %llu", (unsigned long long)batch_index);

@@ -237,6 +237,8 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   json_t *jp = json_object_get(t, "indptr"), *jx = json_object_get(t, "indices");
   json_t *je = json_object_get(t, "eid"), *jw = json_object_get(t, "weight");
   json_t *jc = json_object_get(t, "weight_alias"), *jm = json_object_get(t, "num_edges");
+  json_t *jt = json_object_get(t, "time");
+  const fo__array *tm = NULL;
   const int64_t *p;
   /* one part of a typed partitioned dataset: its CSR (rows of owned source nodes) holds other
    * edges than its CSC and says how many */
@@ -253,7 +255,16 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
                    "names, or both absent", label);
   if (jw) wa = fo__dataset_find(d, json_string_value(jw));
   if (jc) wc = fo__dataset_find(d, json_string_value(jc));
-  if (!ip || !ix || (je && !ei) || (jw && !wa) || (jc && !wc))
+  if (jt && !json_is_string(jt))
+    return FO_FAIL(FO_EFORMAT, "topology '%s': 'time' must be an array name", label);
+  {
+    json_t *jo = json_object_get(t, "row_order");
+    if (jo && !(json_is_string(jo) && !strcmp(json_string_value(jo), "node_time")))
+      return FO_FAIL(FO_EFORMAT, "topology '%s': 'row_order' must be \"node_time\" (or absent)", label);
+    v->rows_by_node_time = jo != NULL;
+  }
+  if (jt) tm = fo__dataset_find(d, json_string_value(jt));
+  if (!ip || !ix || (je && !ei) || (jw && !wa) || (jc && !wc) || (jt && !tm))
     return FO_FAIL(FO_EFORMAT, "topology '%s': names an array that is not listed", label);
   if (wa && ((strcmp(wa->dtype, "<f4") && strcmp(wa->dtype, "<f8")) || wa->ndim != 1 ||
              wa->shape[0] != d->n_edges))
@@ -262,6 +273,9 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   if (wc && (strcmp(wc->dtype, "<i8") || wc->ndim != 1 || wc->shape[0] != d->n_edges))
     return FO_FAIL(FO_EFORMAT, "%s: weight alias tables must be int64 [%lld], are %s [%lld]",
                    wc->file, (long long)d->n_edges, wc->dtype, (long long)wc->shape[0]);
+  if (tm && (strcmp(tm->dtype, "<i8") || tm->ndim != 1 || tm->shape[0] != m))
+    return FO_FAIL(FO_EFORMAT, "%s: edge times must be int64 [%lld], are %s [%lld]", tm->file,
+                   (long long)m, tm->dtype, (long long)tm->shape[0]);
   if (!is_int_dtype(ip, false) || ip->ndim != 1 || ip->shape[0] != n_rows + 1)
     return FO_FAIL(FO_EFORMAT, "%s: must be int64 [%lld], is %s [%lld]", ip->file,
                    (long long)(n_rows + 1), ip->dtype, (long long)ip->shape[0]);
@@ -301,6 +315,10 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   v->weight_name = wa ? wa->name : NULL;
   v->weight_alias = wc ? wc->data : NULL;
   v->weight_alias_name = wc ? wc->name : NULL;
+  v->time = tm ? tm->data : NULL;
+  v->time_name = tm ? tm->name : NULL;
+  if (v->rows_by_node_time && tm)
+    return FO_FAIL(FO_EFORMAT, "topology '%s': rows ordered by node time and edge times both", label);
   d->has_topo[dir] = true;
   return FO_OK;
 }
@@ -374,6 +392,14 @@ static int parse_node_data(fo_dataset_t *d, json_t *root, fo_load_mode load) {
       return FO_FAIL(FO_EFORMAT, "%s: labels 'num_classes' must be an integer in 0..%d",
                      FO_MANIFEST, INT32_MAX);
     d->num_classes = nc ? (int64_t)json_integer_value(nc) : 0;
+  }
+  if (json_object_get(root, "node_time")) {
+    d->node_time = named_array(d, root, "node_time", "node_time", &rc);
+    if (rc != FO_OK) return rc;
+    if (!d->node_time || d->node_time->ndim != 1 || d->node_time->shape[0] != d->n_rows ||
+        strcmp(d->node_time->dtype, "<i8"))
+      return FO_FAIL(FO_EFORMAT, "%s: node_time must name an int64 [%lld] array", FO_MANIFEST,
+                     (long long)d->n_rows);
   }
   if (js) {
     const char *key;
@@ -1209,6 +1235,22 @@ int fo_dataset_features(const fo_dataset_t *d, fo_features *out) {
   out->dtype = d->x_dtype;
   out->scale = d->x_scale ? d->x_scale->data : NULL;
   out->offset = d->x_offset ? d->x_offset->data : NULL;
+  return FO_OK;
+}
+
+int fo_dataset_node_time(const fo_dataset_t *d, const int64_t **t, int64_t *n) {
+  if (!d || !t || !n) return FO_FAIL(FO_EINVAL, "node time: NULL argument");
+  *t = NULL;
+  *n = 0;
+  if (d->n_parts)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned: its node times are in its parts", d->path);
+  if (d->typed)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is typed: its node times are per node type "
+                   "(fo_dataset_node_data)", d->path);
+  if (!d->node_time)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' has no node times (import with --node-time)", d->path);
+  *t = d->node_time->data;
+  *n = d->node_time->shape[0];
   return FO_OK;
 }
 

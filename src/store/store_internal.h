@@ -97,6 +97,7 @@ struct fo_dataset {
   const fo__array *edge_orig; /* optional */
   /* node data (absent: NULL) */
   const fo__array *x, *x_scale, *x_offset, *y;
+  const fo__array *node_time; /* int64 [n_rows] (manifest "node_time"), or NULL */
   char x_dtype[16];
   int64_t num_classes;
   struct {

@@ -5,7 +5,8 @@
  * 0, never decreases and ends at m, every indices entry lies in [0, n), and an eid array is a
  * permutation of [0, m) (one bit per edge); when both directions are stored, every CSR
  * position p in row u with eid e must be CSC position e with source u and lie in the column of
- * its CSR target, so the two hold exactly the same edges; edge weights are finite and >= 0. The first failure is reported with
+ * its CSR target, so the two hold exactly the same edges (and times); edge weights are finite
+ * and >= 0; edge times are sorted within each row. The first failure is reported with
  * the array and position; nothing is modified.
  */
 #include "store/store_internal.h"
@@ -63,6 +64,25 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
                        (long long)e);
     }
   }
+  for (int64_t v = 0; t->time && v < t->n_rows; v++)
+    for (int64_t e = t->indptr[v] + 1; e < t->indptr[v + 1]; e++)
+      if (t->time[e] < t->time[e - 1])
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld < %s[%lld] = %lld: row %lld is not sorted by "
+                       "time", t->time_name, (long long)e, (long long)t->time[e], t->time_name,
+                       (long long)(e - 1), (long long)t->time[e - 1], (long long)v);
+  if (t->rows_by_node_time && !d->is_view) {
+    /* rows ordered by neighbor node time (version 1; typed views are checked by the sampler's
+     * use only) */
+    const int64_t *nt = d->node_time ? d->node_time->data : NULL;
+    if (!nt)
+      return FO_FAIL(FO_EFORMAT, "%s: rows are ordered by node time, but there are no node times",
+                     t->indices_name);
+    for (int64_t v = 0; v < t->n_rows; v++)
+      for (int64_t e = t->indptr[v] + 1; e < t->indptr[v + 1]; e++)
+        if (nt[load_int(t->indices, t->indices_bytes, e)] < nt[load_int(t->indices, t->indices_bytes, e - 1)])
+          return FO_FAIL(FO_EFORMAT, "%s[%lld]: row %lld is not ordered by neighbor node time",
+                         t->indices_name, (long long)e, (long long)v);
+  }
   if (!t->eid) return FO_OK;
   if (!(seen = fo__calloc_n((bound + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");
   for (int64_t p = 0; p < m; p++) {
@@ -96,6 +116,10 @@ static int check_same_edges(const fo_topology *csc, const fo_topology *csr) {
         return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld: edge (%lld, %lld) differs in %s",
                        other->eid_name, (long long)p, (long long)e, (long long)v, (long long)w,
                        ids->indices_name);
+      if (!ids->time != !other->time || (ids->time && ids->time[e] != other->time[p]))
+        return FO_FAIL(FO_EFORMAT, "%s[%lld]: edge %lld has another time in %s",
+                       other->time_name ? other->time_name : ids->time_name, (long long)p,
+                       (long long)e, ids->time_name ? ids->time_name : other->indices_name);
     }
   }
   return FO_OK;

@@ -1,8 +1,9 @@
 /*
  * Harness "edgelist": the SNAP-style edge list parser (io/edgelist.c, fo__parse_edgelist).
  * Input: one option byte (bit 0 string_ids, 1 relabel, 2 num_nodes 5000, 3 columns 1,0,
- * 4 two files, 5 gzip the text), then the file's bytes (with bit 4: split at the first NUL
- * into two files).
+ * 4 two files, 5 gzip the text, 6 a time column 2 (--time-col; 7: --time-format iso8601),
+ * 7 without 6: a weight column 2 (--weight-col)), then the file's bytes (with bit 4: split at
+ * the first NUL into two files).
  * Promise: any bytes give FO_OK or a status with a message; never a crash; without relabel no
  * negative id comes out.
  */
@@ -39,6 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (flags & 8) {
     o.src_column = 1;
     o.dst_column = 0;
+  }
+  if (flags & 64) {
+    o.time_column = 2;
+    o.time_format = (flags & 128) ? FO_TIME_ISO8601 : FO_TIME_UNIX;
+  } else if (flags & 128) {
+    o.weight_column = 2;
   }
   {
     const uint8_t *cut = (flags & 16) ? memchr(in.p, 0, in.n) : NULL;

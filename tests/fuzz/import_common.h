@@ -5,6 +5,7 @@
 #include "fuzz.h"
 #include "io/io_internal.h"
 
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,11 +33,18 @@ static inline int fz_parse(fz_parser parse, const char *const *inputs, int n, co
   if (rc == FO_OK && !o->relabel)
     for (int64_t i = 0; i < in.edges.n; i++)
       if (in.edges.src[i] < 0 || in.edges.dst[i] < 0) abort(); /* negative ids are refused */
+  /* a value column gives one value per edge, weights finite and >= 0 */
+  if (rc == FO_OK && ((o->time_column >= 0 && !in.time) || (o->weight_column >= 0 && !in.weight)))
+    abort();
+  for (int64_t i = 0; rc == FO_OK && in.weight && i < in.edges.n; i++)
+    if (!(in.weight[i] >= 0) || in.weight[i] > DBL_MAX) abort();
   fz_check_status(rc);
   fo__edges_free(&in.edges);
   fo__node_data_free(&in.node);
   fo__strmap_destroy(in.orig_str);
   json_decref(in.provenance);
+  free(in.weight);
+  free(in.time);
   return rc;
 }
 

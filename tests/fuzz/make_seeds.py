@@ -39,6 +39,16 @@ for name, path, flags in [
     ("jodie-csv", "jodie-wikipedia/wikipedia.csv.gz", 0),
 ]:
     put("edgelist", name, bytes([flags]) + head(os.path.join(SHARED, path), 60))
+# value columns: CollegeMsg's UNIX times (--time-col 2), the same as ISO 8601 date-times
+# (--time-format iso8601), and as weights (--weight-col 2)
+import datetime
+cm = head(os.path.join(SHARED, "collegemsg/CollegeMsg.txt.gz"), 40)
+put("edgelist", "collegemsg-timecol", bytes([64]) + cm)
+put("edgelist", "collegemsg-weightcol", bytes([128]) + cm)
+iso = b"".join(b"%s %s %s\n" % (a, b, datetime.datetime.fromtimestamp(int(t), datetime.timezone.utc)
+                                  .strftime("%Y-%m-%dT%H:%M:%SZ").encode())
+               for a, b, t in (l.split() for l in cm.split(b"\n") if l))
+put("edgelist", "collegemsg-iso8601", bytes([64 | 128]) + iso + b"1 2 2004-02-30\n")
 put("edgelist", "two-files", bytes([16]) + head(os.path.join(SHARED, "facebook-combined/facebook_combined.tsv.gz"), 30)
     + b"\0" + head(os.path.join(SHARED, "facebook-combined/facebook_combined.tsv.gz"), 30, 30))
 
@@ -67,6 +77,7 @@ nfb = max(max(e) for e in fb) + 1
 put("mtx", "facebook-pattern", b"\0" + mtx(fb, nfb))
 put("mtx", "facebook-integer-symmetric", b"\0" + mtx(fb, nfb, "integer", "symmetric"))
 put("mtx", "facebook-real-relabel", b"\1" + mtx(fb, nfb, "real"))
+put("mtx", "facebook-real-weights", b"\4" + mtx(fb, nfb, "real"))
 
 # npy_edges: numpy.save of excerpts (int64 C order, int32 Fortran order)
 def npy(a):

@@ -144,6 +144,14 @@ void fot_ref_free(fot_ref_batch *b);
 /* fail_msg unless `b` equals `r` exactly. */
 void fot_assert_same_batch(const fo_batch_t *b, const fot_ref_batch *r);
 
+/* ---- temporal reference (ref_temporal.c) --------------------------------------------------- */
+/* Whether time x is eligible at seed time t under o's strict/window rules. */
+bool fot_time_eligible(const fo_sampler_opts *o, int64_t x, int64_t t);
+/* The reference of fo_sampler_sample_at (version-1 datasets): seed_time NULL = node times. */
+int fot_ref_sample_temporal(const fo_dataset_t *d, const fo_sampler_opts *o, const int64_t *seeds,
+                            const int64_t *seed_time, int64_t n_seeds, uint64_t epoch,
+                            uint64_t batch_index, fot_ref_batch *out);
+
 /* Check the invariants of a batch without knowing the random draws: seeds first; every (row,
  * col) pair is an edge of the graph with the reported edge id; per node exactly the expected
  * number of edges (min(fanout, deg) distinct without replacement, fanout draws with); hop-k
