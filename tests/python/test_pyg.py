@@ -137,7 +137,6 @@ def test_subgraph_type_enum_accepted(cora):
     (dict(directed=False), "directed=False"),
     (dict(time_attr="time"), "temporal sampling is not supported"),
     (dict(input_time=[1, 2]), "input_time"),
-    (dict(weight_attr="w"), "weighted sampling is not supported"),
     (dict(transform=lambda d: d), "transform"),
     (dict(neighbor_sampler=object()), "neighbor_sampler"),
     (dict(sampler=[0, 1]), "custom sampler"),
