@@ -73,6 +73,8 @@ static void help(void) {
          "  --default-node-type TYPE  with --edge-type-col: the type of endpoints no list names\n"
          "  --reverse-edges      add (D, rev_R, S) for every edge type (S, R, D) with S != D\n"
          "  --features TYPE=X.npy, --labels TYPE=Y.npy, --split TYPE:NAME=F.npy,...  per type\n"
+         "  --edge-weight S__R__D=W.npy  weights of edge type (S, R, D), in its input order;\n"
+         "                       repeat per type (reverse types take their edge's weights)\n"
          "  (--undirected and --remove-self-loops apply to types with S = D; --dedup, --csc,\n"
          "  --csr, --columns, --string-ids, --index-dtype to every type)\n"
          "\n"
@@ -99,8 +101,9 @@ typedef struct typed_args {
   int n_nt;
   char **owned;
   int n_owned;
-  const char *feat[64], *lab[64], *split[64]; /* raw values, in order */
-  int n_feat, n_lab, n_split;
+  const char *feat[64], *lab[64], *split[64], *weight[64]; /* raw values, in order */
+  int n_feat, n_lab, n_split, n_weight;
+  fo_import_edge_weight *ew; /* typed --edge-weight SRC__REL__DST=W.npy */
   char **argv; /* argv without the FILEs of --edge-type */
   int argc;
 } typed_args;
@@ -111,6 +114,7 @@ static void typed_free(typed_args *t) {
   free(t->et);
   free(t->et_files);
   free(t->nt);
+  free(t->ew);
   free(t->argv);
 }
 
@@ -218,6 +222,23 @@ static int typed_node_data(typed_args *t) {
   return CLI_OK;
 }
 
+/* Typed --edge-weight SRC__REL__DST=W.npy (relations may hold '=': the type ends at the first
+ * '=' after its second "__"). */
+static int typed_weights(typed_args *t) {
+  if (!t->n_weight) return CLI_OK;
+  if (!(t->ew = calloc((size_t)t->n_weight, sizeof *t->ew))) return cli_usage_error("import", "out of memory");
+  for (int i = 0; i < t->n_weight; i++) {
+    const char *a = t->weight[i], *p1 = strstr(a, "__"), *p2 = p1 ? strstr(p1 + 2, "__") : NULL;
+    const char *eq = p2 ? strchr(p2 + 2, '=') : NULL;
+    if (!eq || eq == p2 + 2 || !eq[1])
+      return cli_usage_error("import", "--edge-weight: '%s' is not SRC__REL__DST=W.npy (a typed "
+                             "import takes weights per edge type)", a);
+    if (!(t->ew[i].edge_type = own(t, a, (size_t)(eq - a)))) return cli_usage_error("import", "out of memory");
+    t->ew[i].path = eq + 1;
+  }
+  return CLI_OK;
+}
+
 static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, typed_args *t);
 
 int cmd_import(int argc, char **argv) {
@@ -318,7 +339,11 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
       free(cols);
       break;
     }
-    case OPT_EDGE_WEIGHT: o.edge_weight = optarg; break;
+    case OPT_EDGE_WEIGHT:
+      if (t->n_weight == 64) return cli_usage_error("import", "too many --edge-weight options");
+      t->weight[t->n_weight++] = optarg;
+      o.edge_weight = optarg;
+      break;
     case OPT_EDGE_TIME: o.edge_time = optarg; break;
     case OPT_NODE_TIME: o.node_time = optarg; break;
     case OPT_WEIGHT_COL:
@@ -393,7 +418,10 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
   if (t->n_et > 0 || o.edge_type_column >= 0) {
     /* typed: node data options are TYPE=...; the homogeneous fields stay unset */
     o.features = o.labels = o.splits = NULL;
-    if ((rc = typed_node_data(t))) return rc;
+    if ((rc = typed_node_data(t)) || (rc = typed_weights(t))) return rc;
+    o.edge_weight = NULL;
+    o.edge_weights = t->ew;
+    o.n_edge_weights = t->n_weight;
     o.edge_types = t->et;
     o.n_edge_types = t->n_et;
     o.node_type_opts = t->nt;

@@ -140,6 +140,16 @@ typedef struct fo_import_edge_type {
   const char *path;  /**< its edge list (edgelist format: `src_column`, `dst_column`; .gz ok) */
 } fo_import_edge_type;
 
+/** Edge weights of one edge type of a typed import (`--edge-weight SRC__REL__DST=W.npy`). */
+typedef struct fo_import_edge_weight {
+  const char *edge_type; /**< "SRC__REL__DST": an edge type of the input (a reverse type of
+                              reverse_edges takes its edge's weight and cannot be named) */
+  const char *path;      /**< .npy [input edges of that type] float32 or float64, finite and
+                              >= 0, in the order the type's edges are read (its file, or its
+                              lines of the one typed edge list); stored as fo_import_opts.
+                              edge_weight stores them */
+} fo_import_edge_weight;
+
 /** Settings of one node type of a typed import; every field but `name` is optional. */
 typedef struct fo_import_node_type {
   const char *name;      /**< the node type (it must occur in the import) */
@@ -185,7 +195,7 @@ typedef struct fo_import_opts {
                                 ("weight", docs/FORMAT.md) for weighted sampling; each must be
                                 finite and >= 0 (FO_ERANGE naming the file, index and value);
                                 a different length is FO_EFORMAT. Untyped imports only (typed:
-                                FO_ENOSYS). Default NULL */
+                                edge_weights; FO_EINVAL). Default NULL */
   const char *edge_time;   /**< .npy [n_input_edges] int64 or int32: one time per input edge
                                 (any unit; seconds for --time-format iso8601), input order
                                 (undirected reverse edges take their edge's time). Stored as
@@ -225,6 +235,10 @@ typedef struct fo_import_opts {
                                       such an endpoint is an error); default NULL */
   const fo_import_node_type *node_type_opts; /**< [n_node_type_opts] per-type settings; borrowed */
   int32_t n_node_type_opts;   /**< default 0 */
+  const fo_import_edge_weight *edge_weights; /**< [n_edge_weights] typed: weights per edge
+                                   type (types not named store none); borrowed. An unknown or
+                                   reverse type, or one named twice: FO_EINVAL */
+  int32_t n_edge_weights;     /**< default 0 */
   bool reverse_edges;         /**< add (d, "rev_" + r, s) for every edge type (s, r, d) with
                                    s != d, after the original types; default false */
 } fo_import_opts;

@@ -76,7 +76,8 @@ typedef struct fo_sampler_opts {
                                `num_neighbors={edge_type: [...]}`); NULL (default): `fanouts`
                                for every edge type. Copied by create. */
   bool weighted;          /**< draw neighbors by edge weight (the dataset's "weight" arrays,
-                               import --edge-weight); default false (uniform). With
+                               import --edge-weight; typed: per edge type, and every edge
+                               type sampled needs them); default false (uniform). With
                                replacement: each draw picks edge j with probability
                                w_j / sum(w) of the row, none for a row of zero weights;
                                without: successive sampling (torch.multinomial

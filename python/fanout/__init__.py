@@ -698,6 +698,10 @@ class NeighborLoader(_fanout.Loader):
       epoch, batch index), whatever the number of workers.
     - ``replace``, ``disjoint``: as in PyG; ``edge_dir``: "in" (in-neighbors, CSC) or "out"
       (out-neighbors, needs a CSR).
+    - ``weighted``: draw neighbors by edge weight (the weights stored at import,
+      ``--edge-weight``; typed: per edge type), with or without replacement as
+      ``torch.multinomial`` and pyg-lib's ``edge_weight``. PyG's ``weight_attr="NAME"`` (any
+      edge attribute name: fanout has one weight per edge) means ``weighted=True``.
     - ``prefetch``: batches sampled ahead (None = 2 x num_workers).
     - ``epoch``: the epoch of the first iteration.
     - ``features``, ``labels``: gather x and y into each batch.
@@ -746,6 +750,7 @@ class NeighborLoader(_fanout.Loader):
         replace: bool = False,
         disjoint: bool = False,
         edge_dir: str = "in",
+        weighted: bool = False,
         prefetch: Optional[int] = None,
         epoch: int = 0,
         features: bool = True,
@@ -756,6 +761,8 @@ class NeighborLoader(_fanout.Loader):
         _dist: Optional[tuple] = None,
         **pyg_kwargs: Any,
     ):
+        if "weight_attr" in pyg_kwargs:
+            weighted = _weight_attr(cls.__name__, pyg_kwargs.pop("weight_attr"), weighted)
         if pyg_kwargs:
             prefetch = _pyg_loader_kwargs(cls.__name__, pyg_kwargs, num_workers, prefetch)
         if not isinstance(dataset, _fanout.Dataset):
@@ -805,7 +812,7 @@ class NeighborLoader(_fanout.Loader):
         return super().__new__(
             cls, dataset, fanouts, batch_size=batch_size,
             input_nodes=input_nodes, shuffle=bool(shuffle), drop_last=bool(drop_last),
-            num_workers=num_workers, seed=int(seed), replace=bool(replace),
+            num_workers=num_workers, seed=int(seed), replace=bool(replace), weighted=bool(weighted),
             disjoint=bool(disjoint), edge_dir=edge_dir, prefetch=prefetch, epoch=int(epoch),
             features=bool(features), labels=bool(labels), **typed,
             **_temporal_kwargs(time_attr, temporal_strategy, input_time, input_nodes),
@@ -1021,6 +1028,17 @@ def _temporal_kwargs(time_attr: Any, temporal_strategy: Any, input_time: Any,
     return out
 
 
+def _weight_attr(where: str, weight_attr: Any, weighted: bool) -> bool:
+    """PyG's ``weight_attr`` (the edge attribute holding the sampling weights): a name means
+    weighted sampling on the weights the dataset stores; None changes nothing."""
+    if weight_attr is None:
+        return weighted
+    if not isinstance(weight_attr, str):
+        raise TypeError(f"{where}: weight_attr: expected an edge attribute name (str) or None, "
+                        f"got {type(weight_attr).__name__}")
+    return True
+
+
 def _typed_input_nodes(ds: Dataset, input_nodes: Any) -> Tuple[Optional[str], Any]:
     """PyG's hetero ``input_nodes``: ``(node type, ids | mask | split name | None)`` or a
     node type alone (all its nodes) -> (input type or None, the rest as for one type)."""
@@ -1094,7 +1112,6 @@ _PYG_SAME = {  # the value that fanout's batches already satisfy; any other rais
                       "'bidirectional' and 'induced' subgraphs are not built"),
     "directed": (True, "directed=False (PyG's old name for an induced subgraph) is not "
                  "supported: fanout returns the sampled edges only"),
-    "weight_attr": (None, "weighted sampling is not supported"),
     "transform": (None, "transforms are not applied by the loader: apply it to each batch "
                   "(e.g. to batch.to_dict())"),
     "transform_sampler_output": (None, "sampler-output transforms are not supported"),

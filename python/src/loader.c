@@ -48,6 +48,7 @@ typedef struct loader {
   uint64_t seed;
   fo_edge_dir edge_dir;
   char shuffle, drop_last, replace, disjoint, features, labels; /* T_BOOL members */
+  char weighted;           /* T_BOOL: draws by edge weight */
   /* typed datasets (see "typed batches" below) */
   const fo_dataset_t *d;   /* the dataset (kept open by the pin) */
   int typed;               /* fo_dataset_is_typed(d) */
@@ -131,7 +132,7 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
                            "edge_dir", "prefetch", "epoch", "features", "labels", "dist",
                            "tail", "input_type", "edge_type_fanouts", "num_neighbors_dict",
                            "seed_placement", "cache_bytes", "cache_policy", "lookahead",
-                           "time_attr", "temporal_strategy", "input_time", NULL};
+                           "time_attr", "temporal_strategy", "input_time", "weighted", NULL};
   fopy_dataset *ds;
   PyObject *nn, *input_nodes = Py_None, *num_workers = Py_None, *prefetch = Py_None;
   PyObject *dist = Py_None;
@@ -153,6 +154,7 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   long long batch_size = 1;
   unsigned long long seed = 0, epoch = 0;
   int shuffle = 0, drop_last = 0, replace = 0, disjoint = 0, features = 1, labels = 1, rc;
+  int weighted = 0;
   const char *edge_dir = "in";
   int32_t *fanouts = NULL, dummy = 0;
   Py_ssize_t n_hops;
@@ -161,13 +163,13 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   fo_loader_t *L = NULL;
   loader *self = NULL;
 
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOOsLsizsO:Loader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOOsLsizsOp:Loader", kwlist,
                                    &fopy_DatasetType, &ds, &nn, &batch_size, &input_nodes,
                                    &shuffle, &drop_last, &num_workers, &seed, &replace,
                                    &disjoint, &edge_dir, &prefetch, &epoch, &features, &labels,
                                    &dist, &tail, &input_type, &et_fanouts_arg, &nn_dict,
                                    &seed_placement, &cache_bytes, &cache_policy, &lookahead,
-                                   &time_attr, &temporal_strategy, &input_time))
+                                   &time_attr, &temporal_strategy, &input_time, &weighted))
     return NULL;
   fo_dist_loader_opts_init(&dlo);
   if (!strcmp(seed_placement, "global")) {
@@ -271,6 +273,7 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     o.sampler.edge_type_fanouts = et_fanouts;
   }
   o.sampler.replace = replace;
+  o.sampler.weighted = weighted;
   o.sampler.disjoint = disjoint;
   o.sampler.seed = (uint64_t)seed;
   if (!strcmp(edge_dir, "in")) {
@@ -374,6 +377,7 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   self->shuffle = (char)shuffle;
   self->drop_last = (char)drop_last;
   self->replace = (char)replace;
+  self->weighted = (char)weighted;
   self->disjoint = (char)disjoint;
   self->features = (char)features;
   self->labels = (char)labels;
@@ -525,6 +529,7 @@ static PyMemberDef loader_members[] = {
     LOADER_MEMBER("shuffle", T_BOOL, shuffle, "Reshuffle the seeds every epoch."),
     LOADER_MEMBER("drop_last", T_BOOL, drop_last, "Drop a last, smaller batch."),
     LOADER_MEMBER("replace", T_BOOL, replace, "Sample with replacement."),
+    LOADER_MEMBER("weighted", T_BOOL, weighted, "Draw neighbors by edge weight."),
     LOADER_MEMBER("disjoint", T_BOOL, disjoint, "One tree per seed (fills batch.batch)."),
     LOADER_MEMBER("features", T_BOOL, features, "Gather x."),
     LOADER_MEMBER("labels", T_BOOL, labels, "Gather y."),

@@ -116,6 +116,9 @@ static int check_opts(const fo_import_opts *o) {
     return FO_FAIL(FO_EINVAL, "--time-format applies to --time-col");
   if ((unsigned)o->feature_dtype > FO_FEATURES_UINT8)
     return FO_FAIL(FO_EINVAL, "unknown feature dtype %d", (int)o->feature_dtype);
+  if (!fo__import_is_typed(o) && o->n_edge_weights)
+    return FO_FAIL(FO_EINVAL, "--edge-weight %s=...: weights per edge type need a typed import "
+                   "(--edge-type or --edge-type-col)", o->edge_weights[0].edge_type);
   /* --reverse-edges also applies to OGB's heterogeneous layout (ogb.c refuses it otherwise) */
   if (!fo__import_is_typed(o) &&
       (o->n_node_type_opts || (o->reverse_edges && o->format != FO_FORMAT_OGB) || o->node_types ||
@@ -203,8 +206,9 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
   if (!out_dir) return FO_FAIL(FO_EINVAL, "import: output directory is NULL");
   if (fo__import_is_typed(o)) {
     if (o->edge_weight)
-      return fo__context(FO_FAIL(FO_ENOSYS, "edge weights (--edge-weight) are not supported for "
-                                 "typed imports yet"), "import '%s'", out_dir);
+      return fo__context(FO_FAIL(FO_EINVAL, "--edge-weight %s: a typed import takes weights per "
+                                 "edge type (--edge-weight SRC__REL__DST=W.npy)", o->edge_weight),
+                         "import '%s'", out_dir);
     if (o->edge_time || o->node_time || o->time_column >= 0 || o->weight_column >= 0)
       return fo__context(FO_FAIL(FO_ENOSYS, "%s: not supported for typed imports yet",
                                  o->edge_time ? "edge times (--edge-time)" : o->node_time

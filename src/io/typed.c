@@ -39,6 +39,8 @@ typedef struct etype {
   char rel[MAX_NAME + 1];
   const char *path; /* one file per edge type */
   fo__edges edges;  /* local ids, in input order */
+  double *w;        /* --edge-weight of this type: [edges.n] in input order, or NULL */
+  int w_bytes;      /* 4 or 8: stored dtype */
 } etype;
 
 typedef struct typed {
@@ -588,7 +590,7 @@ static int write_node_types(typed *T, fo__writer *w, json_t *list) {
 
 /* One edge type's entry and arrays. */
 static int write_etype(typed *T, int k, int src, const char *rel, int dst, const fo__edge_set *es,
-                       fo__writer *w, json_t *list) {
+                       const etype *wt, int64_t m_input, fo__writer *w, json_t *list) {
   char prefix[24], name[3 * MAX_NAME + 8];
   fo__topology t;
   json_t *obj;
@@ -601,6 +603,12 @@ static int write_etype(typed *T, int k, int src, const char *rel, int dst, const
   json_array_append_new(list, obj);
   if ((rc = fo__topology_build(es, T->nt[src].n, T->nt[dst].n, T->o, &t)) != FO_OK)
     return fo__context(rc, "edge type %s", name);
+  if (wt->w) {
+    /* edge weights: edge e has input edge edge_orig[e] mod m_input's (as build.c) */
+    t.w_in = wt->w;
+    t.w_m_in = m_input;
+    t.w_bytes = wt->w_bytes;
+  }
   rc = fo__topology_write(&t, T->o, prefix, w, obj);
   fo__topology_free(&t);
   return rc;
@@ -625,14 +633,14 @@ static int write_edge_types(typed *T, fo__writer *w, json_t *list, fo_import_rep
         T->nt[e->dst].touched[es.dst[i]] = 1;
       }
       r->n_edges += es.m;
-      rc = write_etype(T, k, e->src, e->rel, e->dst, &es, w, list);
+      rc = write_etype(T, k, e->src, e->rel, e->dst, &es, e, m_input, w, list);
       if (rc == FO_OK && o->reverse_edges && !same) {
         char rel[MAX_NAME + 8];
         int64_t *tmp = es.src;
         es.src = es.dst;
         es.dst = tmp;
         snprintf(rel, sizeof rel, "rev_%s", e->rel);
-        rc = write_etype(T, T->n_et + n_rev++, e->dst, rel, e->src, &es, w, revs);
+        rc = write_etype(T, T->n_et + n_rev++, e->dst, rel, e->src, &es, e, m_input, w, revs);
         r->n_reverse_added += es.m;
         r->n_edges += es.m;
       }
@@ -661,6 +669,51 @@ static int check_reverse(const typed *T) {
       if (T->et[j].src == e->dst && T->et[j].dst == e->src && !strcmp(T->et[j].rel, rel))
         return FO_FAIL(FO_EINVAL, "--reverse-edges: the reverse type %s of %s__%s__%s exists "
                        "already", nm, T->nt[e->src].name, e->rel, T->nt[e->dst].name);
+  }
+  return FO_OK;
+}
+
+/* --edge-weight SRC__REL__DST=W.npy: each names an input edge type once; its weights are read
+ * (one per input edge of the type, fo__edge_weights_load's checks) into the type's `w`. */
+static int load_edge_weights(typed *T) {
+  const fo_import_opts *o = T->o;
+  for (int i = 0; i < o->n_edge_weights; i++) {
+    const fo_import_edge_weight *ew = &o->edge_weights[i];
+    char nm[3 * MAX_NAME + 16];
+    fo__graph_input gi;
+    etype *e = NULL;
+    int rc;
+    if (!ew->edge_type || !ew->path)
+      return FO_FAIL(FO_EINVAL, "edge weight %d: edge type or path is NULL", i);
+    for (int k = 0; k < T->n_et && !e; k++) {
+      et_name(T, T->et[k].src, T->et[k].rel, T->et[k].dst, nm, sizeof nm);
+      if (!strcmp(nm, ew->edge_type)) e = &T->et[k];
+    }
+    if (!e) {
+      bool rev = false;
+      for (int k = 0; k < T->n_et && o->reverse_edges; k++) {
+        char rel[MAX_NAME + 8];
+        if (T->et[k].src == T->et[k].dst) continue;
+        snprintf(rel, sizeof rel, "rev_%s", T->et[k].rel);
+        et_name(T, T->et[k].dst, rel, T->et[k].src, nm, sizeof nm);
+        rev |= !strcmp(nm, ew->edge_type);
+      }
+      if (rev)
+        return FO_FAIL(FO_EINVAL, "--edge-weight %s=%s: a reverse type of --reverse-edges takes the "
+                       "weights of its edge type; name that one", ew->edge_type, ew->path);
+      return FO_FAIL(FO_EINVAL, "--edge-weight %s=%s: the import has no edge type '%s'",
+                     ew->edge_type, ew->path, ew->edge_type);
+    }
+    if (e->w)
+      return FO_FAIL(FO_EINVAL, "--edge-weight %s given twice", ew->edge_type);
+    memset(&gi, 0, sizeof gi);
+    gi.edges.n = e->edges.n; /* the loader checks the length against it */
+    if ((rc = fo__edge_weights_load(&gi, ew->path)) != FO_OK) {
+      free(gi.weight);
+      return fo__context(rc, "edge type %s", ew->edge_type);
+    }
+    e->w = gi.weight;
+    e->w_bytes = gi.weight_bytes;
   }
   return FO_OK;
 }
@@ -748,7 +801,10 @@ static void typed_free(typed *T) {
     free(T->nt[t].touched);
     fo__node_data_free(&T->nt[t].nd);
   }
-  for (int k = 0; k < T->n_et; k++) fo__edges_free(&T->et[k].edges);
+  for (int k = 0; k < T->n_et; k++) {
+    fo__edges_free(&T->et[k].edges);
+    free(T->et[k].w);
+  }
   free(T->nt);
   free(T->et);
   fo__strmap_destroy(T->nodes);
@@ -780,6 +836,7 @@ static int write_typed(typed *T, const char *out_dir, json_t *prov, fo_import_re
                    n_rev ? " (with the reverse types)" : "");
   }
   if (rc == FO_OK && o->reverse_edges) rc = check_reverse(T);
+  if (rc == FO_OK) rc = load_edge_weights(T);
   /* index widths first, so that FO_ERANGE comes before anything big is allocated */
   for (int k = 0; rc == FO_OK && k < T->n_et; k++) {
     const etype *e = &T->et[k];

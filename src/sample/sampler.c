@@ -692,21 +692,41 @@ static inline void heap_down(wkey *h, int64_t n, int64_t i) {
 
 /* Draws proportional to weight from the row's alias table `al[deg]` (Walker's method: a
  * uniform offset, then a 32-bit coin against its threshold), ALIAS_CHUNK at a time so that
- * their table entries are fetched in parallel: out[0..n) receive row offsets; -1 if an entry
- * is corrupt (offset outside the row). */
+ * their table entries are fetched in parallel: alias_pick draws the offsets and coins and
+ * prefetches the entries, alias_resolve reads them; out[0..n) receive row offsets, -1 if an
+ * entry is corrupt (offset outside the row). */
 #define ALIAS_CHUNK 16
-static inline void alias_draws(fo__rng *r, const int64_t *al, int64_t deg, int64_t n, int64_t *out) {
-  uint32_t coin[ALIAS_CHUNK];
+static inline void alias_pick(fo__rng *r, const int64_t *al, int64_t deg, int64_t n, int64_t *out,
+                              uint32_t *coin) {
   for (int64_t q = 0; q < n; q++) {
-    out[q] = (int64_t)fo__rng_below(r, (uint64_t)deg);
-    coin[q] = fo__rng_next32(r);
-    __builtin_prefetch(&al[out[q]], 0, 0);
+    /* fast path: both words from the current block and no Lemire rejection (lo >= deg), the
+     * same words and result as fo__rng_below then fo__rng_next32 */
+    const uint64_t p = r->used <= 6 && deg <= (int64_t)UINT32_MAX ? (uint64_t)r->out[r->used] * (uint64_t)deg : 0;
+    if (FO_LIKELY((uint32_t)p >= (uint64_t)deg)) {
+      out[q] = (int64_t)(p >> 32);
+      coin[q] = r->out[r->used + 1];
+      r->used += 2;
+    } else {
+      out[q] = (int64_t)fo__rng_below(r, (uint64_t)deg);
+      coin[q] = fo__rng_next32(r);
+    }
+    __builtin_prefetch(&al[out[q]], 0, 3);
   }
+}
+
+static inline void alias_resolve(const int64_t *al, int64_t deg, int64_t n, const uint32_t *coin,
+                                 int64_t *out) {
   for (int64_t q = 0; q < n; q++) {
     const uint64_t en = (uint64_t)al[out[q]];
     const int64_t k = coin[q] < (uint32_t)en ? out[q] : (int64_t)(en >> 32);
     out[q] = k < deg ? k : -1;
   }
+}
+
+static inline void alias_draws(fo__rng *r, const int64_t *al, int64_t deg, int64_t n, int64_t *out) {
+  uint32_t coin[ALIAS_CHUNK];
+  alias_pick(r, al, deg, n, out, coin);
+  alias_resolve(al, deg, n, coin, out);
 }
 
 static int bad_alias(const fo_topology *t, int64_t start, int64_t deg) {
@@ -755,123 +775,209 @@ static inline void set_add(int64_t *set, int64_t size, int64_t j) {
  *    they are taken in stored order.
  * Draws come from the node's stream as in the uniform kernel.
  */
-static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
-                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+/* How many frontier nodes ahead the weighted kernel starts a node's draws (wpre). */
+#define W_AHEAD 8
+
+/* A frontier node's draws started W_AHEAD nodes early: its stream, and its first chunk of alias
+ * candidates (offsets and coins, entries prefetched), exactly the draws choose_weighted would
+ * make first, so starting early changes no result. */
+typedef struct wpre {
+  fo__rng r;
+  int64_t n; /* candidates drawn (0: none; the row is read in stored order or by keys) */
+  int64_t cand[ALIAS_CHUNK];
+  uint32_t coin[ALIAS_CHUNK];
+} wpre;
+
+static inline void weighted_pre(const fo_topology *t, const rowspan *rw, const fo_batch_t *fr,
+                                int64_t i, const hop_params *hp, wpre *w) {
+  const int64_t start = rw->start, deg = rw->deg;
   const int32_t f = hp->fanout;
-  int64_t E = out->n_edges;
+  uint64_t tag;
+  w->n = 0;
+  if (deg == 0 || f <= 0) return;
+  __builtin_prefetch(&t->weight_alias[start], 0, 3); /* entry 0: is the row all zero? */
+  tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
+  if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
+  fo__rng_init(&w->r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
+  if (hp->replace || deg > 2 * (int64_t)f) {
+    w->n = f < ALIAS_CHUNK ? f : ALIAS_CHUNK;
+    alias_pick(&w->r, t->weight_alias + start, deg, w->n, w->cand, w->coin);
+  } else {
+    /* read whole by keys or in stored order: its weights (at most 2 fanout of them) */
+    const char *wp = (const char *)t->weight + start * t->weight_bytes;
+    for (int64_t o = 0; o < deg * t->weight_bytes; o += 64) __builtin_prefetch(wp + o, 0, 3);
+  }
+}
+
+/* One frontier node of choose_weighted: appends its edges at *E (positions and col). */
+static int weighted_node(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out, int64_t i,
+                         const rowspan *rw, const hop_params *hp, wpre *w, int64_t *E_io) {
+  const int32_t f = hp->fanout;
+  const int64_t start = rw->start, deg = rw->deg;
+  const int64_t *al = t->weight_alias + start;
+  int64_t E = *E_io;
   int64_t *col = out->col, *pos = out->edge;
+  int64_t k = 0, set_size = 0;
+  fo__rng *r = &w->r;
   int rc;
-  for (int64_t i = fb; i < fe; i++) {
-    const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
-    const int64_t *al = t->weight_alias + start;
-    fo__rng r;
-    uint64_t tag;
-    int64_t k = 0, set_size = 0;
-    if (deg == 0 || f == 0) continue;
-    if (f < 0) {
-      for (int64_t j = 0; j < deg; j++) {
-        pos[E + j] = start + j;
-        col[E + j] = i;
-      }
-      E += deg;
-      continue;
+  if (deg == 0 || f == 0) return FO_OK;
+  if (f < 0) {
+    for (int64_t j = 0; j < deg; j++) {
+      pos[E + j] = start + j;
+      col[E + j] = i;
     }
-    if (al[0] == 0) continue; /* entry 0 is 0 only in a row without positive weights */
-    tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
-    if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
-    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
-    if (hp->replace) {
-      for (int64_t q = 0; q < f; q += ALIAS_CHUNK) {
-        const int64_t n = f - q < ALIAS_CHUNK ? f - q : ALIAS_CHUNK;
-        int64_t j[ALIAS_CHUNK];
-        alias_draws(&r, al, deg, n, j);
-        for (int64_t c = 0; c < n; c++) {
-          if (FO_UNLIKELY(j[c] < 0)) return bad_alias(t, start, deg);
-          pos[E + q + c] = start + j[c];
-          col[E + q + c] = i;
-        }
-      }
-      E += f;
-      continue;
-    }
-    if (deg > 2 * (int64_t)f) {
-      /* successive picks by redrawing repeats */
-      int64_t rejects = 0;
-      if (f > FLOYD_LINEAR_MAX) {
-        for (set_size = 1; set_size < 2 * (int64_t)f;) set_size *= 2;
-        if ((rc = fo__grow(&s->pset, &s->cap_pset, set_size, sizeof *s->pset, "sampler scratch")) != FO_OK)
-          return rc;
-        memset(s->pset, 0xff, (size_t)set_size * sizeof *s->pset);
-      }
-      while (k < f && rejects <= 2 * (int64_t)f + 8) {
-        /* as many draws as picks are missing, fetched together, then taken in order */
-        const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
-        int64_t cand[ALIAS_CHUNK];
-        alias_draws(&r, al, deg, n, cand);
-        for (int64_t c = 0; c < n && k < f && rejects <= 2 * (int64_t)f + 8; c++) {
-          const int64_t j = cand[c];
-          if (FO_UNLIKELY(j < 0)) return bad_alias(t, start, deg);
-          if (picked(pos + E, k, start, j, s->pset, set_size)) {
-            rejects++;
-            continue;
-          }
-          if (set_size) set_add(s->pset, set_size, j);
-          pos[E + k++] = start + j;
-        }
-      }
-      if (k == f) {
-        for (int64_t q = 0; q < f; q++) col[E + q] = i;
-        E += f;
-        continue;
+    *E_io = E + deg;
+    return FO_OK;
+  }
+  if (al[0] == 0) return FO_OK; /* entry 0 is 0 only in a row without positive weights */
+  if (hp->replace) {
+    for (int64_t q = 0; q < f; q += ALIAS_CHUNK) {
+      const int64_t n = f - q < ALIAS_CHUNK ? f - q : ALIAS_CHUNK;
+      int64_t *j = w->cand;
+      if (q == 0)
+        alias_resolve(al, deg, n, w->coin, j); /* the first chunk: drawn by weighted_pre */
+      else
+        alias_draws(r, al, deg, n, j);
+      for (int64_t c = 0; c < n; c++) {
+        if (FO_UNLIKELY(j[c] < 0)) return bad_alias(t, start, deg);
+        pos[E + q + c] = start + j[c];
+        col[E + q + c] = i;
       }
     }
-    {
-      /* the rest by Efraimidis-Spirakis keys over the unpicked positive edges */
-      int64_t npos = 0, want = f - k, n = 0;
-      wkey *h;
-      for (int64_t j = 0; j < deg; j++) npos += load_w(t, start + j) > 0;
-      if (npos <= f) {
-        /* every positive edge: stored order (earlier picks are among them) */
-        for (int64_t j = 0; j < deg; j++)
-          if (load_w(t, start + j) > 0) {
-            pos[E] = start + j;
-            col[E++] = i;
-          }
-        continue;
+    *E_io = E + f;
+    return FO_OK;
+  }
+  if (deg > 2 * (int64_t)f && f <= FLOYD_LINEAR_MAX) {
+    /* successive picks by redrawing repeats; the picked offsets in a 256-bit filter (offset
+     * mod 256: exact for rows up to 256 edges, a scan of the picks settles a hit otherwise).
+     * Branch-free in the common case: every candidate is written at pos[E + k], kept when new. */
+    const int64_t lim = 2 * (int64_t)f + 8;
+    int64_t rejects = 0;
+    uint64_t filt[4] = {0, 0, 0, 0};
+    int64_t *pp = pos + E, *cc = col + E;
+    bool first = true;
+    while (k < f && rejects <= lim) {
+      /* as many draws as picks are missing, fetched together, then taken in order (a chunk
+       * never overfills: n <= f - k) */
+      const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
+      if (!first) alias_pick(r, al, deg, n, w->cand, w->coin);
+      first = false; /* the first chunk was drawn by weighted_pre */
+      for (int64_t c = 0; c < n; c++) {
+        const uint64_t en = (uint64_t)al[w->cand[c]];
+        const int64_t j = w->coin[c] < (uint32_t)en ? w->cand[c] : (int64_t)(en >> 32);
+        uint64_t *fw = &filt[j >> 6 & 3];
+        const uint64_t bit = UINT64_C(1) << (j & 63);
+        bool dup, live = rejects <= lim, acc;
+        if (FO_UNLIKELY(j >= deg)) return bad_alias(t, start, deg);
+        dup = (*fw & bit) && (deg <= 256 || picked(pp, k, start, j, NULL, 0));
+        acc = live & !dup;
+        pp[k] = start + j;
+        cc[k] = i;
+        k += acc;
+        rejects += live & dup;
+        *fw |= acc ? bit : 0;
       }
-      if ((rc = fo__grow(&s->heap, &s->cap_heap, want, sizeof *s->heap, "sampler scratch")) != FO_OK)
-        return rc;
-      h = s->heap;
-      for (int64_t j = 0; j < deg; j++) {
-        const double w = load_w(t, start + j);
-        double key;
-        if (!(w > 0) || (k && picked(pos + E, k, start, j, s->pset, set_size))) continue;
-        key = log(rng_unit(&r)) / w;
-        if (n < want) {
-          int64_t c = n++;
-          h[c].key = key;
-          h[c].off = j;
-          while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
-            wkey x = h[c];
-            h[c] = h[(c - 1) / 2];
-            h[(c - 1) / 2] = x;
-            c = (c - 1) / 2;
-          }
-        } else if (key > h[0].key) {
-          h[0].key = key;
-          h[0].off = j;
-          heap_down(h, n, 0);
+    }
+    if (k == f) {
+      *E_io = E + f;
+      return FO_OK;
+    }
+  } else if (deg > 2 * (int64_t)f) {
+    /* the same for large fanouts, the picks in an open-addressing set */
+    int64_t rejects = 0;
+    bool first = true;
+    for (set_size = 1; set_size < 2 * (int64_t)f;) set_size *= 2;
+    if ((rc = fo__grow(&s->pset, &s->cap_pset, set_size, sizeof *s->pset, "sampler scratch")) != FO_OK)
+      return rc;
+    memset(s->pset, 0xff, (size_t)set_size * sizeof *s->pset);
+    while (k < f && rejects <= 2 * (int64_t)f + 8) {
+      const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
+      int64_t *cand = w->cand;
+      if (first)
+        alias_resolve(al, deg, n, w->coin, cand); /* drawn by weighted_pre */
+      else
+        alias_draws(r, al, deg, n, cand);
+      first = false;
+      for (int64_t c = 0; c < n && k < f && rejects <= 2 * (int64_t)f + 8; c++) {
+        const int64_t j = cand[c];
+        if (FO_UNLIKELY(j < 0)) return bad_alias(t, start, deg);
+        if (picked(pos + E, k, start, j, s->pset, set_size)) {
+          rejects++;
+          continue;
         }
+        set_add(s->pset, set_size, j);
+        pos[E + k++] = start + j;
       }
-      /* pop the smallest first: fill from the end, so the picks follow by decreasing key */
-      for (int64_t q = k + n - 1; q >= k; q--) {
-        pos[E + q] = start + h[0].off;
-        h[0] = h[--n];
+    }
+    if (k == f) {
+      for (int64_t q = 0; q < f; q++) col[E + q] = i;
+      *E_io = E + f;
+      return FO_OK;
+    }
+  }
+  {
+    /* the rest by Efraimidis-Spirakis keys over the unpicked positive edges */
+    int64_t npos = 0, want = f - k, n = 0;
+    wkey *h;
+    for (int64_t j = 0; j < deg; j++) npos += load_w(t, start + j) > 0;
+    if (npos <= f) {
+      /* every positive edge: stored order (earlier picks are among them) */
+      for (int64_t j = 0; j < deg; j++)
+        if (load_w(t, start + j) > 0) {
+          pos[E] = start + j;
+          col[E++] = i;
+        }
+      *E_io = E;
+      return FO_OK;
+    }
+    if ((rc = fo__grow(&s->heap, &s->cap_heap, want, sizeof *s->heap, "sampler scratch")) != FO_OK)
+      return rc;
+    h = s->heap;
+    for (int64_t j = 0; j < deg; j++) {
+      const double wj = load_w(t, start + j);
+      double key;
+      if (!(wj > 0) || (k && picked(pos + E, k, start, j, s->pset, set_size))) continue;
+      key = log(rng_unit(r)) / wj;
+      if (n < want) {
+        int64_t c = n++;
+        h[c].key = key;
+        h[c].off = j;
+        while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
+          wkey x = h[c];
+          h[c] = h[(c - 1) / 2];
+          h[(c - 1) / 2] = x;
+          c = (c - 1) / 2;
+        }
+      } else if (key > h[0].key) {
+        h[0].key = key;
+        h[0].off = j;
         heap_down(h, n, 0);
       }
-      for (int64_t q = 0; q < f; q++) col[E + q] = i;
-      E += f;
     }
+    /* pop the smallest first: fill from the end, so the picks follow by decreasing key */
+    for (int64_t q = k + n - 1; q >= k; q--) {
+      pos[E + q] = start + h[0].off;
+      h[0] = h[--n];
+      heap_down(h, n, 0);
+    }
+    for (int64_t q = 0; q < f; q++) col[E + q] = i;
+    *E_io = E + f;
+    return FO_OK;
+  }
+}
+
+static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  /* a software pipeline: node i + W_AHEAD's stream, first draws and prefetches start while
+   * node i's are resolved */
+  wpre ring[W_AHEAD];
+  int64_t E = out->n_edges;
+  int rc;
+  for (int64_t a = 0; a < W_AHEAD && fb + a < fe; a++) weighted_pre(t, &s->rows[a], fr, fb + a, hp, &ring[a]);
+  for (int64_t i = fb; i < fe; i++) {
+    wpre *w = &ring[(i - fb) % W_AHEAD];
+    if ((rc = weighted_node(s, t, out, i, &s->rows[i - fb], hp, w, &E)) != FO_OK) return rc;
+    if (i + W_AHEAD < fe) weighted_pre(t, &s->rows[i + W_AHEAD - fb], fr, i + W_AHEAD, hp, w);
   }
   out->n_edges = E;
   return FO_OK;

@@ -135,7 +135,6 @@ def test_subgraph_type_enum_accepted(cora):
     (dict(subgraph_type="induced"), "subgraph_type='induced': fanout returns the sampled"),
     (dict(subgraph_type="bidirectional"), "subgraph_type='bidirectional'"),
     (dict(directed=False), "directed=False"),
-    (dict(weight_attr="w"), "weighted sampling is not supported"),
     (dict(transform=lambda d: d), "transform"),
     (dict(neighbor_sampler=object()), "neighbor_sampler"),
     (dict(sampler=[0, 1]), "custom sampler"),

@@ -516,6 +516,261 @@ static void test_without_replacement_distribution(void **state) {
   check_without(heavy, 12, 2, 50000, 104);
 }
 
+/* ---- typed datasets: weights per edge type (--edge-weight SRC__REL__DST=W.npy) -------------- */
+
+/* Typed import of two edge types into the center i:0: u__r__i (leaf u:j -> i:0, weight wr[j])
+ * and v__q__i (v:j -> i:0, weight wq[j]), plus i__s__i (i:0 -> i:1) with weights only if
+ * `all`; --reverse-edges; CSC and CSR. Returns the dataset dir (free it). */
+static char *typed_weighted(const char *tmp, const char *name, const double *wr, int kr,
+                            const double *wq, int kq, bool all) {
+  char *fr = fot_path(tmp, "r.txt"), *fq = fot_path(tmp, "q.txt"), *fs = fot_path(tmp, "s.txt");
+  char *wrp = fot_path(tmp, "wr.npy"), *wqp = fot_path(tmp, "wq.npy"), *wsp = fot_path(tmp, "ws.npy");
+  char *dir = fot_path(tmp, name), line[64], *text = calloc(4096, 1);
+  const double ws[1] = {2};
+  fo_import_edge_type et[3] = {{"u", "r", "i", fr}, {"v", "q", "i", fq}, {"i", "s", "i", fs}};
+  fo_import_edge_weight ew[3] = {{"u__r__i", wrp}, {"v__q__i", wqp}, {"i__s__i", wsp}};
+  fo_import_opts o;
+  for (int j = 0; j < kr; j++) {
+    snprintf(line, sizeof line, "%d 0\n", j);
+    strcat(text, line);
+  }
+  fot_write_file(fr, text);
+  text[0] = '\0';
+  for (int j = 0; j < kq; j++) {
+    snprintf(line, sizeof line, "%d 0\n", j);
+    strcat(text, line);
+  }
+  fot_write_file(fq, text);
+  fot_write_file(fs, "0 1\n");
+  write_w(wrp, "<f8", wr, kr, 8);
+  {
+    float f[32];
+    for (int j = 0; j < kq; j++) f[j] = (float)wq[j];
+    write_w(wqp, "<f4", f, kq, 4);
+  }
+  write_w(wsp, "<f8", ws, 1, 8);
+  fo_import_opts_init(&o);
+  o.csc = o.csr = true;
+  o.edge_types = et;
+  o.n_edge_types = 3;
+  o.edge_weights = ew;
+  o.n_edge_weights = all ? 3 : 2;
+  o.reverse_edges = true;
+  assert_fo_ok(fo_import(NULL, 0, dir, &o, NULL));
+  free(fr);
+  free(fq);
+  free(fs);
+  free(wrp);
+  free(wqp);
+  free(wsp);
+  free(text);
+  return dir;
+}
+
+static void test_typed_weights_stored(void **state) {
+  (void)state;
+  const double wr[] = {1, 0, 3}, wq[] = {0.5, 8};
+  char *tmp = fot_tmpdir(), *dir = typed_weighted(tmp, "ds", wr, 3, wq, 2, false);
+  fo_dataset_t *d;
+  fo_sampler_opts so;
+  fo_sampler_t *s;
+  const int32_t f[] = {2};
+  assert_fo_ok(fo_dataset_open(dir, NULL, &d));
+  assert_fo_ok(fo_dataset_verify(d));
+  /* each type's weights at its own positions, both directions; a reverse type has its edge's */
+  {
+    const char *names[] = {"u__r__i", "v__q__i", "i__rev_r__u", "i__rev_q__v"};
+    const double *want[] = {wr, wq, wr, wq};
+    const int bytes[] = {8, 4, 8, 4};
+    for (int k = 0; k < 4; k++) {
+      int32_t et = fo_dataset_edge_type_find(d, names[k]);
+      assert_true(et >= 0);
+      for (int dir_ = 0; dir_ < 2; dir_++) {
+        fo_topology t;
+        assert_fo_ok(fo_dataset_edge_topology(d, et, dir_ ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN, &t));
+        assert_non_null(t.weight);
+        assert_non_null(t.weight_alias);
+        assert_int_equal(t.weight_bytes, bytes[k]);
+        for (int64_t v = 0; v < t.n_rows; v++)
+          for (int64_t p = t.indptr[v]; p < t.indptr[v + 1]; p++) {
+            int64_t u = t.indices_bytes == 4 ? ((const int32_t *)t.indices)[p]
+                                             : ((const int64_t *)t.indices)[p];
+            /* the leaf is the src of u__r__i / v__q__i and the dst of the reverse types */
+            bool leaf_is_row = (k < 2) == (dir_ == 1);
+            int64_t leaf = leaf_is_row ? v : u;
+            assert_true(topo_w(&t, p) == want[k][leaf]);
+          }
+      }
+    }
+    /* the type without --edge-weight stores none */
+    {
+      fo_topology t;
+      assert_fo_ok(fo_dataset_edge_topology(d, fo_dataset_edge_type_find(d, "i__s__i"), FO_EDGE_DIR_IN, &t));
+      assert_null(t.weight);
+    }
+  }
+  /* so weighted sampling names it */
+  fo_sampler_opts_init(&so);
+  so.fanouts = f;
+  so.n_hops = 1;
+  so.weighted = true;
+  assert_fo_error(fo_sampler_create(d, &so, &s), FO_EINVAL, "(edge type 'i__s__i') stores no edge weights for its CSC");
+  assert_null(s);
+  fo_dataset_close(d);
+  free(dir);
+  fot_rmtree(tmp);
+}
+
+static void test_typed_weight_errors(void **state) {
+  (void)state;
+  char *tmp = fot_tmpdir(), *dir = fot_path(tmp, "ds"), *fr = fot_path(tmp, "r.txt");
+  char *wp = fot_path(tmp, "w.npy");
+  fo_import_edge_type et[1] = {{"u", "r", "i", fr}};
+  fo_import_edge_weight ew[2] = {{"u__r__i", wp}, {"u__r__i", wp}};
+  const double w3[] = {1, 2, 3}, w2[] = {1, 2}, wneg[] = {1, -2, 3};
+  const int64_t src[] = {0, 1}, dst[] = {1, 0};
+  fo_import_opts o;
+  struct stat st;
+  fot_write_file(fr, "0 0\n1 0\n2 0\n");
+  write_w(wp, "<f8", w3, 3, 8);
+  fo_import_opts_init(&o);
+  o.edge_types = et;
+  o.n_edge_types = 1;
+  o.edge_weights = ew;
+  o.n_edge_weights = 2;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "--edge-weight u__r__i given twice");
+  assert_int_not_equal(stat(dir, &st), 0); /* nothing written */
+  ew[1].edge_type = "u__x__i";
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "the import has no edge type 'u__x__i'");
+  ew[1].edge_type = "i__rev_r__u";
+  o.reverse_edges = true;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL,
+                  "--edge-weight i__rev_r__u=");
+  assert_true(strstr(fo_last_error(), "takes the weights of its edge type") != NULL);
+  o.n_edge_weights = 1;
+  write_w(wp, "<f8", w2, 2, 8);
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EFORMAT,
+                  "edge type u__r__i: --edge-weight");
+  assert_true(strstr(fo_last_error(), "shape must be (3,), one weight per input edge, is (2,)") != NULL);
+  write_w(wp, "<f8", wneg, 3, 8);
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_ERANGE, "weight[1] = -2 is negative");
+  assert_int_not_equal(stat(dir, &st), 0);
+  /* one weight file for a whole typed import, and weights per type for an untyped one */
+  o.n_edge_weights = 0;
+  o.edge_weight = wp;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "a typed import takes weights per edge type");
+  fo_import_opts_init(&o);
+  o.edge_weights = ew;
+  o.n_edge_weights = 1;
+  assert_fo_error(fo_import_edges(src, dst, 2, dir, &o, NULL), FO_EINVAL,
+                  "--edge-weight u__r__i=...: weights per edge type need a typed import");
+  assert_int_not_equal(stat(dir, &st), 0);
+  free(fr);
+  free(wp);
+  free(dir);
+  fot_rmtree(tmp);
+}
+
+/* Weighted draws on a typed graph follow each edge type's own weights: the center i:0 draws
+ * from u__r__i and from v__q__i at one hop; with replacement, counts per leaf against w / W per
+ * type; without replacement (k = 2), 2-subsets per type against successive sampling. */
+static void test_typed_weighted_distribution(void **state) {
+  (void)state;
+  const double wr[] = {1, 10, 0, 100, 1000, 3}, wq[] = {50, 1, 5, 0, 20, 400, 2};
+  const int kr = 6, kq = 7;
+  char *tmp = fot_tmpdir(), *dir = typed_weighted(tmp, "ds", wr, kr, wq, kq, true);
+  fo_dataset_t *d;
+  fo_batch_t *b;
+  const int32_t fr[] = {4}, fw[] = {2};
+  const int64_t seed0 = 0;
+  int32_t ti, eru, eqv, tu, tv;
+  assert_fo_ok(fo_dataset_open(dir, NULL, &d));
+  assert_fo_ok(fo_batch_create(&b));
+  ti = fo_dataset_node_type_find(d, "i");
+  tu = fo_dataset_node_type_find(d, "u");
+  tv = fo_dataset_node_type_find(d, "v");
+  eru = fo_dataset_edge_type_find(d, "u__r__i");
+  eqv = fo_dataset_edge_type_find(d, "v__q__i");
+  for (int replace = 1; replace >= 0; replace--) {
+    const uint64_t N = replace ? 40000 : 60000;
+    const int32_t k = replace ? 4 : 2;
+    fo_sampler_t *s = wsampler(d, replace ? fr : fw, 1, replace, 77 + (uint64_t)replace);
+    double cr[64] = {0}, cq[128] = {0};
+    for (uint64_t bi = 0; bi < N; bi++) {
+      assert_fo_ok(fo_sampler_sample_typed(s, ti, &seed0, 1, 0, bi, b));
+      for (int side = 0; side < 2; side++) {
+        const fo_batch_t *eb = fo_batch_edge_type(b, side ? eqv : eru);
+        const fo_batch_t *nb = fo_batch_node_type(b, side ? tv : tu);
+        const double *w = side ? wq : wr;
+        uint64_t mask = 0;
+        assert_int_equal(eb->n_edges, k);
+        for (int64_t e = 0; e < eb->n_edges; e++) {
+          int64_t leaf = nb->node[eb->row[e]];
+          assert_true(w[leaf] > 0); /* zero weights never drawn */
+          if (replace) {
+            (side ? cq : cr)[leaf]++;
+          } else {
+            assert_false(mask >> leaf & 1);
+            mask |= UINT64_C(1) << leaf;
+          }
+        }
+        if (!replace) (side ? cq : cr)[mask]++;
+      }
+    }
+    for (int side = 0; side < 2; side++) {
+      const double *w = side ? wq : wr, *cnt = side ? cq : cr;
+      const int K = side ? kq : kr;
+      double pw[16], c[64], ex[64], W = 0, x;
+      int idx[16], n = 0, cats = 0, df;
+      for (int j = 0; j < K; j++)
+        if (w[j] > 0) {
+          pw[n] = w[j];
+          idx[n++] = j;
+          W += w[j];
+        }
+      if (replace) {
+        for (int a = 0; a < n; a++) {
+          c[cats] = cnt[idx[a]];
+          ex[cats++] = (double)k * (double)N * pw[a] / W;
+        }
+      } else {
+        for (int a = 0; a < n; a++)
+          for (int e = a + 1; e < n; e++) {
+            c[cats] = cnt[(1u << idx[a]) | (1u << idx[e])];
+            ex[cats++] = (double)N * p_pair(pw, n, a, e);
+          }
+      }
+      x = chi2(c, ex, cats, &df);
+      if (x > chi2_limit(df))
+        fail_msg("typed %s, %s replacement: chi2 %.1f > %.1f (df %d)", side ? "v__q__i" : "u__r__i",
+                 replace ? "with" : "without", x, chi2_limit(df), df);
+      /* the other type's weights would be far off: the test can fail */
+      if (replace) {
+        const double *ow = side ? wr : wq;
+        double oc[16], oe[16], OW = 0;
+        int m = 0;
+        for (int j = 0; j < (side ? kr : kq) && j < K; j++) OW += ow[j] > 0 && w[j] > 0 ? ow[j] : 0;
+        for (int j = 0; j < K && j < (side ? kr : kq); j++)
+          if (w[j] > 0 && ow[j] > 0) {
+            oc[m] = cnt[j];
+            oe[m++] = ow[j] / OW;
+          }
+        {
+          double tot = 0;
+          for (int j = 0; j < m; j++) tot += oc[j];
+          for (int j = 0; j < m; j++) oe[j] *= tot;
+        }
+        assert_true(chi2(oc, oe, m, &df) > 100 * chi2_limit(df));
+      }
+    }
+    fo_sampler_destroy(s);
+  }
+  fo_batch_destroy(b);
+  fo_dataset_close(d);
+  free(dir);
+  fot_rmtree(tmp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_weights_stored_aligned),
@@ -525,6 +780,9 @@ int main(void) {
       cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_with_replacement_distribution),
       cmocka_unit_test(test_without_replacement_distribution),
+      cmocka_unit_test(test_typed_weights_stored),
+      cmocka_unit_test(test_typed_weight_errors),
+      cmocka_unit_test(test_typed_weighted_distribution),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
