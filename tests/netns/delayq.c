@@ -4,7 +4,9 @@
  *   delayq -q QUEUE -d MICROSECONDS
  *
  * Takes every packet that an iptables rule sends to NFQUEUE number QUEUE (in the network
- * namespace delayq runs in; e.g. `iptables -A OUTPUT -o eth0 -j NFQUEUE --queue-num 0`) and
+ * namespace delayq runs in; e.g. `iptables -A INPUT -i eth0 -j NFQUEUE --queue-num 0`: on
+ * the way in, since a packet held below a local sender's socket counts against TCP small queues
+ * and caps the throughput at a couple of packets per delay) and
  * gives it back (verdict NF_ACCEPT, payload untouched) MICROSECONDS after it arrived, in arrival
  * order. One thread, never blocking the queue: packets wait in a FIFO (a fixed delay keeps
  * arrival order = release order), and ppoll() sleeps until the netlink socket has more packets

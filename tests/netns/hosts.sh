@@ -10,11 +10,12 @@
 #                       agent: `agent HOST CMD` runs CMD on HOST in its own UTS namespace) and
 #                       $NH_TMP/hosts (SLOTS slots each, default 2); sets NH_FLAGS (mpiexec flags)
 #   nh_delay RTT_MS [LOSS]
-#                       every host's packets out of eth0 wait RTT_MS/2 (less delayq's own ~0.1 ms)
+#                       every host's packets in from eth0 wait RTT_MS/2 (less delayq's own ~0.1 ms)
 #                       in a delayq of its own (SCHED_FIFO, so that a loaded host does not add
 #                       jitter); with LOSS (a probability, e.g. 0.002) packets into eth0 are
 #                       dropped at random (iptables statistic); RTT_MS 0 and no LOSS: none
-#   nh_rtt              the mean ping RTT h0 -> h1 in ms (20 pings)
+#   nh_rtt              the mean ping RTT h0 -> h1 in ms (20 pings, user to user: the kernel's
+#                       receive stamps come before the delay on the way in)
 #   nh_run CMD          runs the shell command line CMD on h0 (mpiexec there starts the others)
 #   nh_cleanup          kills every process in the namespaces, deletes them and $NH_TMP (the
 #                       caller traps EXIT with it)
@@ -101,8 +102,11 @@ nh_delay() {
         --probability "$loss" -j DROP || return 1
     fi
     [ "$want" = 0 ] && continue
-    ip netns exec "${NH}h$h" iptables -A OUTPUT -o eth0 -j NFQUEUE --queue-num 0 || return 1
+    # on the way in, not out: a packet held below the sender's socket counts against TCP small
+    # queues (a couple of packets per socket), which would cap a 10 ms link at ~1 MB/s
+    ip netns exec "${NH}h$h" iptables -A INPUT -i eth0 -j NFQUEUE --queue-num 0 || return 1
     ip netns exec "${NH}h$h" chrt -f 10 "$DELAYQ" -q 0 -d "$us" 2> "$NH_TMP/delayq-h$h.txt" &
+    disown
   done
   for _ in $(seq 50); do
     [ "$(cat "$NH_TMP"/delayq-h*.txt 2> /dev/null | grep -c '^delayq: queue')" = "$want" ] && return 0
@@ -113,7 +117,7 @@ nh_delay() {
 }
 
 nh_rtt() {
-  ip netns exec "${NH}h0" ping -q -c 20 -i 0.05 "$NH_NET.2" |
+  ip netns exec "${NH}h0" chrt -f 10 ping -U -q -c 20 -i 0.05 "$NH_NET.2" |
     sed -n 's|^rtt min/avg/max/mdev = [0-9.]*/\([0-9.]*\)/.*|\1|p'
 }
 
