@@ -31,13 +31,14 @@ mkdir -p "$DIR"
   data/cora/cora.cites --undirected -o "$DIR/cora" > /dev/null
 [ -d "$DIR/cora-h2" ] || $F partition "$DIR/cora" -n 2 -q -o "$DIR/cora-h2" > /dev/null
 SLOTS=1
-# shellcheck source=../tests/netns/hosts.sh
+# shellcheck source=tests/netns/hosts.sh
 . tests/netns/hosts.sh
 nh_check
 trap nh_cleanup EXIT
 nh_make 2
 
 out=$(mktemp)
+# shellcheck disable=SC2054 # (commas inside values)
 base=(--fanout 10,5 --batch-size 64 --seed 1 --features --epochs "$EPOCHS" --digest --json)
 want=$($F bench "$DIR/cora" "${base[@]}" --threads 1 |
   sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p')
@@ -56,6 +57,7 @@ for run in $(seq "$RUNS"); do
       [ -n "$line" ] || { echo "rtt $rtt $name: no result" >&2; continue; }
       ok=false
       [ "$(echo "$line" | sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p')" = "$want" ] && ok=true
+      # shellcheck disable=SC2001
       echo "$line" | sed "s/^{/{\"rtt\": $rtt, \"ping\": ${ping:-0}, \"cfg\": \"$name\", \"ok\": $ok, /" >> "$out"
       echo "run $run rtt $rtt (ping $ping ms) threads $name: ok $ok" >&2
     done

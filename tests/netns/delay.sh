@@ -7,7 +7,7 @@
 # WORK/data). Namespaces, rules, queues and processes are removed on exit, also on failure.
 set -u
 export LC_ALL=C
-# shellcheck source=hosts.sh
+# shellcheck source=tests/netns/hosts.sh
 . "$(dirname "$0")/hosts.sh"
 nh_check
 trap nh_cleanup EXIT
@@ -30,6 +30,7 @@ else
   echo "ok   RTT h0 -> h1 $rtt ms"
 fi
 
+# shellcheck disable=SC2054 # (commas inside values)
 opts=(--fanout 10,5 --batch-size 64 --features --seed 3 --threads 2 --digest --json)
 "$FANOUT" bench "$D/cora" "${opts[@]}" > single.json 2> single.err ||
   { fail "single-process bench: $(cat single.err)"; exit 1; }

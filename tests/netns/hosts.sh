@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2016,SC2034 # (the agent is written verbatim; NH_FLAGS is for the caller)
 # tests/netns/hosts.sh: hosts made of network namespaces, with an added delay between them
 # (sourced by tests/netns/delay.sh and bench/dist_latency.sh; tests/netns/run.sh has its own
 # copy of the host setup).
@@ -40,7 +41,7 @@ nh_check() {
 }
 
 nh_cleanup() {
-  local ns pid h
+  local pid h
   for ((h = 0; h < NH_N; h++)); do
     for pid in $(ip netns pids "${NH}h$h" 2> /dev/null); do kill -KILL "$pid" 2> /dev/null; done
   done
