@@ -18,7 +18,9 @@
  * SIGTERM/SIGINT, exits 0 then; 2 on bad options, 1 when the queue cannot be bound (no
  * CAP_NET_ADMIN, nfnetlink_queue missing), each with a message on stderr.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <arpa/inet.h>
 #include <errno.h>
 #include <libnetfilter_queue/libnetfilter_queue.h>
