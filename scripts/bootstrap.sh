@@ -9,6 +9,7 @@ PACKAGES=(
   libhwloc-dev libmetis-dev
   libopenmpi-dev openmpi-bin
   libcmocka-dev
+  iproute2 iptables iputils-ping libnetfilter-queue-dev
   clang libclang-rt-14-dev
   python3 python3-numpy python3-dev python3-pytest python3-torch
   python3-mpi4py python3-venv python3-pip python3-setuptools python3-wheel
