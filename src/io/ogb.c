@@ -446,6 +446,17 @@ static int read_node_arrays(ogb_ctx *c, const char *raw, int64_t n, fo__node_dat
     nd->arrays[nd->n_arrays].n = n;
     nd->arrays[nd->n_arrays].per_node = true;
     nd->n_arrays++;
+    /* node_year is also the node time (temporal sampling, --time node), as --node-time would
+     * make it; a --node-time given with the import wins */
+    if (!strcmp(names[i], "node_year") && !nd->t) {
+      if (!(nd->t = malloc((size_t)(n > 0 ? n : 1) * sizeof *nd->t))) {
+        rc = FO_FAIL(FO_ENOMEM, "node_year as node time: %lld nodes", (long long)n);
+        break;
+      }
+      memcpy(nd->t, nd->arrays[nd->n_arrays - 1].v, (size_t)n * sizeof *nd->t);
+      nd->t_rows = n;
+      nd->t_source = "raw/node_year.csv.gz";
+    }
   }
   return rc;
 }

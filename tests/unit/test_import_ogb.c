@@ -130,7 +130,7 @@ static void cora_same_arrays(void **state) {
   fo_topology ta, tb;
   fo_features fa, fb;
   fo_array_info yr;
-  const int64_t *ya, *yb, *sa, *sb;
+  const int64_t *ya, *yb, *sa, *sb, *nt;
   int64_t n, na, nb;
   (void)state;
   cora_ogb(&p, &ogb);
@@ -147,7 +147,20 @@ static void cora_same_arrays(void **state) {
   assert_fo_ok(fo_dataset_topology(p.d, FO_EDGE_DIR_IN, &ta));
   assert_fo_ok(fo_dataset_topology(d, FO_EDGE_DIR_IN, &tb));
   assert_memory_equal(ta.indptr, tb.indptr, (size_t)(n + 1) * sizeof *ta.indptr);
-  for (int64_t j = 0; j < fo_dataset_num_edges(d); j++) assert_int_equal(idx(&ta, j), idx(&tb, j));
+  /* node_year is the node time too, so every row is ordered by its neighbors' years (stable):
+   * the same neighbors per row, in that order */
+  assert_fo_ok(fo_dataset_node_time(d, &nt, &nb));
+  assert_int_equal(nb, n);
+  for (int64_t v = 0; v < n; v++) assert_int_equal(nt[v], year_of(v));
+  for (int64_t v = 0; v < n; v++) {
+    int64_t lo = ta.indptr[v], hi = ta.indptr[v + 1];
+    for (int64_t j = lo; j < hi; j++) {
+      int64_t u = idx(&ta, j), k = lo; /* u's place: stable order by year */
+      for (int64_t i = lo; i < hi; i++)
+        if (year_of(idx(&ta, i)) < year_of(u) || (year_of(idx(&ta, i)) == year_of(u) && i < j)) k++;
+      assert_int_equal(idx(&tb, k), u);
+    }
+  }
   assert_fo_ok(fo_dataset_features(p.d, &fa));
   assert_fo_ok(fo_dataset_features(d, &fb));
   assert_string_equal(fb.dtype, "float32");
