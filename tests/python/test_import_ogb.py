@@ -38,12 +38,23 @@ def cora(tmp_path_factory):
                 splits={s: np.asarray(ds.split(s)) for s in ("train", "val", "test")})
 
 
-def _check(out, cora, splits=True):
+def _check(out, cora, splits=True, node_time=True):
     ds = fanout.Dataset(out)
     ds.verify()
     assert ds.num_nodes == 2708 and ds.num_edges == 5429
     assert np.array_equal(np.asarray(ds.array("csc_indptr")), np.asarray(cora["ds"].array("csc_indptr")))
-    assert np.array_equal(np.asarray(ds.array("csc_indices")), np.asarray(cora["ds"].array("csc_indices")))
+    # node_year is the node time too, so every row is ordered (stably) by its neighbors' years
+    year = 1990 + np.arange(2708) % 30
+    ptr = np.asarray(cora["ds"].array("csc_indptr"))
+    want, got = np.asarray(cora["ds"].array("csc_indices")), np.asarray(ds.array("csc_indices"))
+    if not node_time:  # the binary layout (Python): node_year is node data only
+        assert np.array_equal(got, want)
+        assert "node_time" not in ds.arrays
+    for v in range(2708 if node_time else 0):
+        row = want[ptr[v]:ptr[v + 1]]
+        assert np.array_equal(got[ptr[v]:ptr[v + 1]], row[np.argsort(year[row], kind="stable")])
+    if node_time:
+        assert np.array_equal(np.asarray(ds.array("node_time")), year)
     assert np.array_equal(np.asarray(ds.features), cora["x"])
     assert np.array_equal(np.asarray(ds.labels), cora["y"])
     assert np.array_equal(np.asarray(ds.array("node_year")), 1990 + np.arange(2708) % 30)
@@ -97,7 +108,7 @@ def test_binary_layout(cora, tmp_path):
     want[:5] = -1
     assert np.array_equal(np.asarray(ds.labels), want)
     cora = dict(cora, y=want)
-    _check(tmp_path / "g", cora)
+    _check(tmp_path / "g", cora, node_time=False)
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".fanout-ogb-")]
 
 
