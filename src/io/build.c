@@ -428,6 +428,30 @@ out:
   return rc;
 }
 
+/* One direction of a topology: rows keyed by `row` [m] (n_rows of them), neighbor `nbr`; with
+ * node times of the neighbors (`nt_nbr`, node times and no edge times), each row ordered by
+ * them (stable), through *ord (made on first use, [m], shared by both directions). Fills
+ * *ptr [n_rows + 1], *pos [m] (each input edge's place) and *idx [m]; the caller frees them. */
+static int one_direction(const int64_t *row, const int64_t *nbr, const int64_t *nt_nbr, int64_t m,
+                         int64_t n_rows, int64_t **ptr, int64_t **pos, int64_t **idx, int64_t **ord,
+                         const char *what, const fo_import_opts *o) {
+  int rc;
+  *ptr = fo__malloc_n(n_rows + 1, sizeof **ptr);
+  *pos = fo__malloc_n(m, sizeof **pos);
+  *idx = fo__malloc_n(m, sizeof **idx);
+  if (!*ptr || !*pos || !*idx) return FO_FAIL(FO_ENOMEM, "%s of %lld edges", what, (long long)m);
+  if (nt_nbr && !*ord && !(*ord = fo__malloc_n(m ? m : 1, sizeof **ord)))
+    return FO_FAIL(FO_ENOMEM, "%s of %lld edges", what, (long long)m);
+  if (nt_nbr && (rc = order_by_node_time(nbr, nt_nbr, m, *ord, o->cancel)) != FO_OK) return rc;
+  if ((rc = counting_sort_in(row, m, n_rows, *ptr, *pos, nt_nbr ? *ord : NULL, o->cancel)) != FO_OK)
+    return rc;
+  for (int64_t i = 0; i < m; i++) {
+    if (stopped(o->cancel, i)) return interrupted();
+    (*idx)[(*pos)[i]] = nbr[i];
+  }
+  return FO_OK;
+}
+
 int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
                        const fo_import_opts *o, fo__topology *t) {
   int64_t *ord = NULL;
@@ -438,54 +462,19 @@ int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
   t->m = es->m;
   t->csc = o->csc;
   if ((rc = fo__topology_widths(n_src, n_dst, es->m, o, &t->iw, &t->ew)) != FO_OK) return rc;
-  /* 6: CSC */
-  if (o->csc) {
-    t->csc_ptr = fo__malloc_n(n_dst + 1, sizeof *t->csc_ptr);
-    t->csc_pos = fo__malloc_n(es->m, sizeof *t->csc_pos);
-    t->csc_idx = fo__malloc_n(es->m, sizeof *t->csc_idx);
-    if (!t->csc_ptr || !t->csc_pos || !t->csc_idx) {
-      rc = FO_FAIL(FO_ENOMEM, "CSC of %lld edges", (long long)es->m);
-      goto out;
-    }
-    /* node times without edge times: each column ordered by its neighbors' (sources') times */
-    if (es->nt_src && !(ord = fo__malloc_n(es->m ? es->m : 1, sizeof *ord))) {
-      rc = FO_FAIL(FO_ENOMEM, "CSC of %lld edges", (long long)es->m);
-      goto out;
-    }
-    if (es->nt_src && (rc = order_by_node_time(es->src, es->nt_src, es->m, ord, o->cancel)) != FO_OK) goto out;
-    if ((rc = counting_sort_in(es->dst, es->m, n_dst, t->csc_ptr, t->csc_pos, es->nt_src ? ord : NULL,
-                               o->cancel)) != FO_OK)
-      goto out;
-    for (int64_t i = 0; i < es->m; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      t->csc_idx[t->csc_pos[i]] = es->src[i];
-    }
-  }
+  /* 6: CSC (rows: targets, neighbors: sources) */
+  if (o->csc && (rc = one_direction(es->dst, es->src, es->nt_src, es->m, n_dst, &t->csc_ptr, &t->csc_pos,
+                                    &t->csc_idx, &ord, "CSC", o)) != FO_OK)
+    goto out;
   if (o->cancel && *o->cancel) {
     rc = interrupted();
     goto out;
   }
-  /* 7: CSR */
+  /* 7: CSR (rows: sources, neighbors: targets) */
   if (o->csr) {
-    t->csr_ptr = fo__malloc_n(n_src + 1, sizeof *t->csr_ptr);
-    t->csr_pos = fo__malloc_n(es->m, sizeof *t->csr_pos);
-    t->csr_idx = fo__malloc_n(es->m, sizeof *t->csr_idx);
-    if (!t->csr_ptr || !t->csr_pos || !t->csr_idx) {
-      rc = FO_FAIL(FO_ENOMEM, "CSR of %lld edges", (long long)es->m);
+    if ((rc = one_direction(es->src, es->dst, es->nt_dst, es->m, n_src, &t->csr_ptr, &t->csr_pos,
+                            &t->csr_idx, &ord, "CSR", o)) != FO_OK)
       goto out;
-    }
-    if (es->nt_dst && !ord && !(ord = fo__malloc_n(es->m ? es->m : 1, sizeof *ord))) {
-      rc = FO_FAIL(FO_ENOMEM, "CSR of %lld edges", (long long)es->m);
-      goto out;
-    }
-    if (es->nt_dst && (rc = order_by_node_time(es->dst, es->nt_dst, es->m, ord, o->cancel)) != FO_OK) goto out;
-    if ((rc = counting_sort_in(es->src, es->m, n_src, t->csr_ptr, t->csr_pos, es->nt_dst ? ord : NULL,
-                               o->cancel)) != FO_OK)
-      goto out;
-    for (int64_t i = 0; i < es->m; i++) {
-      POLL_OR_STOP(o->cancel, i);
-      t->csr_idx[t->csr_pos[i]] = es->dst[i];
-    }
     if (o->csc) {
       if (!(t->csr_eid = fo__malloc_n(es->m, sizeof *t->csr_eid))) {
         rc = FO_FAIL(FO_ENOMEM, "csr_eid");
