@@ -9,8 +9,11 @@
 #include "support.h"
 
 static bool have_shared(void) {
-  char *p = fot_path(fot_shared_data_dir(), "dblp-hetero/dblp_paper_author.tsv.gz");
-  FILE *f = fopen(p, "rb");
+  char *p;
+  FILE *f;
+  if (!fot_shared_data_dir()) return false;
+  p = fot_path(fot_shared_data_dir(), "dblp-hetero/dblp_paper_author.tsv.gz");
+  f = fopen(p, "rb");
   free(p);
   if (f) fclose(f);
   return f != NULL;
@@ -158,7 +161,7 @@ static void dblp_partitioned(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(dblp_partitioned)};
   if (!have_shared()) {
-    printf("skipped: %s/dblp-hetero not found\n", fot_shared_data_dir());
+    printf("skipped: dblp-hetero not found in the shared data directory (set FO_SHARED_DATA)\n");
     return 77;
   }
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,8 +13,11 @@ typedef struct real {
 } real;
 
 static bool have_shared(void) {
-  char *p = fot_path(fot_shared_data_dir(), "dblp-hetero/dblp_paper_author.tsv.gz");
-  FILE *f = fopen(p, "rb");
+  char *p;
+  FILE *f;
+  if (!fot_shared_data_dir()) return false;
+  p = fot_path(fot_shared_data_dir(), "dblp-hetero/dblp_paper_author.tsv.gz");
+  f = fopen(p, "rb");
   free(p);
   if (f) fclose(f);
   return f != NULL;

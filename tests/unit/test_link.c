@@ -393,6 +393,7 @@ static void exclusion_small(void **state) {
 /* ---- real graphs ---------------------------------------------------------------------------- */
 
 static bool open_enron(fot_ds *g) {
+  if (!fot_shared_data_dir()) return false;
   char *in = fot_path(fot_shared_data_dir(), "email-enron/email-Enron.undirected.tsv.gz");
   const char *inputs[1] = {in};
   fo_import_opts o;
@@ -466,6 +467,7 @@ static void enron(void **state) {
 
 static void dblp(void **state) {
   const char *dir = fot_shared_data_dir();
+  if (!dir) skip();
   char *pa = fot_path(dir, "dblp-hetero/dblp_paper_author.tsv.gz");
   char *pt = fot_path(dir, "dblp-hetero/dblp_paper_term.tsv.gz");
   fo_import_edge_type et[2] = {{"paper", "writes", "author", pa}, {"paper", "has_term", "term", pt}};
