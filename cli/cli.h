@@ -96,6 +96,17 @@ int cli_node_type(const fo_dataset_t *d, const char *opt, const char *type, int3
 int cli_edge_pairs(const char *cmd, const char *arg, int64_t **src, int64_t **dst, int64_t *n);
 int cli_neg_arg(const char *cmd, const char *arg, fo_neg_mode *mode, double *amount);
 void cli_print_link(const fo_dataset_t *d, const fo_link_batch_t *lb);
+/* `fanout bench DIR --edge-seeds-split [ET:]NAME`: the link loader over a stored edge split
+ * (link.c). `lo` gives the sampler options and batching; `link` the negatives, strictness and
+ * exclusion (its edge_type is set from `split` when that names one). */
+typedef struct cli_link_bench {
+  const char *split;       /* the raw --edge-seeds-split value */
+  fo_link_opts link;
+  bool link_opt;           /* --edge-type, --neg, --no-strict or --exclude-seed-edges given */
+} cli_link_bench;
+int cli_bench_link(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
+                   const fo_loader_opts *lo, cli_link_bench *lb, int64_t max_batches,
+                   int64_t epochs, bool json, bool digest, bool quiet);
 /* Temporal options (cli/temporal.c): opt is "--temporal", "--time", "--window" or
  * "--seed-time" (which replaces *seed_time with the parsed list). */
 int cli_temporal_opt(const char *cmd, const char *opt, const char *arg, fo_sampler_opts *o,

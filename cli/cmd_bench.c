@@ -49,6 +49,12 @@ static void help(void) {
          "  --epoch N            first epoch (default %llu)\n"
          "  --no-shuffle         seeds in input order (default: shuffled)\n"
          "  --drop-last          drop a last, smaller batch (default off)\n"
+         , (int)o.num_workers, (unsigned long long)o.sampler.seed, (unsigned long long)o.epoch);
+  printf("  --edge-seeds-split [ET:]NAME  link prediction: seed edges from stored edge split NAME\n"
+         "                       (import --edge-split) of edge type ET, through the link loader\n"
+         "                       (caller's thread; --batch-size counts seed edges); with\n"
+         "                       --edge-type ET, --neg binary:R|triplet:K, --no-strict and\n"
+         "                       --exclude-seed-edges as for sample\n"
          "  --replace            sample with replacement (default %s)\n"
          "  --weighted           draw neighbors by edge weight (import --edge-weight)\n"
          "  --temporal S         temporal sampling, uniform or last, each seed at its node time\n"
@@ -80,7 +86,6 @@ static void help(void) {
          "                       the batches sampled ahead (default degree)\n"
          "  --lookahead K        batches sampled ahead for --cache-policy lookahead (default 8)\n"
          "  --batches N          with --dist: the batches of index 0..N-1 of each epoch\n",
-         (int)o.num_workers, (unsigned long long)o.sampler.seed, (unsigned long long)o.epoch,
          o.sampler.replace ? "on" : "off", o.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
          o.sampler.disjoint ? "on" : "off", 600.0);
 }
@@ -102,7 +107,7 @@ enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, 
        OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
        OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED, OPT_SEEDS,
        OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD, OPT_TEMPORAL, OPT_TIME, OPT_STRICT,
-       OPT_WINDOW };
+       OPT_WINDOW, OPT_EDGE_SPLIT, OPT_EDGE_TYPE, OPT_NEG, OPT_NO_STRICT, OPT_EXCLUDE };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -686,6 +691,10 @@ int cmd_bench(int argc, char **argv) {
       {"cache-mb", required_argument, NULL, OPT_CACHE_MB},
       {"cache-policy", required_argument, NULL, OPT_CACHE_POLICY},
       {"lookahead", required_argument, NULL, OPT_LOOKAHEAD},
+      {"edge-seeds-split", required_argument, NULL, OPT_EDGE_SPLIT},
+      {"edge-type", required_argument, NULL, OPT_EDGE_TYPE}, {"neg", required_argument, NULL, OPT_NEG},
+      {"no-strict", no_argument, NULL, OPT_NO_STRICT},
+      {"exclude-seed-edges", no_argument, NULL, OPT_EXCLUDE},
       {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
@@ -699,6 +708,7 @@ int cmd_bench(int argc, char **argv) {
   cli_progress pg = {0};
   dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP, false, FO_DIST_SEEDS_GLOBAL, 0,
                  FO_DIST_CACHE_DEGREE, 8};
+  cli_link_bench lk = {0};
   double memcpy_bps = 0;
   fo_loader_stats ls;
   fo_dataset_t *d = NULL;
@@ -710,6 +720,7 @@ int cmd_bench(int argc, char **argv) {
   int c, rc = FO_OK, ret = CLI_OK;
 
   memset(&t, 0, sizeof t);
+  fo_link_opts_init(&lk.link);
   fo_loader_opts_init(&lo);
   fo_dataset_opts_init(&dopts);
   lo.batch_size = 1024;
@@ -871,6 +882,14 @@ int cmd_bench(int argc, char **argv) {
       dc.lookahead = (int32_t)v;
       dc.dist_opt = true;
       break;
+    case OPT_EDGE_SPLIT: lk.split = optarg; break;
+    case OPT_EDGE_TYPE: lk.link.edge_type = optarg; lk.link_opt = true; break;
+    case OPT_NEG:
+      if ((ret = cli_neg_arg("bench", optarg, &lk.link.neg, &lk.link.neg_amount))) goto out;
+      lk.link_opt = true;
+      break;
+    case OPT_NO_STRICT: lk.link.strict = false; lk.link_opt = true; break;
+    case OPT_EXCLUDE: lk.link.exclude_seed_edges = true; lk.link_opt = true; break;
     case 'q': quiet = dc.quiet = true; break;
     case 'h': help(); goto out;
     default: ret = cli_bad_option("bench", c, argv, lopts); goto out;
@@ -892,6 +911,24 @@ int cmd_bench(int argc, char **argv) {
   if (dc.dist_opt && !dc.dist) {
     ret = cli_usage_error("bench", "--procs-per-machine, --deadline, --tail, --seed-placement, "
                           "--cache-mb, --cache-policy and --lookahead need --dist");
+    goto out;
+  }
+  lo.epoch = epoch0;
+  if (lk.link_opt && !lk.split) {
+    ret = cli_usage_error("bench", "--edge-type, --neg, --no-strict and --exclude-seed-edges "
+                          "need --edge-seeds-split");
+    goto out;
+  }
+  if (lk.split) {
+    /* the link loader (cli/link.c): caller's thread, single process */
+    if (bare || loader_opt || lo.split || in_type || want_memcpy || dc.dist) {
+      ret = cli_usage_error("bench", "--edge-seeds-split runs the link loader on this thread: no "
+                            "--bare, --threads, --prefetch, --split, --input-type, --memcpy or "
+                            "--dist");
+      goto out;
+    }
+    ret = cli_bench_link(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs, json,
+                         digest, quiet);
     goto out;
   }
   lo.epoch = epoch0;

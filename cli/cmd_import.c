@@ -52,6 +52,9 @@ static void help(void) {
          o.drop_unknown ? "on" : "off", o.relabel ? "on" : "off");
   printf("  --labels Y.npy       node labels [n] (int64 or int32; -1 = none)\n"
          "  --split NAME=F.npy,...  node-id splits, e.g. train=a.npy,val=b.npy,test=c.npy\n"
+         "  --edge-split NAME=F.npy,...  edge splits for link prediction: int [k] input edge\n"
+         "                       positions (0-based, input order), stored as edge ids\n"
+         "                       (bench --edge-seeds-split NAME, LinkNeighborLoader)\n"
          "  --node-array NAME=F.npy,...  int [n] arrays kept as node data (e.g. node_year)\n"
          "  --array NAME=F.npy,...  int [k] or [k, c] arrays kept as they are (\"extra\")\n"
          "  --feature-dtype T    stored features: auto | float32 | float16 | bfloat16 | uint8\n"
@@ -75,6 +78,8 @@ static void help(void) {
          "  --features TYPE=X.npy, --labels TYPE=Y.npy, --split TYPE:NAME=F.npy,...  per type\n"
          "  --edge-weight S__R__D=W.npy  weights of edge type (S, R, D), in its input order;\n"
          "                       repeat per type (reverse types take their edge's weights)\n"
+         "  --edge-split S__R__D:NAME=F.npy,...  edge splits of (S, R, D), positions in its\n"
+         "                       input order; repeat per type (not for reverse types)\n"
          "  (--undirected and --remove-self-loops apply to types with S = D; --dedup, --csc,\n"
          "  --csr, --columns, --string-ids, --index-dtype to every type)\n"
          "\n"
@@ -89,7 +94,8 @@ enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELA
        OPT_FDTYPE, OPT_SPLIT_SEED, OPT_STRING_IDS, OPT_COLUMNS, OPT_NODE_ARRAY, OPT_ARRAY,
        OPT_NONFINITE,
        OPT_EDGE_TYPE, OPT_EDGE_TYPE_COL, OPT_NODE_TYPES, OPT_NODE_IDS, OPT_DEFAULT_TYPE, OPT_REVERSE,
-       OPT_EDGE_WEIGHT, OPT_EDGE_TIME, OPT_NODE_TIME, OPT_WEIGHT_COL, OPT_TIME_COL, OPT_TIME_FORMAT };
+       OPT_EDGE_WEIGHT, OPT_EDGE_TIME, OPT_NODE_TIME, OPT_WEIGHT_COL, OPT_TIME_COL, OPT_TIME_FORMAT,
+       OPT_EDGE_SPLIT };
 
 /* What the typed options collect; freed by typed_free. */
 typedef struct typed_args {
@@ -104,6 +110,8 @@ typedef struct typed_args {
   const char *feat[64], *lab[64], *split[64], *weight[64]; /* raw values, in order */
   int n_feat, n_lab, n_split, n_weight;
   fo_import_edge_weight *ew; /* typed --edge-weight SRC__REL__DST=W.npy */
+  fo_import_edge_split es[FO_IMPORT_MAX_EDGE_SPLIT_TYPES]; /* --edge-split [ET:]NAME=F,... */
+  int n_es;
   char **argv; /* argv without the FILEs of --edge-type */
   int argc;
 } typed_args;
@@ -268,6 +276,7 @@ int cmd_import(int argc, char **argv) {
       {"node-ids", required_argument, NULL, OPT_NODE_IDS},
       {"default-node-type", required_argument, NULL, OPT_DEFAULT_TYPE},
       {"reverse-edges", no_argument, NULL, OPT_REVERSE},
+      {"edge-split", required_argument, NULL, OPT_EDGE_SPLIT},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   typed_args t;
   int rc;
@@ -394,6 +403,25 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
     }
     case OPT_DEFAULT_TYPE: o.default_node_type = optarg; break;
     case OPT_REVERSE: o.reverse_edges = true; break;
+    case OPT_EDGE_SPLIT: {
+      /* [SRC__REL__DST:]NAME=F.npy,...: an edge type is the part before a ':' that comes
+       * before the first '=' (edge type and split names hold neither) */
+      const char *eq = strchr(optarg, '='), *colon = strchr(optarg, ':');
+      fo_import_edge_split *e;
+      if (t->n_es == FO_IMPORT_MAX_EDGE_SPLIT_TYPES)
+        return cli_usage_error("import", "more than %d --edge-split options", FO_IMPORT_MAX_EDGE_SPLIT_TYPES);
+      e = &t->es[t->n_es++];
+      e->edge_type = NULL;
+      e->splits = optarg;
+      if (colon && (!eq || colon < eq)) {
+        if (!(e->edge_type = own(t, optarg, (size_t)(colon - optarg))))
+          return cli_fail(fo_set_error(FO_ENOMEM, "--edge-split"));
+        e->splits = colon + 1;
+      }
+      o.edge_splits = t->es;
+      o.n_edge_splits = t->n_es;
+      break;
+    }
     case OPT_NODE_ARRAY: o.node_arrays = optarg; break;
     case OPT_ARRAY: o.arrays = optarg; break;
     case OPT_SPLIT_SEED:

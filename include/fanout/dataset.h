@@ -360,6 +360,36 @@ FO_API int fo_dataset_edge_topology(const fo_dataset_t *d, int32_t et, fo_edge_d
 FO_API int fo_dataset_edge_degree_stats(const fo_dataset_t *d, int32_t et, fo_edge_dir dir,
                                         fo_degree_stats *out);
 
+/* ---- edge splits (import --edge-split; docs/FORMAT.md "edge_splits") ---------------------- */
+
+/** Number of stored edge splits of edge type `et` (0 when out of range, and for partitioned
+ * datasets: edge splits are not carried into partitions yet). Cost: O(1). */
+FO_API int64_t fo_dataset_num_edge_splits(const fo_dataset_t *d, int32_t et);
+
+/** Name of edge split `i` of edge type `et`, or NULL out of range. Owned by `d`. Cost: O(1). */
+FO_API const char *fo_dataset_edge_split_name(const fo_dataset_t *d, int32_t et, int64_t i);
+
+/**
+ * The edge ids of edge split `name` of edge type `et`: `*ids` int64 [*n], in stored order, each
+ * in [0, n_edges of et) (checked when the dataset was opened).
+ * @return FO_OK; FO_EINVAL for NULL ids or n, or no such split (message names the edge type and
+ *         lists the splits it has); FO_ERANGE if `et` is out of range.
+ * Cost: O(number of edge splits); valid until close.
+ */
+FO_API int fo_dataset_edge_split(const fo_dataset_t *d, int32_t et, const char *name,
+                                 const int64_t **ids, int64_t *n);
+
+/**
+ * The endpoints of edges `eids` [n] of edge type `et` (edge ids: positions in the edge-id
+ * direction): src[i] (an id of et's src node type) and dst[i] (of its dst type).
+ * @return FO_OK; FO_EINVAL for NULL arrays with n > 0, n < 0, or a partitioned dataset;
+ *         FO_ERANGE for et or an edge id out of range (message gives the position and value);
+ *         FO_EFORMAT for a corrupt indptr or index on the way (naming the array).
+ * Thread-safety: any thread. Cost: O(n log rows).
+ */
+FO_API int fo_dataset_edge_endpoints(const fo_dataset_t *d, int32_t et, const int64_t *eids,
+                                     int64_t n, fo_nid_t *src, fo_nid_t *dst);
+
 /**
  * The node data of node type t, as a dataset view: fo_dataset_num_nodes() gives n_t and
  * fo_dataset_features(), _labels(), _split*(), _node_orig_*() answer for that type (ids local

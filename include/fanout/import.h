@@ -150,6 +150,23 @@ typedef struct fo_import_edge_weight {
                               edge_weight stores them */
 } fo_import_edge_weight;
 
+/**
+ * Edge splits of one edge type (`--edge-split [SRC__REL__DST:]NAME=F.npy,...`), stored like node
+ * splits (docs/FORMAT.md "edge_splits"): each file is an int64 or int32 [k] array of input edge
+ * positions (0-based: the k-th edge of the edge type's input, the order edge_orig counts), stored
+ * as the int64 edge ids those edges got, in the given order. With `undirected` the split names
+ * the input edge (the link loader's exclusion covers its reverse); reverse types of
+ * reverse_edges cannot be named. Errors (FO_EINVAL unless said): a bad NAME=FILE entry, a name
+ * given twice, more than 8 splits per edge type, an unknown or reverse edge type or one named
+ * twice, a typed import without edge_type naming one when it has several edge types; FO_ERANGE
+ * for an entry that is not an input position (message: file, entry, value) or whose edge the
+ * import dropped (a self loop or a duplicate).
+ */
+typedef struct fo_import_edge_split {
+  const char *edge_type; /**< "SRC__REL__DST", or NULL: untyped, or the only edge type */
+  const char *splits;    /**< "train=a.npy,val=b.npy" (names: letters, digits, '_', up to 31) */
+} fo_import_edge_split;
+
 /** Settings of one node type of a typed import; every field but `name` is optional. */
 typedef struct fo_import_node_type {
   const char *name;      /**< the node type (it must occur in the import) */
@@ -241,7 +258,14 @@ typedef struct fo_import_opts {
   int32_t n_edge_weights;     /**< default 0 */
   bool reverse_edges;         /**< add (d, "rev_" + r, s) for every edge type (s, r, d) with
                                    s != d, after the original types; default false */
+  const fo_import_edge_split *edge_splits; /**< [n_edge_splits] edge splits (see
+                                   fo_import_edge_split); borrowed. Not with the typed OGB
+                                   layout (FO_ENOSYS) */
+  int32_t n_edge_splits;      /**< default 0; at most FO_IMPORT_MAX_EDGE_SPLIT_TYPES */
 } fo_import_opts;
+
+/** Most entries of fo_import_opts.edge_splits. */
+#define FO_IMPORT_MAX_EDGE_SPLIT_TYPES 64
 
 /** What an import did; every field is a count. */
 typedef struct fo_import_report {

@@ -172,6 +172,11 @@ typedef struct fo_link_loader_opts {
   const fo_nid_t *edge_label_index; /**< [2, n_edges] C order (row 0 src, row 1 dst), copied */
   int64_t n_edges;             /**< default 0 */
   const int64_t *edge_label;   /**< [n_edges] or NULL (all 1); copied */
+  const char *edge_split;      /**< seed edges from this stored edge split of link.edge_type
+                                    (import --edge-split; fo_dataset_edge_split) instead of
+                                    edge_label_index, which must then be unset (n_edges 0,
+                                    edge_label NULL); every label is 1 and input_id gives
+                                    positions in the split. Default NULL. Borrowed for create */
   bool shuffle, drop_last;     /**< default false */
   uint64_t epoch;              /**< the first epoch; default 0 */
   bool features;               /**< gather x of every node type that has features; default true */
@@ -181,7 +186,8 @@ typedef struct fo_link_loader_batch {
   uint64_t epoch;
   int64_t index;               /**< batch index in its epoch */
   const fo_link_batch_t *link; /**< node batch and labels */
-  const int64_t *input_id;     /**< [n_pos] position of each seed edge in edge_label_index */
+  const int64_t *input_id;     /**< [n_pos] position of each seed edge in edge_label_index
+                                    (or in the edge split) */
   int32_t n_node_types;
   const fo_loader_features *x; /**< [n_node_types] feature rows of each type's nodes (x NULL
                                     for a type without features or when not gathered) */
@@ -195,7 +201,9 @@ FO_API void fo_link_loader_opts_init(fo_link_loader_opts *o);
 /**
  * Create a link loader over `d` (its first epoch is o->epoch).
  * @return FO_OK; FO_EINVAL for batch_size < 1, n_edges < 0, edge_label_index NULL with
- *         n_edges > 0, link options as fo_link_sampler_create; FO_ERANGE for a seed edge whose
+ *         n_edges > 0, edge_split with edge_label_index, n_edges or edge_label, an edge split
+ *         the edge type does not have (message lists those it has), link options as
+ *         fo_link_sampler_create; FO_ERANGE for a seed edge whose
  *         endpoints are not ids of the edge type's node types (message gives its position);
  *         FO_ENOMEM. Cost: O(n_edges).
  */
@@ -205,6 +213,8 @@ FO_API int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opt
 FO_API void fo_link_loader_destroy(fo_link_loader_t *L);
 /** Batches per epoch. Cost: O(1). */
 FO_API int64_t fo_link_loader_num_batches(const fo_link_loader_t *L);
+/** Index of the seed edges' edge type. Cost: O(1). */
+FO_API int32_t fo_link_loader_edge_type(const fo_link_loader_t *L);
 /**
  * The next batch of the current epoch (made now), or *out NULL when the epoch is over. The
  * batch stays valid until the next call, start_epoch or destroy.
@@ -214,6 +224,15 @@ FO_API int64_t fo_link_loader_num_batches(const fo_link_loader_t *L);
 FO_API int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out);
 /** Start `epoch` (reshuffled when shuffle) at batch 0. @return FO_OK. Cost: O(n_edges). */
 FO_API int fo_link_loader_start_epoch(fo_link_loader_t *L, uint64_t epoch);
+
+/**
+ * XXH64 digest of a link loader batch: one XXH64 (seed 0) stream over every node type's node
+ * ids, every edge type's row, col and edge, the feature rows gathered, then edge_label_index and
+ * edge_label (binary / none) or src_index, dst_pos_index and dst_neg_index (triplet), then
+ * input_id, all as native int64 bytes. Equal batches give equal digests on any thread count.
+ * Cost: O(batch bytes).
+ */
+FO_API uint64_t fo_link_loader_batch_digest(const fo_link_loader_batch_t *b);
 
 #ifdef __cplusplus
 }

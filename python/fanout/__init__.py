@@ -125,6 +125,24 @@ class Dataset(_fanout.Dataset):
             return out
         return super().array(name)
 
+    def edge_splits(self, edge_type: Any = None) -> List[str]:
+        """Names of the stored edge splits (``import --edge-split``) of ``edge_type`` (a
+        ``(src, rel, dst)`` tuple, its ``"src__rel__dst"`` string or a relation name; None: the
+        only edge type)."""
+        return self._edge_split(_edge_type_index(self, edge_type, "edge_type"))
+
+    def edge_split(self, name: str, edge_type: Any = None) -> np.ndarray:
+        """The edge ids (of ``edge_type``, None: the only one) of stored edge split ``name``: a
+        read-only int64 view. ValueError names the edge splits there are."""
+        return self._edge_split(_edge_type_index(self, edge_type, "edge_type"), str(name))
+
+    def edge_endpoints(self, edge_ids: Any, edge_type: Any = None) -> np.ndarray:
+        """A new int64 [2, k] array: the src and dst ids of edges ``edge_ids`` of
+        ``edge_type`` (None: the only one); ``ds.edge_endpoints(ds.edge_split("train"))`` is
+        that split's ``edge_label_index``."""
+        return self._edge_endpoints(_edge_type_index(self, edge_type, "edge_type"),
+                                    np.asarray(edge_ids, dtype=np.int64))
+
     def original_id(self, v: int) -> Union[int, bytes]:
         """The input's id of node ``v``: an int (integer ids, or ``v`` itself when the ids
         were kept) or bytes (string ids)."""
@@ -353,6 +371,11 @@ def _edge_type_index(ds: Dataset, key: Any, what: str) -> int:
     (KeyError for ``ds[key]``) names ``what`` and the edge types there are."""
     ets = [tuple(e[:3]) for e in ds._types()[1]]
     hits: List[int] = []
+    if key is None:
+        if len(ets) == 1:
+            return 0
+        raise _bad(ValueError, f"{what}: dataset '{ds.path}' has {len(ets)} edge types: name one "
+                   f"(it has: {', '.join(repr(et) for et in ets)})")
     if isinstance(key, tuple) and len(key) == 3 and all(isinstance(k, str) for k in key):
         hits = [i for i, et in enumerate(ets) if et == key]
     elif isinstance(key, str) and "__" in key:
@@ -852,7 +875,9 @@ class LinkNeighborLoader:
     PyG's ``LinkNeighborLoader`` over the C link sampler (include/fanout/link.h): every batch
     samples the multi-hop neighborhoods of the endpoints of ``batch_size`` seed edges (and of
     their negatives). ``edge_label_index``: [2, B] src and dst ids of the seed edges (for a
-    typed dataset ``((src, rel, dst), [2, B])`` or give ``edge_type``); ``neg_sampling``:
+    typed dataset ``((src, rel, dst), [2, B])`` or give ``edge_type``), or the name of a stored
+    edge split (``import --edge-split``; ``((src, rel, dst), "train")`` for a typed dataset;
+    its edges in stored order, ``input_id`` their positions in the split); ``neg_sampling``:
     ``None``, ``("binary", r)`` (ceil(r B) random pairs labelled 0, appended) or
     ``("triplet", k)`` (k random destinations per positive), or PyG's NegativeSampling
     object. ``strict`` (default True, unlike PyG): a negative is never an edge of the edge
@@ -879,6 +904,15 @@ class LinkNeighborLoader:
         if edge_type is not None:
             et_name = dataset.edge_types[_edge_type_index(dataset, edge_type, "edge_type")]
             et_name = "__".join(et_name)
+        self.edge_split = None
+        if isinstance(edge_label_index, str):
+            # a stored edge split (import --edge-split): its edges' endpoints, labels all 1
+            if edge_label is not None:
+                raise _bad(ValueError, f"edge_label: not with the edge split {edge_label_index!r} "
+                           f"(its edges are all positives)")
+            self.edge_split = edge_label_index
+            edge_label_index = dataset.edge_endpoints(
+                dataset.edge_split(edge_label_index, edge_type), edge_type)
         if edge_label_index is None:
             raise _bad(ValueError, "edge_label_index: give the seed edges ([2, B] src and dst ids)")
         eli = np.asarray(edge_label_index)

@@ -223,6 +223,65 @@ static PyObject *dataset_split(fopy_dataset *self, PyObject *arg) {
   return dataset_view_typed(self, ids, 1, dims, NPY_INT64);
 }
 
+/* _edge_split(et, name): the edge ids of a stored edge split (a read-only view); None for a
+ * name list: _edge_split(et) gives the names. */
+static PyObject *dataset_edge_split(fopy_dataset *self, PyObject *args) {
+  fo_dataset_t *d = fopy_dataset_get(self);
+  const char *name = NULL;
+  const int64_t *ids;
+  int64_t n;
+  int et, rc;
+  npy_intp dims[1];
+  if (!d || !PyArg_ParseTuple(args, "i|z", &et, &name)) return NULL;
+  if (!name) {
+    PyObject *l = PyList_New(0);
+    for (int64_t i = 0; l && i < fo_dataset_num_edge_splits(d, et); i++) {
+      PyObject *s = PyUnicode_FromString(fo_dataset_edge_split_name(d, et, i));
+      if (!s || PyList_Append(l, s) < 0) {
+        Py_XDECREF(s);
+        Py_DECREF(l);
+        return NULL;
+      }
+      Py_DECREF(s);
+    }
+    return l;
+  }
+  if ((rc = fo_dataset_edge_split(d, et, name, &ids, &n)) != FO_OK) return fopy_raise(rc);
+  dims[0] = (npy_intp)n;
+  return dataset_view_typed(self, ids, 1, dims, NPY_INT64);
+}
+
+/* _edge_endpoints(et, eids): a new int64 [2, k] array of the edges' src and dst ids. */
+static PyObject *dataset_edge_endpoints(fopy_dataset *self, PyObject *args) {
+  fo_dataset_t *d = fopy_dataset_get(self);
+  PyObject *o, *out;
+  PyArrayObject *e;
+  npy_intp dims[2], k;
+  int et, rc;
+  if (!d || !PyArg_ParseTuple(args, "iO", &et, &o)) return NULL;
+  if (!(e = (PyArrayObject *)PyArray_FROMANY(o, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY))) return NULL;
+  k = PyArray_DIM(e, 0);
+  dims[0] = 2;
+  dims[1] = k;
+  if (!(out = PyArray_SimpleNew(2, dims, NPY_INT64))) {
+    Py_DECREF(e);
+    return NULL;
+  }
+  {
+    const int64_t *ids = PyArray_DATA(e);
+    int64_t *sd = PyArray_DATA((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    rc = fo_dataset_edge_endpoints(d, et, ids, (int64_t)k, sd, sd + k);
+    Py_END_ALLOW_THREADS
+  }
+  Py_DECREF(e);
+  if (rc != FO_OK) {
+    Py_DECREF(out);
+    return fopy_raise(rc);
+  }
+  return out;
+}
+
 static PyObject *dataset_array(fopy_dataset *self, PyObject *arg) {
   fo_dataset_t *d = fopy_dataset_get(self);
   const char *name;
@@ -606,6 +665,12 @@ static PyMethodDef dataset_methods[] = {
     {"split", (PyCFunction)dataset_split, METH_O,
      "split(name)\n--\n\nThe node ids of a stored split ('train', 'val', 'test', ...): a "
      "read-only int64 view. ValueError names the splits there are."},
+    {"_edge_split", (PyCFunction)dataset_edge_split, METH_VARARGS,
+     "_edge_split(et, name=None)\n--\n\nEdge ids of stored edge split `name` of edge type "
+     "index et (a read-only int64 view), or the names when name is None."},
+    {"_edge_endpoints", (PyCFunction)dataset_edge_endpoints, METH_VARARGS,
+     "_edge_endpoints(et, eids)\n--\n\nA new int64 [2, k] array: src and dst ids of edges "
+     "eids of edge type index et."},
     {"array", (PyCFunction)dataset_array, METH_O,
      "array(name)\n--\n\nA read-only view of any stored array by manifest name (see `arrays`), "
      "e.g. 'csc_indptr', as numpy.load(..., mmap_mode='r') would give it."},

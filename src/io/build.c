@@ -884,6 +884,12 @@ int fo__build_dataset(fo__graph_input *in, const char *out_dir, const fo_import_
   json_object_set_new(man, "num_nodes", json_integer(n));
   json_object_set_new(man, "num_edges", json_integer(es.m));
   if ((rc = fo__topology_write(&t, o, "", w, man)) != FO_OK) goto out;
+  if (o->n_edge_splits) {
+    unsigned char seen[FO_IMPORT_MAX_EDGE_SPLIT_TYPES] = {0};
+    if ((rc = fo__edge_splits_write(o, NULL, true, &t, m_input, "", w, man, seen)) != FO_OK ||
+        (rc = fo__edge_splits_unmatched(o, seen)) != FO_OK)
+      goto out;
+  }
   if (orig_ids) {
     if ((rc = fo__writer_add_i64(w, "node_orig", 8, orig_ids, n)) != FO_OK) goto out;
     json_object_set_new(man, "node_orig", json_string("node_orig"));

@@ -73,6 +73,7 @@ json_t *fo__provenance(const char *format, const char *const *inputs, int n_inpu
 }
 
 static int check_opts(const fo_import_opts *o) {
+  int rc;
   if ((unsigned)o->format > FO_FORMAT_OGB)
     return FO_FAIL(FO_EINVAL, "unknown format %d", (int)o->format);
   if (!o->csc && !o->csr) return FO_FAIL(FO_EINVAL, "neither csc nor csr: nothing to store");
@@ -114,6 +115,7 @@ static int check_opts(const fo_import_opts *o) {
     return FO_FAIL(FO_EINVAL, "unknown time format %d", (int)o->time_format);
   if (o->time_format != FO_TIME_UNIX && o->time_column < 0)
     return FO_FAIL(FO_EINVAL, "--time-format applies to --time-col");
+  if ((rc = fo__edge_splits_check(o)) != FO_OK) return rc;
   if ((unsigned)o->feature_dtype > FO_FEATURES_UINT8)
     return FO_FAIL(FO_EINVAL, "unknown feature dtype %d", (int)o->feature_dtype);
   if (!fo__import_is_typed(o) && o->n_edge_weights)
@@ -231,6 +233,9 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
   if ((rc = check_opts(o)) != FO_OK || (rc = check_outputs(inputs, n_inputs, out_dir, o)) != FO_OK)
     return fo__context(rc, "import '%s'", out_dir);
   if (o->format == FO_FORMAT_OGB && n_inputs == 1 && fo__ogb_is_typed(inputs[0])) {
+    if (o->n_edge_splits)
+      return fo__context(FO_FAIL(FO_ENOSYS, "--edge-split: not supported for OGB's typed layout "
+                                 "yet"), "import '%s'", out_dir);
     if ((rc = fo__import_ogb_typed(inputs[0], out_dir, o, rep)) != FO_OK)
       return fo__context(rc, "import '%s'", out_dir);
     return FO_OK;

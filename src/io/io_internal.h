@@ -226,6 +226,15 @@ struct fo__writer;
 int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const char *prefix,
                        struct fo__writer *w, json_t *obj);
 void fo__topology_free(fo__topology *t);
+/* Edge splits (edge_split.c, fo_import_opts.edge_splits): check the entries (O(entries^2));
+ * write the entries matching edge type et_name (NULL: untyped; only_type: the typed import's only
+ * input edge type, which also takes entries without a type) as "<prefix>edge_split.<name>" and
+ * obj's "edge_splits", marking seen[i]; then the first entry no edge type took is an error. */
+int fo__edge_splits_check(const fo_import_opts *o);
+int fo__edge_splits_write(const fo_import_opts *o, const char *et_name, bool only_type,
+                          const fo__topology *t, int64_t m_input, const char *prefix,
+                          struct fo__writer *w, json_t *obj, unsigned char *seen);
+int fo__edge_splits_unmatched(const fo_import_opts *o, const unsigned char *seen);
 /* String ids as "<prefix>node_orig_offsets" + "<prefix>node_orig_bytes" (docs/FORMAT.md), id v
  * being string which[v] of sm (which == NULL: string v); sets obj's "node_orig". */
 int fo__write_string_ids(struct fo__writer *w, json_t *obj, const char *prefix,

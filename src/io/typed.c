@@ -61,6 +61,7 @@ typedef struct typed {
   int64_t n_rel_slots;
   fo__progress prog;
   uint64_t base;
+  unsigned char esplit_seen[FO_IMPORT_MAX_EDGE_SPLIT_TYPES]; /* edge_split.c */
 } typed;
 
 /* ---- names ---------------------------------------------------------------------------------- */
@@ -610,6 +611,8 @@ static int write_etype(typed *T, int k, int src, const char *rel, int dst, const
     t.w_bytes = wt->w_bytes;
   }
   rc = fo__topology_write(&t, T->o, prefix, w, obj);
+  if (rc == FO_OK && k < T->n_et && T->o->n_edge_splits) /* input types only, not rev_ ones */
+    rc = fo__edge_splits_write(T->o, name, T->n_et == 1, &t, m_input, prefix, w, obj, T->esplit_seen);
   fo__topology_free(&t);
   return rc;
 }
@@ -865,7 +868,9 @@ static int write_typed(typed *T, const char *out_dir, json_t *prov, fo_import_re
   json_object_set_new(man, "node_types", nts);
   json_object_set_new(man, "edge_types", ets);
   if ((rc = write_node_types(T, w, nts)) != FO_OK) goto out;
-  if ((rc = write_edge_types(T, w, ets, &r)) != FO_OK) goto out;
+  if ((rc = write_edge_types(T, w, ets, &r)) != FO_OK ||
+      (rc = fo__edge_splits_unmatched(o, T->esplit_seen)) != FO_OK)
+    goto out;
   json_object_set_new(man, "num_edges", json_integer(r.n_edges));
   for (int t = 0; t < T->n_nt; t++)
     for (int64_t v = 0; v < T->nt[t].n; v++) r.n_isolated += !T->nt[t].touched[v];

@@ -6,6 +6,9 @@
 
 #include "loader/loader_internal.h"
 
+#define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack */
+#include <xxhash.h>
+
 struct fo_link_loader {
   const fo_dataset_t *d;
   fo_link_loader_opts o;
@@ -64,6 +67,7 @@ static int set_order(fo_link_loader_t *L, uint64_t epoch) {
 int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, fo_link_loader_t **out) {
   fo_link_loader_t *L;
   const int64_t bs = o ? o->batch_size : 0;
+  const int64_t *split_eids = NULL;
   int rc;
   if (out) *out = NULL;
   if (!d || !o || !out) return FO_FAIL(FO_EINVAL, "create link loader: dataset, options or out is NULL");
@@ -73,15 +77,26 @@ int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, f
   if (o->n_edges > 0 && !o->edge_label_index)
     return FO_FAIL(FO_EINVAL, "create link loader: edge_label_index is NULL with %lld edges",
                    (long long)o->n_edges);
+  if (o->edge_split && (o->n_edges || o->edge_label_index || o->edge_label))
+    return FO_FAIL(FO_EINVAL, "create link loader: edge split '%s' and edge_label_index or "
+                   "edge_label both given: use one", o->edge_split);
   if (!(L = calloc(1, sizeof *L))) return FO_FAIL(FO_ENOMEM, "link loader");
   L->d = d;
   L->o = *o;
   L->o.edge_label_index = NULL;
   L->o.edge_label = NULL;
   L->o.link.edge_type = NULL;
+  L->o.edge_split = NULL;
   L->n = o->n_edges;
   L->T = fo_dataset_num_node_types(d);
   if ((rc = fo_link_sampler_create(d, &o->link, &L->s)) != FO_OK) goto fail;
+  if (o->edge_split) {
+    const int64_t *eids;
+    if ((rc = fo_dataset_edge_split(d, fo_link_sampler_edge_type(L->s), o->edge_split, &eids,
+                                    &L->n)) != FO_OK)
+      goto fail;
+    split_eids = eids;
+  }
   if ((rc = fo_link_batch_create(&L->b)) != FO_OK) goto fail;
   L->src = fo__malloc_n(L->n + 1, sizeof *L->src);
   L->dst = fo__malloc_n(L->n + 1, sizeof *L->dst);
@@ -93,7 +108,11 @@ int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, f
     rc = FO_FAIL(FO_ENOMEM, "link loader: %lld seed edges", (long long)L->n);
     goto fail;
   }
-  if (L->n) {
+  if (split_eids) {
+    if ((rc = fo_dataset_edge_endpoints(d, fo_link_sampler_edge_type(L->s), split_eids, L->n,
+                                        L->src, L->dst)) != FO_OK)
+      goto fail;
+  } else if (L->n) {
     memcpy(L->src, o->edge_label_index, (size_t)L->n * sizeof *L->src);
     memcpy(L->dst, o->edge_label_index + L->n, (size_t)L->n * sizeof *L->dst);
   }
@@ -144,6 +163,8 @@ fail:
 
 int64_t fo_link_loader_num_batches(const fo_link_loader_t *L) { return L ? L->n_batches : 0; }
 
+int32_t fo_link_loader_edge_type(const fo_link_loader_t *L) { return fo_link_sampler_edge_type(L->s); }
+
 int fo_link_loader_start_epoch(fo_link_loader_t *L, uint64_t epoch) { return set_order(L, epoch); }
 
 int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
@@ -186,4 +207,36 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
   L->pub.x = L->pub_x;
   *out = &L->pub;
   return FO_OK;
+}
+
+uint64_t fo_link_loader_batch_digest(const fo_link_loader_batch_t *b) {
+  XXH64_state_t st;
+  const fo_link_batch_t *lb = b->link;
+  const fo_batch_t *s = lb->sample;
+  const int32_t T = s->typed ? s->n_node_types : 1, E = s->typed ? s->n_edge_types : 1;
+  XXH64_reset(&st, 0);
+  for (int32_t t = 0; t < T; t++) {
+    const fo_batch_t *nb = fo_batch_node_type(s, t);
+    XXH64_update(&st, nb->node, (size_t)nb->n_nodes * sizeof *nb->node);
+  }
+  for (int32_t t = 0; t < E; t++) {
+    const fo_batch_t *eb = fo_batch_edge_type(s, t);
+    XXH64_update(&st, eb->row, (size_t)eb->n_edges * sizeof *eb->row);
+    XXH64_update(&st, eb->col, (size_t)eb->n_edges * sizeof *eb->col);
+    XXH64_update(&st, eb->edge, (size_t)eb->n_edges * sizeof *eb->edge);
+  }
+  for (int32_t t = 0; b->x && t < b->n_node_types; t++)
+    if (b->x[t].x)
+      XXH64_update(&st, b->x[t].x, (size_t)(fo_batch_node_type(s, t)->n_nodes * b->x[t].dim *
+                                            b->x[t].itemsize));
+  if (lb->k) {
+    XXH64_update(&st, lb->src_index, (size_t)lb->n_pos * sizeof *lb->src_index);
+    XXH64_update(&st, lb->dst_pos_index, (size_t)lb->n_pos * sizeof *lb->dst_pos_index);
+    XXH64_update(&st, lb->dst_neg_index, (size_t)(lb->n_pos * lb->k) * sizeof *lb->dst_neg_index);
+  } else {
+    XXH64_update(&st, lb->edge_label_index, (size_t)(2 * lb->n_label) * sizeof *lb->edge_label_index);
+    XXH64_update(&st, lb->edge_label, (size_t)lb->n_label * sizeof *lb->edge_label);
+  }
+  XXH64_update(&st, b->input_id, (size_t)lb->n_pos * sizeof *b->input_id);
+  return XXH64_digest(&st);
 }

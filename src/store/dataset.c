@@ -801,6 +801,7 @@ static void close_view(fo_dataset_t *v) {
   free(v->bounds);
   for (int64_t i = 0; i < v->n_splits; i++) free(v->splits[i].name);
   free(v->splits);
+  fo__free_edge_splits(v);
   free(v->path);
   free(v);
 }
@@ -881,7 +882,7 @@ static int parse_edges(fo_dataset_t *d, json_t *root, fo_load_mode load, int64_t
       return rc;
     }
   }
-  return FO_OK;
+  return fo__parse_edge_splits(d, root);
 }
 
 static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
@@ -1035,6 +1036,7 @@ void fo_dataset_close(fo_dataset_t *d) {
   free(d->bounds);
   for (int64_t i = 0; i < d->n_splits; i++) free(d->splits[i].name);
   free(d->splits);
+  fo__free_edge_splits(d);
   free(d->manifest_text);
   free(d->path);
   free(d);

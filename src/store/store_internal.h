@@ -105,6 +105,9 @@ struct fo_dataset {
     const fo__array *ids;
   } *splits;
   int64_t n_splits;
+  /* edge splits of this edge type's view (manifest "edge_splits", edge_split.c) */
+  struct fo__edge_split *edge_splits;
+  int64_t n_edge_splits;
   /* Types (format_version 2; a version-1 dataset has one of each, whose view is the dataset
    * itself). A node type's view holds its node data (n_nodes = n_rows = n_t); an edge type's
    * view holds its topology (n_edges, topo[], edge_orig). Views share the arrays of the dataset
@@ -128,6 +131,15 @@ struct fo_dataset {
 /* Whether `s` is a valid node type name or, with `relation`, relation name (which may also
  * contain '=' and backslash); docs/FORMAT.md, version 2. */
 bool fo__type_name_ok(const char *s, bool relation);
+
+/* edge_split.c: "edge_splits" of `obj` (version-1 root or one edge type's entry of a version-2
+ * manifest), each an int64 [k] array of edge ids in [0, d->n_edges), checked here: O(k). */
+struct fo__edge_split {
+  char *name;
+  const fo__array *ids;
+};
+int fo__parse_edge_splits(fo_dataset_t *d, json_t *obj);
+void fo__free_edge_splits(fo_dataset_t *d);
 
 /* The array called `name`, or NULL. */
 const fo__array *fo__dataset_find(const fo_dataset_t *d, const char *name);
