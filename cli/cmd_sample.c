@@ -36,7 +36,8 @@ static void help(void) {
          "                       most recent eligible); one tree per seed (adds 'batch')\n"
          "  --time edge|node     eligible: edge time <= seed time, or neighbor's node time\n"
          "                       (default edge)\n"
-         "  --seed-time LIST     the time of each seed (default: the seeds' node times)\n"
+         "  --seed-time LIST     the time of each seed (default: the seeds' node times); with\n"
+         "                       --edge-seeds the time of each seed edge (required)\n"
          "  --strict             eligible only if strictly earlier (<) than the seed time\n"
          "  --window W           and not earlier than seed time - W\n"
          "  --orig-ids           print original node ids in 'node' instead of dataset ids\n"
@@ -250,9 +251,9 @@ int cmd_sample(int argc, char **argv) {
     goto out;
   }
   if ((ret = cli_temporal_check("sample", &so, seed_time != NULL))) goto out;
-  if (seed_time && n_seed_time != n_seeds) {
-    ret = cli_usage_error("sample", "--seed-time gives %lld times for %lld seeds", (long long)n_seed_time,
-                          (long long)n_seeds);
+  if (seed_time && n_seed_time != (link ? n_eseeds : n_seeds)) {
+    ret = cli_usage_error("sample", "--seed-time gives %lld times for %lld %s", (long long)n_seed_time,
+                          (long long)(link ? n_eseeds : n_seeds), link ? "seed edges" : "seeds");
     goto out;
   }
   if ((rc = fo_dataset_open(argv[optind], NULL, &d)) != FO_OK) {
@@ -267,7 +268,8 @@ int cmd_sample(int argc, char **argv) {
     lo.sampler = so;
     lo.edge_type = edge_type;
     if ((rc = fo_link_sampler_create(d, &lo, &ls)) != FO_OK || (rc = fo_link_batch_create(&lb)) != FO_OK ||
-        (rc = fo_link_sampler_sample(ls, esrc, edst, NULL, n_eseeds, epoch, batch_index, lb)) != FO_OK) {
+        (rc = fo_link_sampler_sample_at(ls, esrc, edst, NULL, seed_time, n_eseeds, epoch,
+                                        batch_index, lb)) != FO_OK) {
       ret = cli_fail(rc);
       goto out;
     }

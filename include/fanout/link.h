@@ -49,8 +49,20 @@
  * src_index [B], dst_pos_index [B], dst_neg_index [B, k]. A batch is a pure function of (dataset, options, seed edges, epoch,
  * batch index): bit-identical across runs, threads and processes.
  *
- * Not yet supported (FO_ENOSYS): disjoint mode, partitioned and distributed datasets, weighted
- * sampling with exclusion, temporal sampling (seed edge times).
+ * Disjoint and temporal mode (fo_sampler_opts.disjoint, .temporal; PyG's semantics, where
+ * edge_label_time makes sampling disjoint): endpoints are not deduplicated. Every endpoint
+ * occurrence is a seed of its own tree, in the order of step 2 (homogeneous: src of positives,
+ * src of binary negatives, dst of positives, dst of negatives; typed: per node type in that
+ * order), so the local ids in edge_label_index (and the triplet indices) are those positions
+ * and batch->batch of a node gives the position of its tree's endpoint. Temporal: seed edge i
+ * carries time[i] (fo_link_sampler_sample_at, PyG's edge_label_time) and both its endpoints'
+ * trees hold only edges eligible at time[i] (fo_sampler_opts.temporal: <= time, < with
+ * time_strict, window); a negative takes its positive's time (binary negative j: positive
+ * j mod B's, triplet j = i k + q: positive i's), as PyG does. Negatives are drawn as above,
+ * not restricted in time. Exclusion applies in every hop in disjoint mode.
+ *
+ * Not yet supported (FO_ENOSYS): partitioned and distributed datasets, weighted sampling with
+ * exclusion, temporal sampling with exclusion.
  *
  * Thread-safety: a link sampler is used by one thread at a time; any number share one dataset.
  */
@@ -116,8 +128,8 @@ FO_API void fo_link_opts_init(fo_link_opts *o);
  *         names it and lists the types), an unknown neg mode, a negative amount <= 0 (or not an
  *         integer in 1..2^20 for triplet), strict negatives or exclusion without the topology
  *         they read (strict: et's CSR or CSC; message names the import option), sampler
- *         options as fo_sampler_create; FO_ENOSYS for disjoint mode, a partitioned dataset,
- *         weighted with exclude_seed_edges, temporal sampling; FO_ENOMEM.
+ *         options as fo_sampler_create; FO_ENOSYS for a partitioned dataset, weighted or
+ *         temporal with exclude_seed_edges; FO_ENOMEM.
  * Thread-safety: any thread. Cost: O(n_hops + manifest) .
  */
 FO_API int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o,
@@ -143,6 +155,17 @@ FO_API void fo_link_sampler_destroy(fo_link_sampler_t *s);
 FO_API int fo_link_sampler_sample(fo_link_sampler_t *s, const fo_nid_t *src, const fo_nid_t *dst,
                                   const int64_t *label, int64_t n, uint64_t epoch,
                                   uint64_t batch_index, fo_link_batch_t *out);
+
+/**
+ * fo_link_sampler_sample with the seed edges' times `time` [n] (PyG's edge_label_time) for a
+ * temporal sampler (see "Disjoint and temporal mode" above); `time` must be NULL for other
+ * samplers. @return as fo_link_sampler_sample; FO_EINVAL for a temporal sampler without times
+ * (n > 0) or times for a sampler that is not temporal. fo_link_sampler_sample is this with
+ * time NULL.
+ */
+FO_API int fo_link_sampler_sample_at(fo_link_sampler_t *s, const fo_nid_t *src, const fo_nid_t *dst,
+                                     const int64_t *label, const int64_t *time, int64_t n,
+                                     uint64_t epoch, uint64_t batch_index, fo_link_batch_t *out);
 
 /** Create an empty link batch. @return FO_OK; FO_ENOMEM. */
 FO_API int fo_link_batch_create(fo_link_batch_t **out);
@@ -172,6 +195,9 @@ typedef struct fo_link_loader_opts {
   const fo_nid_t *edge_label_index; /**< [2, n_edges] C order (row 0 src, row 1 dst), copied */
   int64_t n_edges;             /**< default 0 */
   const int64_t *edge_label;   /**< [n_edges] or NULL (all 1); copied */
+  const int64_t *edge_label_time; /**< [n_edges] the seed edges' times (temporal samplers
+                                    only, then required; with edge_split: NULL takes each
+                                    split edge's stored edge time); copied. Default NULL */
   const char *edge_split;      /**< seed edges from this stored edge split of link.edge_type
                                     (import --edge-split; fo_dataset_edge_split) instead of
                                     edge_label_index, which must then be unset (n_edges 0,
@@ -201,7 +227,9 @@ FO_API void fo_link_loader_opts_init(fo_link_loader_opts *o);
 /**
  * Create a link loader over `d` (its first epoch is o->epoch).
  * @return FO_OK; FO_EINVAL for batch_size < 1, n_edges < 0, edge_label_index NULL with
- *         n_edges > 0, edge_split with edge_label_index, n_edges or edge_label, an edge split
+ *         n_edges > 0, edge_label_time for a sampler that is not temporal, a temporal one
+ *         without edge_label_time (and, with edge_split, without stored edge times of the
+ *         edge type), edge_split with edge_label_index, n_edges or edge_label, an edge split
  *         the edge type does not have (message lists those it has), link options as
  *         fo_link_sampler_create; FO_ERANGE for a seed edge whose
  *         endpoints are not ids of the edge type's node types (message gives its position);

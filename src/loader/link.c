@@ -15,6 +15,7 @@ struct fo_link_loader {
   int32_t *fanouts, *et_fanouts;
   int64_t n, *src, *dst, *label, *order;
   int64_t *bsrc, *bdst, *blabel;
+  int64_t *time, *btime;     /* temporal: [n] seed edge times, [batch] this batch's */
   int64_t n_batches, next;
   uint64_t epoch;
   fo_link_sampler_t *s;
@@ -53,6 +54,8 @@ void fo_link_loader_destroy(fo_link_loader_t *L) {
   free(L->bsrc);
   free(L->bdst);
   free(L->blabel);
+  free(L->time);
+  free(L->btime);
   free(L);
 }
 
@@ -87,6 +90,7 @@ int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, f
   L->o.edge_label = NULL;
   L->o.link.edge_type = NULL;
   L->o.edge_split = NULL;
+  L->o.edge_label_time = NULL;
   L->n = o->n_edges;
   L->T = fo_dataset_num_node_types(d);
   if ((rc = fo_link_sampler_create(d, &o->link, &L->s)) != FO_OK) goto fail;
@@ -131,6 +135,41 @@ int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, f
                      (long long)L->dst[i], ty.name, (long long)nS, (long long)nD);
         goto fail;
       }
+  }
+  if (o->link.sampler.temporal != FO_TEMPORAL_NONE) {
+    if (!(L->time = fo__malloc_n(L->n + 1, sizeof *L->time)) ||
+        !(L->btime = fo__malloc_n(bs < L->n ? bs : L->n + 1, sizeof *L->btime))) {
+      rc = FO_FAIL(FO_ENOMEM, "link loader: seed edge times");
+      goto fail;
+    }
+    if (o->edge_label_time) {
+      memcpy(L->time, o->edge_label_time, (size_t)L->n * sizeof *L->time);
+    } else if (split_eids) {
+      /* a stored split: each edge's stored time (edge ids are positions of the id direction) */
+      const int32_t et = fo_link_sampler_edge_type(L->s);
+      fo_topology t;
+      fo_edge_type ty;
+      fo_dataset_edge_type(d, et, &ty);
+      if ((fo_dataset_edge_topology(d, et, FO_EDGE_DIR_IN, &t) != FO_OK || t.eid) &&
+          fo_dataset_edge_topology(d, et, FO_EDGE_DIR_OUT, &t) != FO_OK)
+        t.time = NULL;
+      fo_clear_error();
+      if (!t.time) {
+        rc = FO_FAIL(FO_EINVAL, "create link loader: temporal sampling over edge split '%s' needs "
+                     "edge_label_time or the edge times of '%s' (import --edge-time or --time-col)",
+                     o->edge_split, ty.name);
+        goto fail;
+      }
+      for (int64_t i = 0; i < L->n; i++) L->time[i] = t.time[split_eids[i]];
+    } else if (L->n) {
+      rc = FO_FAIL(FO_EINVAL, "create link loader: temporal sampling needs edge_label_time (the "
+                   "seed edges' times)");
+      goto fail;
+    }
+  } else if (o->edge_label_time) {
+    rc = FO_FAIL(FO_EINVAL, "create link loader: edge_label_time given, but the sampler is not "
+                 "temporal (set temporal uniform or last)");
+    goto fail;
   }
   if (o->edge_label) {
     int64_t mn = INT64_MAX;
@@ -181,9 +220,11 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
     L->bsrc[i] = L->src[p];
     L->bdst[i] = L->dst[p];
     if (L->label) L->blabel[i] = L->label[p];
+    if (L->time) L->btime[i] = L->time[p];
   }
-  if ((rc = fo_link_sampler_sample(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL, k, L->epoch,
-                                   (uint64_t)index, L->b)) != FO_OK)
+  if ((rc = fo_link_sampler_sample_at(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL,
+                                      L->time ? L->btime : NULL, k, L->epoch, (uint64_t)index,
+                                      L->b)) != FO_OK)
     return rc;
   for (int32_t t = 0; t < L->T; t++) {
     const fo__gather *g = &L->g[t];

@@ -50,6 +50,12 @@ struct fo_link_sampler {
   bool maps_ready;
   int64_t **ep;              /* [T] endpoint lists */
   int64_t *cap_ep, *n_ep;
+  /* disjoint / temporal: one tree per endpoint occurrence (no dedup), each with its seed
+   * edge's time */
+  bool disjoint, temporal;
+  int64_t **ep_time;         /* [T] times of the endpoints (temporal) */
+  int64_t *cap_ept;
+  const int64_t *cur_time;   /* this batch's edge_label_time [n] */
   /* negatives */
   int64_t *neg_src, *neg_dst;
   int64_t cap_neg;
@@ -110,6 +116,9 @@ void fo_link_sampler_destroy(fo_link_sampler_t *s) {
   free(s->maps);
   for (int32_t t = 0; s->ep && t < s->T; t++) free(s->ep[t]);
   free(s->ep);
+  for (int32_t t = 0; s->ep_time && t < s->T; t++) free(s->ep_time[t]);
+  free(s->ep_time);
+  free(s->cap_ept);
   free(s->cap_ep);
   free(s->n_ep);
   free(s->neg_src);
@@ -247,11 +256,10 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
       (o->neg_amount != floor(o->neg_amount) || o->neg_amount > (double)MAX_TRIPLET_K))
     return FO_FAIL(FO_EINVAL, "create link sampler: triplet negative amount %g is not an integer "
                    "in 1..%lld", o->neg_amount, (long long)MAX_TRIPLET_K);
-  if (o->sampler.disjoint)
-    return FO_FAIL(FO_ENOSYS, "create link sampler: disjoint mode is not supported for seed edges yet");
-  if (o->sampler.temporal != FO_TEMPORAL_NONE)
-    return FO_FAIL(FO_ENOSYS, "create link sampler: temporal sampling of seed edges "
-                   "(edge_label_time) is not supported yet");
+  if (o->sampler.temporal != FO_TEMPORAL_NONE && o->exclude_seed_edges)
+    return FO_FAIL(FO_ENOSYS, "create link sampler: temporal sampling with exclude_seed_edges is "
+                   "not supported yet (a strict time bound, time_strict, keeps a seed edge's own "
+                   "time out instead)");
   if (fo_dataset_num_parts(d) > 0)
     return FO_FAIL(FO_ENOSYS, "create link sampler: partitioned dataset '%s': link sampling over "
                    "parts is not supported yet", fo_dataset_path(d));
@@ -287,7 +295,9 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
       !(s->maps = calloc((size_t)s->T, sizeof *s->maps)) ||
       !(s->ep = calloc((size_t)s->T, sizeof *s->ep)) ||
       !(s->cap_ep = calloc((size_t)s->T, sizeof *s->cap_ep)) ||
-      !(s->n_ep = calloc((size_t)s->T, sizeof *s->n_ep))) {
+      !(s->n_ep = calloc((size_t)s->T, sizeof *s->n_ep)) ||
+      !(s->ep_time = calloc((size_t)s->T, sizeof *s->ep_time)) ||
+      !(s->cap_ept = calloc((size_t)s->T, sizeof *s->cap_ept))) {
     rc = FO_FAIL(FO_ENOMEM, "link sampler");
     goto fail;
   }
@@ -297,6 +307,8 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
       goto fail;
     }
   s->maps_ready = true;
+  s->temporal = o->sampler.temporal != FO_TEMPORAL_NONE;
+  s->disjoint = o->sampler.disjoint || s->temporal;
   if (o->exclude_seed_edges) {
     int32_t r;
     s->x_et[s->n_xt] = s->et;
@@ -380,9 +392,18 @@ static int draw_dst(fo_link_sampler_t *s, fo__rng *r, int64_t u, int64_t *v) {
   return FO_OK;
 }
 
-static int add_endpoint(fo_link_sampler_t *s, int32_t t, int64_t v, int64_t *local) {
+/* Endpoint v of node type t, seed edge (or positive) `pos` (for its time): deduplicated, or in
+ * disjoint / temporal mode a tree of its own with the time cur_time[pos]. */
+static int add_endpoint(fo_link_sampler_t *s, int32_t t, int64_t v, int64_t pos, int64_t *local) {
   bool ins;
-  uint32_t l = fo__idmap_insert(&s->maps[t], v, (uint32_t)s->n_ep[t], s->ep[t], &ins);
+  uint32_t l;
+  if (s->disjoint) {
+    if (s->temporal) s->ep_time[t][s->n_ep[t]] = s->cur_time[pos];
+    *local = s->n_ep[t];
+    s->ep[t][s->n_ep[t]++] = v;
+    return FO_OK;
+  }
+  l = fo__idmap_insert(&s->maps[t], v, (uint32_t)s->n_ep[t], s->ep[t], &ins);
   if (ins) s->ep[t][s->n_ep[t]++] = v;
   *local = l;
   return FO_OK;
@@ -531,7 +552,9 @@ static int sample_link(fo_link_sampler_t *s, const int64_t *src, const int64_t *
     return rc;
   for (int32_t t = 0; t < s->T; t++)
     if ((t == s->S || t == s->D) &&
-        (rc = fo__grow(&s->ep[t], &s->cap_ep[t], 2 * (n + n_neg) + 1, sizeof **s->ep, "link endpoints")) != FO_OK)
+        ((rc = fo__grow(&s->ep[t], &s->cap_ep[t], 2 * (n + n_neg) + 1, sizeof **s->ep, "link endpoints")) != FO_OK ||
+         (s->temporal && (rc = fo__grow(&s->ep_time[t], &s->cap_ept[t], 2 * (n + n_neg) + 1,
+                                        sizeof **s->ep_time, "link endpoint times")) != FO_OK)))
       return rc;
   if (n_label > out->cap_label) {
     int64_t c1 = out->cap_label, c2 = out->cap_label;
@@ -552,15 +575,18 @@ static int sample_link(fo_link_sampler_t *s, const int64_t *src, const int64_t *
   {
     int64_t *row0 = out->edge_label_index, *row1 = out->edge_label_index + n_label;
     int64_t m = 0; /* binary negatives kept */
-    for (int64_t i = 0; i < n; i++) add_endpoint(s, s->S, src[i], &row0[i]);
+    /* a negative's time is its positive's (PyG): binary j that of positive j mod n,
+     * triplet j = i k + q that of positive i */
+    for (int64_t i = 0; i < n; i++) add_endpoint(s, s->S, src[i], i, &row0[i]);
     if (mode == FO_NEG_BINARY)
       for (int64_t j = 0; j < n_neg; j++)
-        if (s->neg_dst[j] >= 0) add_endpoint(s, s->S, s->neg_src[j], &row0[n + m++]);
-    for (int64_t i = 0; i < n; i++) add_endpoint(s, s->D, dst[i], &row1[i]);
+        if (s->neg_dst[j] >= 0) add_endpoint(s, s->S, s->neg_src[j], j % n, &row0[n + m++]);
+    for (int64_t i = 0; i < n; i++) add_endpoint(s, s->D, dst[i], i, &row1[i]);
     m = 0;
     for (int64_t j = 0; j < n_neg; j++) {
       int64_t l = -1;
-      if (s->neg_dst[j] >= 0) add_endpoint(s, s->D, s->neg_dst[j], &l);
+      if (s->neg_dst[j] >= 0)
+        add_endpoint(s, s->D, s->neg_dst[j], mode == FO_NEG_BINARY ? j % n : j / k, &l);
       if (mode == FO_NEG_BINARY && l >= 0) row1[n + m++] = l;
       if (mode == FO_NEG_TRIPLET) out->dst_neg_index[j] = l;
       if (s->neg_dst[j] < 0) out->n_neg_missing++;
@@ -588,7 +614,18 @@ static int sample_link(fo_link_sampler_t *s, const int64_t *src, const int64_t *
     const int64_t **sp = s->T <= 256 ? seeds : malloc((size_t)s->T * sizeof *sp);
     if (!sp) return FO_FAIL(FO_ENOMEM, "link seeds");
     for (int32_t t = 0; t < s->T; t++) sp[t] = s->n_ep[t] ? s->ep[t] : NULL;
-    rc = fo_sampler_sample_hetero(s->s, sp, s->n_ep, epoch, batch_index, out->sample);
+    if (s->temporal) {
+      const int64_t *times[256];
+      const int64_t **tp = s->T <= 256 ? times : malloc((size_t)s->T * sizeof *tp);
+      if (!tp) rc = FO_FAIL(FO_ENOMEM, "link seed times");
+      else {
+        for (int32_t t = 0; t < s->T; t++) tp[t] = s->n_ep[t] ? s->ep_time[t] : NULL;
+        rc = fo_sampler_sample_hetero_at(s->s, sp, tp, s->n_ep, epoch, batch_index, out->sample);
+        if (tp != times) free((void *)tp);
+      }
+    } else {
+      rc = fo_sampler_sample_hetero(s->s, sp, s->n_ep, epoch, batch_index, out->sample);
+    }
     if (sp != seeds) free((void *)sp);
     if (rc != FO_OK) return rc;
   }
@@ -601,10 +638,26 @@ static int sample_link(fo_link_sampler_t *s, const int64_t *src, const int64_t *
 int fo_link_sampler_sample(fo_link_sampler_t *s, const fo_nid_t *src, const fo_nid_t *dst,
                            const int64_t *label, int64_t n, uint64_t epoch, uint64_t batch_index,
                            fo_link_batch_t *out) {
+  return fo_link_sampler_sample_at(s, src, dst, label, NULL, n, epoch, batch_index, out);
+}
+
+int fo_link_sampler_sample_at(fo_link_sampler_t *s, const fo_nid_t *src, const fo_nid_t *dst,
+                              const int64_t *label, const int64_t *time, int64_t n, uint64_t epoch,
+                              uint64_t batch_index, fo_link_batch_t *out) {
   int rc;
   if (!s || !out) return FO_FAIL(FO_EINVAL, "link sampler or batch is NULL");
   link_clear(out);
-  rc = sample_link(s, src, dst, label, n, epoch, batch_index, out);
+  if (s->temporal && !time && n > 0)
+    rc = FO_FAIL(FO_EINVAL, "temporal link sampling needs the seed edges' times (edge_label_time, "
+                 "--seed-time)");
+  else if (!s->temporal && time)
+    rc = FO_FAIL(FO_EINVAL, "seed edge times (edge_label_time) given, but the sampler is not "
+                 "temporal (set temporal uniform or last)");
+  else {
+    s->cur_time = time;
+    rc = sample_link(s, src, dst, label, n, epoch, batch_index, out);
+    s->cur_time = NULL;
+  }
   if (rc != FO_OK) {
     link_clear(out);
     out->sample->n_nodes = out->sample->n_edges = out->sample->n_seeds = 0;

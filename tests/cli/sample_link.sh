@@ -28,6 +28,11 @@ printf '1 0\n2 0\n3 1\n3 2\n' > pp.txt
   --reverse-edges --csc --csr -o g >/dev/null
 fo sample g --fanout -1 --edge-type writes --edge-seeds 2-1 --exclude-seed-edges --json
 fo sample g --fanout 0 --edge-type paper__writes__author --edge-seeds 0-1 --neg triplet:2 --json
+echo "== disjoint: a tree per endpoint occurrence (0 twice), local ids are the seed positions"
+fo sample directed --fanout 1 --edge-seeds 0-1,0-2 --disjoint --json
+echo "== temporal needs the seed edges' times (the dataset has none: the sampler says so)"
+fo sample directed --fanout 1 --edge-seeds 0-1 --temporal uniform --seed-time 5 --json
+fo sample directed --fanout 1 --edge-seeds 0-1,0-2 --temporal uniform --seed-time 5 --json
 echo "== errors"
 fo sample directed --fanout 1 --edge-seeds 0-9 --json
 fo sample directed --fanout 1 --edge-seeds 0:1 --json
@@ -39,4 +44,3 @@ fo sample directed --fanout 1 --seeds 0 --neg binary:1 --json
 fo sample g --fanout 1 --edge-seeds 0-1 --json
 fo sample g --fanout 1 --edge-type nope --edge-seeds 0-1 --json
 fo sample g --fanout 1 --edge-type writes --edge-seeds 4-0 --json
-fo sample directed --fanout 1 --edge-seeds 0-1 --disjoint --json

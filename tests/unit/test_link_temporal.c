@@ -1,0 +1,302 @@
+/*
+ * Temporal and disjoint link sampling (include/fanout/link.h, "Disjoint and temporal mode"):
+ * exhaustively over every edge of SNAP CollegeMsg as a seed edge (binary and triplet negatives,
+ * uniform and last, <= and <), no sampled edge is later than its tree's seed edge, every tree's
+ * endpoint is its seed edge's endpoint (negatives: their positive's time, PyG's rule); disjoint
+ * mode keeps one tree per endpoint occurrence and excludes the seed edges in every hop; the link
+ * loader over a stored edge split takes the stored edge times; and the errors.
+ */
+#include "support.h"
+
+#include "fanout/link.h"
+
+static bool open_college(fot_ds *g) {
+  char *in;
+  const char *inputs[1];
+  fo_import_opts o;
+  FILE *f;
+  if (!fot_shared_data_dir()) return false;
+  in = fot_path(fot_shared_data_dir(), "collegemsg/CollegeMsg.txt.gz");
+  if (!(f = fopen(in, "rb"))) {
+    free(in);
+    return false;
+  }
+  fclose(f);
+  inputs[0] = in;
+  fo_import_opts_init(&o);
+  o.time_column = 2;
+  o.csr = true;
+  fot_ds_import(g, inputs, 1, &o);
+  free(in);
+  return true;
+}
+
+/* The time bound of every tree (seed position) of a temporal link batch from its label columns,
+ * then every sampled edge checked against its tree's bound. */
+static void check_batch(const fo_topology *csc, const fo_link_batch_t *lb, const int64_t *src,
+                        const int64_t *dst, const int64_t *time, int64_t n, bool strict,
+                        int64_t *tree_time, int64_t *n_checked) {
+  const fo_batch_t *b = lb->sample;
+  const int64_t L = lb->n_label, *r0 = lb->edge_label_index, *r1 = r0 + L;
+  assert_int_equal(lb->n_neg_missing, 0);
+  for (int64_t p = 0; p < b->n_seeds; p++) tree_time[p] = INT64_MIN;
+  if (lb->k == 0) {
+    for (int64_t c = 0; c < L; c++) {
+      const int64_t t = time[c < n ? c : (c - n) % n];
+      assert_true(tree_time[r0[c]] == INT64_MIN && tree_time[r1[c]] == INT64_MIN); /* one tree each */
+      tree_time[r0[c]] = tree_time[r1[c]] = t;
+      if (c < n) {
+        assert_int_equal(b->node[r0[c]], src[c]);
+        assert_int_equal(b->node[r1[c]], dst[c]);
+      }
+    }
+  } else {
+    for (int64_t i = 0; i < n; i++) {
+      assert_int_equal(b->node[lb->src_index[i]], src[i]);
+      assert_int_equal(b->node[lb->dst_pos_index[i]], dst[i]);
+      tree_time[lb->src_index[i]] = tree_time[lb->dst_pos_index[i]] = time[i];
+      for (int64_t q = 0; q < lb->k; q++) {
+        const int64_t l = lb->dst_neg_index[i * lb->k + q];
+        assert_true(l >= 0 && tree_time[l] == INT64_MIN);
+        tree_time[l] = time[i];
+      }
+    }
+  }
+  for (int64_t p = 0; p < b->n_seeds; p++) assert_true(tree_time[p] != INT64_MIN);
+  for (int64_t e = 0; e < b->n_edges; e++) {
+    const int64_t tree = b->batch[b->col[e]], et = csc->time[b->edge[e]];
+    assert_true(b->batch[b->row[e]] == tree);
+    if (strict ? !(et < tree_time[tree]) : !(et <= tree_time[tree]))
+      fail_msg("edge %lld (time %lld) in the tree of seed %lld (time %lld)", (long long)b->edge[e],
+               (long long)et, (long long)tree, (long long)tree_time[tree]);
+  }
+  *n_checked += b->n_edges;
+}
+
+static void college_exhaustive(void **state) {
+  fot_ds g = {0};
+  fo_topology csc;
+  int32_t f[2] = {5, 3};
+  int64_t *src, *dst, *time, *tree_time, m, checked = 0;
+  (void)state;
+  if (!open_college(&g)) skip();
+  assert_int_equal(fo_dataset_topology(g.d, FO_EDGE_DIR_IN, &csc), FO_OK);
+  assert_non_null(csc.time);
+  m = csc.n_edges;
+  assert_int_equal(m, 59835);
+  src = malloc((size_t)m * sizeof *src);
+  dst = malloc((size_t)m * sizeof *dst);
+  time = malloc((size_t)m * sizeof *time);
+  tree_time = malloc(4096 * 8 * sizeof *tree_time);
+  /* every edge of the graph is a seed edge at its own time */
+  {
+    int64_t *ids = malloc((size_t)m * sizeof *ids);
+    for (int64_t e = 0; e < m; e++) ids[e] = e;
+    assert_int_equal(fo_dataset_edge_endpoints(g.d, 0, ids, m, src, dst), FO_OK);
+    for (int64_t e = 0; e < m; e++) time[e] = csc.time[e];
+    free(ids);
+  }
+  for (int mode = 0; mode < 4; mode++) {
+    fo_link_opts o;
+    fo_link_sampler_t *ls;
+    fo_link_batch_t *lb;
+    const int64_t B = 1024;
+    fo_link_opts_init(&o);
+    o.sampler.fanouts = f;
+    o.sampler.n_hops = 2;
+    o.sampler.seed = 7;
+    o.sampler.temporal = mode & 1 ? FO_TEMPORAL_LAST : FO_TEMPORAL_UNIFORM;
+    o.sampler.time_strict = mode == 2;
+    o.neg = mode < 2 ? FO_NEG_BINARY : FO_NEG_TRIPLET;
+    o.neg_amount = mode < 2 ? 1.5 : 2;
+    assert_int_equal(fo_link_sampler_create(g.d, &o, &ls), FO_OK);
+    assert_int_equal(fo_link_batch_create(&lb), FO_OK);
+    for (int64_t off = 0; off < m; off += B) {
+      const int64_t k = m - off < B ? m - off : B;
+      if (fo_link_sampler_sample_at(ls, src + off, dst + off, NULL, time + off, k, 0,
+                                    (uint64_t)(off / B), lb) != FO_OK)
+        fail_msg("%s", fo_last_error());
+      check_batch(&csc, lb, src + off, dst + off, time + off, k, o.sampler.time_strict, tree_time,
+                  &checked);
+    }
+    fo_link_batch_destroy(lb);
+    fo_link_sampler_destroy(ls);
+  }
+  assert_true(checked > 1000000); /* the trees are not empty */
+  free(src);
+  free(dst);
+  free(time);
+  free(tree_time);
+  fot_ds_close(&g);
+}
+
+/* Disjoint mode without time: one tree per endpoint occurrence (no dedup), the seed edges
+ * excluded in every hop of every tree. */
+static void disjoint_exclusion(void **state) {
+  fot_edges e;
+  char *dir;
+  fo_dataset_t *d;
+  fo_link_opts o;
+  fo_link_sampler_t *ls;
+  fo_link_batch_t *lb;
+  fo_topology csc;
+  int32_t f[3] = {-1, -1, 4};
+  int64_t src[64], dst[64];
+  (void)state;
+  fot_random(40, 400, 9, &e);
+  fot_dataset(&e, true, true, FO_INDEX_AUTO, &dir, &d);
+  assert_int_equal(fo_dataset_topology(d, FO_EDGE_DIR_IN, &csc), FO_OK);
+  fo_link_opts_init(&o);
+  o.sampler.fanouts = f;
+  o.sampler.n_hops = 3;
+  o.sampler.disjoint = true;
+  o.exclude_seed_edges = true;
+  o.neg = FO_NEG_BINARY;
+  assert_int_equal(fo_link_sampler_create(d, &o, &ls), FO_OK);
+  assert_int_equal(fo_link_batch_create(&lb), FO_OK);
+  for (int b = 0; b < 20; b++) {
+    const fo_batch_t *s;
+    for (int i = 0; i < 64; i++) {
+      const int64_t p = (b * 64 + i * 7) % e.m;
+      src[i] = e.src[p];
+      dst[i] = e.dst[p];
+    }
+    src[1] = src[0]; /* a repeated endpoint still gets a tree of its own */
+    dst[1] = dst[0];
+    assert_int_equal(fo_link_sampler_sample(ls, src, dst, NULL, 64, 0, (uint64_t)b, lb), FO_OK);
+    s = lb->sample;
+    assert_int_equal(s->n_seeds, 2 * lb->n_label);
+    for (int64_t c = 0; c < lb->n_label; c++) {
+      assert_int_equal(lb->edge_label_index[c], c);
+      assert_int_equal(lb->edge_label_index[lb->n_label + c], lb->n_label + c);
+    }
+    for (int i = 0; i < 64; i++) {
+      assert_int_equal(s->node[i], src[i]);
+      assert_int_equal(s->node[lb->n_label + i], dst[i]);
+    }
+    for (int64_t q = 0; q < s->n_edges; q++) {
+      const int64_t u = s->node[s->row[q]], v = s->node[s->col[q]];
+      assert_int_equal(csc.indices_bytes == 4 ? ((const int32_t *)csc.indices)[s->edge[q]]
+                                              : ((const int64_t *)csc.indices)[s->edge[q]], u);
+      for (int i = 0; i < 64; i++)
+        if (u == src[i] && v == dst[i])
+          fail_msg("batch %d: seed edge %lld -> %lld sampled (edge %lld)", b, (long long)u,
+                   (long long)v, (long long)s->edge[q]);
+    }
+  }
+  fo_link_batch_destroy(lb);
+  fo_link_sampler_destroy(ls);
+  fo_dataset_close(d);
+  fot_rmtree(dir);
+  fot_edges_free(&e);
+}
+
+/* The link loader over a stored split of a temporal graph takes the stored edge times; errors. */
+static void loader_and_errors(void **state) {
+  char *tmp = fot_tmpdir(), *g = fot_path(tmp, "g"), *sp = fot_path(tmp, "s.npy"), spec[600];
+  const int64_t S[] = {0, 1, 2, 3, 0, 2}, D[] = {1, 2, 3, 0, 2, 1}, T[] = {5, 1, 9, 3, 7, 2};
+  const int64_t pos[] = {2, 4, 0}, k = 3;
+  char *tp = fot_path(tmp, "t.npy");
+  fo_import_edge_split es = {NULL, spec};
+  fo_import_opts io;
+  fo_dataset_t *d;
+  fo_link_loader_opts lo;
+  fo_link_loader_t *L;
+  fo_link_loader_batch_t *b;
+  fo_link_opts o;
+  fo_link_sampler_t *ls;
+  fo_link_batch_t *lb;
+  int32_t f[1] = {-1};
+  int64_t n = 6;
+  (void)state;
+  fot_write_npy(sp, "<i8", 1, &k, pos, sizeof pos);
+  fot_write_npy(tp, "<i8", 1, &n, T, sizeof T);
+  snprintf(spec, sizeof spec, "train=%s", sp);
+  fo_import_opts_init(&io);
+  io.edge_time = tp;
+  io.edge_splits = &es;
+  io.n_edge_splits = 1;
+  assert_int_equal(fo_import_edges(S, D, 6, g, &io, NULL), FO_OK);
+  assert_int_equal(fo_dataset_open(g, NULL, &d), FO_OK);
+  fo_link_loader_opts_init(&lo);
+  lo.link.sampler.fanouts = f;
+  lo.link.sampler.n_hops = 1;
+  lo.link.sampler.temporal = FO_TEMPORAL_UNIFORM;
+  lo.edge_split = "train";
+  lo.batch_size = 3;
+  assert_int_equal(fo_link_loader_create(d, &lo, &L), FO_OK);
+  assert_int_equal(fo_link_loader_next(L, &b), FO_OK);
+  {
+    /* seeds 2->3 @9, 0->2 @7, 0->1 @5 (split order), trees in the order 2@9 0@7 0@5 3@9 2@7
+     * 1@5; in-neighbors with times: 0: 3@3; 1: 0@5, 2@2; 2: 1@1, 0@7; 3: 2@9 */
+    const fo_batch_t *s = b->link->sample;
+    const int64_t want[6] = {2, 1, 1, 1, 2, 2};
+    int64_t got[6] = {0};
+    assert_int_equal(s->n_seeds, 6);
+    for (int64_t q = 0; q < s->n_edges; q++) got[s->batch[s->col[q]]]++;
+    for (int i = 0; i < 6; i++) assert_int_equal(got[i], want[i]);
+    lo.link.sampler.time_strict = true; /* < : the tree of 3@9 loses 2@9, of 2@7 loses 0@7 */
+    fo_link_loader_destroy(L);
+    assert_int_equal(fo_link_loader_create(d, &lo, &L), FO_OK);
+    assert_int_equal(fo_link_loader_next(L, &b), FO_OK);
+    assert_int_equal(b->link->sample->n_edges, 9 - 2 - 1); /* 2@9: 0@7 stays; 1@5: 0@5 goes */
+    lo.link.sampler.time_strict = false;
+  }
+  fo_link_loader_destroy(L);
+  /* errors */
+  fo_link_opts_init(&o);
+  o.sampler.fanouts = f;
+  o.sampler.n_hops = 1;
+  o.sampler.temporal = FO_TEMPORAL_UNIFORM;
+  o.exclude_seed_edges = true;
+  assert_fo_error(fo_link_sampler_create(d, &o, &ls), FO_ENOSYS,
+                  "temporal sampling with exclude_seed_edges is not supported yet");
+  o.exclude_seed_edges = false;
+  assert_int_equal(fo_link_sampler_create(d, &o, &ls), FO_OK);
+  assert_int_equal(fo_link_batch_create(&lb), FO_OK);
+  assert_fo_error(fo_link_sampler_sample(ls, S, D, NULL, 2, 0, 0, lb), FO_EINVAL,
+                  "temporal link sampling needs the seed edges' times");
+  fo_link_sampler_destroy(ls);
+  o.sampler.temporal = FO_TEMPORAL_NONE;
+  assert_int_equal(fo_link_sampler_create(d, &o, &ls), FO_OK);
+  assert_fo_error(fo_link_sampler_sample_at(ls, S, D, NULL, T, 2, 0, 0, lb), FO_EINVAL,
+                  "seed edge times (edge_label_time) given, but the sampler is not temporal");
+  fo_link_sampler_destroy(ls);
+  fo_link_batch_destroy(lb);
+  lo.edge_split = NULL;
+  lo.edge_label_index = S; /* [2, 3]: S[0..2] -> S[3..5] */
+  lo.n_edges = 3;
+  assert_fo_error(fo_link_loader_create(d, &lo, &L), FO_EINVAL,
+                  "temporal sampling needs edge_label_time");
+  lo.link.sampler.temporal = FO_TEMPORAL_NONE;
+  lo.edge_label_time = T;
+  assert_fo_error(fo_link_loader_create(d, &lo, &L), FO_EINVAL,
+                  "edge_label_time given, but the sampler is not temporal");
+  fo_dataset_close(d);
+  /* a split of a dataset without edge times */
+  io.edge_time = NULL;
+  io.force = true;
+  assert_int_equal(fo_import_edges(S, D, 6, g, &io, NULL), FO_OK);
+  assert_int_equal(fo_dataset_open(g, NULL, &d), FO_OK);
+  lo.link.sampler.temporal = FO_TEMPORAL_UNIFORM;
+  lo.edge_label_time = NULL;
+  lo.edge_label_index = NULL;
+  lo.n_edges = 0;
+  lo.edge_split = "train";
+  assert_fo_error(fo_link_loader_create(d, &lo, &L), FO_EINVAL,
+                  "edge-time temporal sampling, but dataset");
+  fo_dataset_close(d);
+  free(sp);
+  free(tp);
+  free(g);
+  fot_rmtree(tmp);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(college_exhaustive),
+      cmocka_unit_test(disjoint_exclusion),
+      cmocka_unit_test(loader_and_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
