@@ -883,7 +883,11 @@ class LinkNeighborLoader:
     object. ``strict`` (default True, unlike PyG): a negative is never an edge of the edge
     type. ``exclude_seed_edges``: a batch's seed edges, and their reverses in undirected or
     --reverse-edges datasets, are never sampled in its subgraph. With binary negatives,
-    labels whose minimum is 0 are shifted by one (PyG). A batch is a pure function of
+    labels whose minimum is 0 are shifted by one (PyG). ``time_attr`` ("edge" / "node") with
+    ``edge_label_time`` ([B] times; a split name defaults to its stored edge times): temporal,
+    disjoint sampling, every endpoint's tree bounded by its seed edge's time (negatives: their
+    positive's), ``batch`` gives each node's tree; ``disjoint=True``: one tree per endpoint
+    without time. A batch is a pure function of
     (dataset, options, seed edges, epoch, batch index); each ``iter()`` runs the next epoch.
     Batches are made on the caller's thread.
     """
@@ -894,7 +898,9 @@ class LinkNeighborLoader:
                  exclude_seed_edges: bool = False, batch_size: int = 1,
                  shuffle: bool = False, drop_last: bool = False, seed: int = 0,
                  replace: bool = False, edge_dir: str = "in", epoch: int = 0,
-                 features: bool = True, edge_type: Any = None, neg_sampling_ratio: Any = None):
+                 features: bool = True, edge_type: Any = None, neg_sampling_ratio: Any = None,
+                 edge_label_time: Any = None, time_attr: Optional[str] = None,
+                 temporal_strategy: str = "uniform", disjoint: bool = False):
         if not isinstance(dataset, _fanout.Dataset):
             raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
         if isinstance(edge_label_index, tuple) and len(edge_label_index) == 2 and not isinstance(
@@ -944,6 +950,22 @@ class LinkNeighborLoader:
             if neg == 1 and lab.size and lab.min() == 0:
                 lab = lab + 1  # PyG: 0 now means "negative"
         self._label = lab
+        tk = _temporal_kwargs(time_attr, temporal_strategy, None, None)
+        self._time = None
+        if edge_label_time is not None:
+            if not tk:
+                raise _bad(ValueError, "edge_label_time needs time_attr ('edge' or 'node')")
+            t = np.asarray(edge_label_time)
+            if t.shape != self._src.shape or (t.size and t.dtype.kind not in "iu"):
+                raise _bad(ValueError, f"edge_label_time: expected {self._src.shape[0]} integer "
+                                       f"times, got dtype {t.dtype} with shape {t.shape}")
+            self._time = np.ascontiguousarray(t, dtype=np.int64)
+        elif tk and self.edge_split is not None:
+            # a stored split: its edges' stored times (the id direction's time array)
+            self._time = _split_edge_times(dataset, self.edge_split, edge_type)
+        elif tk:
+            raise _bad(ValueError, "time_attr: temporal link sampling needs edge_label_time (the "
+                                   "seed edges' times)")
         et_fanouts = None
         if isinstance(num_neighbors, dict):
             num_neighbors, et_fanouts, _ = _edge_type_fanouts(dataset, num_neighbors)
@@ -953,7 +975,9 @@ class LinkNeighborLoader:
             raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
         self._s = _fanout.LinkSampler(dataset, self._fanouts, et_name, neg, amount, bool(strict),
                                       bool(exclude_seed_edges), int(seed), bool(replace), edge_dir,
-                                      et_fanouts)
+                                      et_fanouts, bool(disjoint),
+                                      {"uniform": 1, "last": 2}[tk["temporal_strategy"]] if tk else 0,
+                                      1 if tk and tk["time_attr"] == "node" else 0)
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = bool(shuffle)
@@ -978,11 +1002,14 @@ class LinkNeighborLoader:
     def set_epoch(self, epoch: int) -> None:
         self.next_epoch = int(epoch)
 
-    def sample(self, src, dst, label=None, epoch: int = 0, batch_index: int = 0) -> LinkBatch:
-        """One batch of the given seed edges (src, dst ids) with the sampler's options."""
+    def sample(self, src, dst, label=None, epoch: int = 0, batch_index: int = 0,
+               time=None) -> LinkBatch:
+        """One batch of the given seed edges (src, dst ids; ``time``: their times, for a
+        temporal loader) with the sampler's options."""
         r = self._s.sample(np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64),
                            None if label is None else np.asarray(label, dtype=np.int64),
-                           int(epoch), int(batch_index))
+                           int(epoch), int(batch_index),
+                           None if time is None else np.asarray(time, dtype=np.int64))
         return self._batch(r, None, epoch, batch_index)
 
     def _batch(self, r, input_id, epoch, index) -> LinkBatch:
@@ -1001,6 +1028,8 @@ class LinkNeighborLoader:
             b.edge_index = np.stack([r["row"][0], r["col"][0]])
             b.num_sampled_nodes = r["num_sampled_nodes"][0]
             b.num_sampled_edges = r["num_sampled_edges"][0]
+            if r["batch"][0] is not None:
+                b.batch = r["batch"][0]
             if self._x is not None:
                 b.x = np.asarray(self._x[b.n_id])
             return b
@@ -1012,6 +1041,8 @@ class LinkNeighborLoader:
         b.edge_index_dict = {et: np.stack([r["row"][i], r["col"][i]]) for i, et in enumerate(ets)}
         b.num_sampled_edges_dict = {et: r["num_sampled_edges"][i] for i, et in enumerate(ets)}
         b.edge_type = ets[r["edge_type"]]
+        if r["batch"][0] is not None:
+            b.batch_dict = {t: r["batch"][i] for i, t in enumerate(nts)}
         if self._x:
             b.x_dict = {t: np.asarray(x[b.n_id_dict[t]]) for t, x in self._x.items()}
         return b
@@ -1025,8 +1056,26 @@ class LinkNeighborLoader:
         for b in range(self._n_batches):
             ids = order[b * self.batch_size:(b + 1) * self.batch_size]
             r = self._s.sample(self._src[ids], self._dst[ids],
-                               None if self._label is None else self._label[ids], epoch, b)
+                               None if self._label is None else self._label[ids], epoch, b,
+                               None if self._time is None else self._time[ids])
             yield self._batch(r, ids, epoch, b)
+
+def _split_edge_times(ds: Dataset, split: str, edge_type: Any) -> np.ndarray:
+    """The stored edge times of the edges of edge split ``split`` (edge ids are positions of
+    the edge-id direction, whose "time" array aligns with them)."""
+    ids = ds.edge_split(split, edge_type)
+    info = ds.info
+    if ds.is_typed:
+        ent = info["edge_types"][_edge_type_index(ds, edge_type, "edge_type")]
+    else:
+        ent = info
+    topo = ent.get("topology", {})
+    d = topo.get("csc") if ent.get("edge_ids", "csc") == "csc" and "csc" in topo else topo.get("csr")
+    if not d or "time" not in d:
+        raise _bad(ValueError, f"time_attr: edge split {split!r} has no stored edge times (import "
+                               f"--edge-time or --time-col), give edge_label_time")
+    return np.ascontiguousarray(ds.array(d["time"])[ids], dtype=np.int64)
+
 
 def _temporal_kwargs(time_attr: Any, temporal_strategy: Any, input_time: Any,
                      input_nodes: Any) -> Dict[str, Any]:

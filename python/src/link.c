@@ -52,10 +52,13 @@ static int int_list(PyObject *seq, const char *what, int32_t **out, Py_ssize_t *
 static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"dataset", "fanouts", "edge_type", "neg", "neg_amount", "strict",
                            "exclude_seed_edges", "seed", "replace", "edge_dir",
-                           "edge_type_fanouts", NULL};
+                           "edge_type_fanouts", "disjoint", "temporal", "time_attr",
+                           "time_strict", "time_window", NULL};
   PyObject *dsobj, *fan, *etf = Py_None;
   const char *edge_type = NULL, *edge_dir = "in";
-  int neg = 0, strict = 1, excl = 0, replace = 0;
+  int neg = 0, strict = 1, excl = 0, replace = 0, disjoint = 0, temporal = 0, time_attr = 0;
+  int time_strict = 0;
+  long long time_window = -1;
   double amount = 1.0;
   unsigned long long seed = 0;
   int32_t *f = NULL, *ef = NULL;
@@ -63,9 +66,10 @@ static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
   fo_link_opts o;
   fo_dataset_t *d;
   int rc;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|zidppKpsO:LinkSampler", kwlist, &fopy_DatasetType,
-                                   &dsobj, &fan, &edge_type, &neg, &amount, &strict, &excl, &seed,
-                                   &replace, &edge_dir, &etf))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|zidppKpsOpiipL:LinkSampler", kwlist,
+                                   &fopy_DatasetType, &dsobj, &fan, &edge_type, &neg, &amount,
+                                   &strict, &excl, &seed, &replace, &edge_dir, &etf, &disjoint,
+                                   &temporal, &time_attr, &time_strict, &time_window))
     return -1;
   if (self->s) {
     PyErr_SetString(PyExc_RuntimeError, "LinkSampler is already initialised");
@@ -83,6 +87,11 @@ static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
   o.sampler.edge_type_fanouts = ef;
   o.sampler.seed = seed;
   o.sampler.replace = replace;
+  o.sampler.disjoint = disjoint;
+  o.sampler.temporal = (fo_temporal_strategy)temporal;
+  o.sampler.time_attr = (fo_time_attr)time_attr;
+  o.sampler.time_strict = time_strict;
+  o.sampler.time_window = (int64_t)time_window;
   if (!strcmp(edge_dir, "in")) o.sampler.edge_dir = FO_EDGE_DIR_IN;
   else if (!strcmp(edge_dir, "out")) o.sampler.edge_dir = FO_EDGE_DIR_OUT;
   else {
@@ -145,6 +154,13 @@ static PyObject *per_type(const fo_link_batch_t *lb, bool edges, int what) {
     case 2: a = copy_i64(b->row, 1, b->n_edges, 0); break;
     case 3: a = copy_i64(b->col, 1, b->n_edges, 0); break;
     case 4: a = copy_i64(b->edge, 1, b->n_edges, 0); break;
+    case 6: /* disjoint / temporal: each node's tree (its endpoint's position) */
+      if (b->batch) a = copy_i64(b->batch, 1, b->n_nodes, 0);
+      else {
+        Py_INCREF(Py_None);
+        a = Py_None;
+      }
+      break;
     default: a = copy_i64(b->num_sampled_edges, 1, b->n_hops, 0); break;
     }
     if (!a) {
@@ -163,14 +179,14 @@ static PyArrayObject *as_i64(PyObject *o, const char *what) {
 }
 
 static PyObject *ls_sample(link_sampler *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"src", "dst", "label", "epoch", "batch_index", NULL};
-  PyObject *so, *dobj, *lo = Py_None, *out = NULL;
-  PyArrayObject *sa = NULL, *da = NULL, *la = NULL;
+  static char *kwlist[] = {"src", "dst", "label", "epoch", "batch_index", "time", NULL};
+  PyObject *so, *dobj, *lo = Py_None, *to = Py_None, *out = NULL;
+  PyArrayObject *sa = NULL, *da = NULL, *la = NULL, *ta = NULL;
   unsigned long long epoch = 0, bi = 0;
   const fo_link_batch_t *lb = self->b;
   int64_t n;
   int rc;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OKK:sample", kwlist, &so, &dobj, &lo, &epoch, &bi))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OKKO:sample", kwlist, &so, &dobj, &lo, &epoch, &bi, &to))
     return NULL;
   if (!self->s) {
     PyErr_SetString(PyExc_RuntimeError, "LinkSampler is not initialised");
@@ -178,16 +194,18 @@ static PyObject *ls_sample(link_sampler *self, PyObject *args, PyObject *kw) {
   }
   if (!(sa = as_i64(so, "src")) || !(da = as_i64(dobj, "dst"))) goto done;
   if (lo != Py_None && !(la = as_i64(lo, "label"))) goto done;
+  if (to != Py_None && !(ta = as_i64(to, "time"))) goto done;
   n = PyArray_DIM(sa, 0);
-  if (PyArray_DIM(da, 0) != n || (la && PyArray_DIM(la, 0) != n)) {
+  if (PyArray_DIM(da, 0) != n || (la && PyArray_DIM(la, 0) != n) || (ta && PyArray_DIM(ta, 0) != n)) {
     PyErr_Format(PyExc_ValueError, "src, dst (and label) must have the same length (%lld, %lld)",
                  (long long)n, (long long)PyArray_DIM(da, 0));
     goto done;
   }
   Py_BEGIN_ALLOW_THREADS
   pthread_mutex_lock(&self->mu);
-  rc = fo_link_sampler_sample(self->s, PyArray_DATA(sa), PyArray_DATA(da), la ? PyArray_DATA(la) : NULL,
-                              n, epoch, bi, self->b);
+  rc = fo_link_sampler_sample_at(self->s, PyArray_DATA(sa), PyArray_DATA(da),
+                                 la ? PyArray_DATA(la) : NULL, ta ? PyArray_DATA(ta) : NULL, n,
+                                 epoch, bi, self->b);
   Py_END_ALLOW_THREADS
   if (rc != FO_OK) {
     pthread_mutex_unlock(&self->mu);
@@ -198,6 +216,7 @@ static PyObject *ls_sample(link_sampler *self, PyObject *args, PyObject *kw) {
   if (put(out, "node", per_type(lb, false, 0)) < 0 || put(out, "num_sampled_nodes", per_type(lb, false, 1)) < 0 ||
       put(out, "row", per_type(lb, true, 2)) < 0 || put(out, "col", per_type(lb, true, 3)) < 0 ||
       put(out, "edge", per_type(lb, true, 4)) < 0 || put(out, "num_sampled_edges", per_type(lb, true, 5)) < 0 ||
+      put(out, "batch", per_type(lb, false, 6)) < 0 ||
       put(out, "edge_label_index", copy_i64(lb->edge_label_index, 2, 2, lb->n_label)) < 0 ||
       put(out, "edge_label", copy_i64(lb->edge_label, 1, lb->n_label, 0)) < 0 ||
       put(out, "num_neg", PyLong_FromLongLong(lb->n_neg)) < 0 ||
@@ -220,12 +239,13 @@ done:
   Py_XDECREF(sa);
   Py_XDECREF(da);
   Py_XDECREF(la);
+  Py_XDECREF(ta);
   return out;
 }
 
 static PyMethodDef ls_methods[] = {
     {"sample", FOPY_METH(ls_sample), METH_VARARGS | METH_KEYWORDS,
-     "sample(src, dst, label=None, epoch=0, batch_index=0)\n--\n\nOne link batch as a dict of "
+     "sample(src, dst, label=None, epoch=0, batch_index=0, time=None)\n--\n\nOne link batch as a dict of "
      "new arrays (node/row/col/edge per type as lists, edge_label_index [2, L], edge_label, "
      "src_index/dst_pos_index/dst_neg_index for triplet, num_neg, num_neg_missing, "
      "num_excluded)."},

@@ -82,3 +82,53 @@ def test_typed(tmp_path, cli):
     np.testing.assert_array_equal(b.n_id_dict["author"][b.edge_label_index[1]], [2, 1])
     with pytest.raises(ValueError, match="has 3 edge types: name one"):
         ds.edge_split("train")
+
+
+def test_temporal(tmp_path, cli):
+    """edge_label_time: no sampled edge later than its tree's seed edge (negatives: their
+    positive's time), the split's stored times by default, disjoint trees, and the errors."""
+    rng = np.random.default_rng(2)
+    m = 2000
+    src, dst, t = rng.integers(0, 80, m), rng.integers(0, 80, m), rng.integers(0, 1000, m)
+    with open(tmp_path / "g.txt", "w") as f:
+        for u, v, w in zip(src, dst, t):
+            f.write(f"{u} {v} {w}\n")
+    np.save(tmp_path / "s.npy", np.arange(0, m, 7))
+    out = str(tmp_path / "g")
+    subprocess.run([cli, "import", str(tmp_path / "g.txt"), "--time-col", "2", "--csc", "--csr",
+                    "-q", "--num-nodes", "80", "--edge-split", f"train={tmp_path / 's.npy'}",
+                    "-o", out], check=True, capture_output=True)
+    ds = fanout.Dataset(out)
+    csc_t = ds.array("csc_time")
+    ids = ds.edge_split("train")
+    eli, times = ds.edge_endpoints(ids), csc_t[ids]
+    for kw in (dict(edge_label_index="train"), dict(edge_label_index=eli, edge_label_time=times)):
+        for strategy in ("uniform", "last"):
+            L = fanout.LinkNeighborLoader(ds, [4, 3], time_attr="edge", temporal_strategy=strategy,
+                                          neg_sampling=("binary", 2), batch_size=50, shuffle=True,
+                                          **kw)
+            n_edges = 0
+            for b in L:
+                B, C = len(b.input_id), b.edge_label_index.shape[1]
+                col_t = times[b.input_id][np.arange(C) % B]  # negative j: positive j mod B
+                tree_t = np.full(len(b.batch), -1, dtype=np.int64)
+                assert b.batch.max() < 2 * C
+                tree_t[b.edge_label_index[0]] = col_t
+                tree_t[b.edge_label_index[1]] = col_t
+                seed_t = tree_t[b.batch[b.edge_index[1]]]
+                assert (seed_t >= 0).all() and (csc_t[b.e_id] <= seed_t).all()
+                n_edges += len(b.e_id)
+            assert n_edges > 1000
+    with pytest.raises(ValueError, match="needs edge_label_time"):
+        fanout.LinkNeighborLoader(ds, [2], edge_label_index=eli, time_attr="edge")
+    with pytest.raises(ValueError, match="edge_label_time needs time_attr"):
+        fanout.LinkNeighborLoader(ds, [2], edge_label_index=eli, edge_label_time=times)
+    with pytest.raises(RuntimeError, match="temporal sampling with exclude_seed_edges") as e:
+        fanout.LinkNeighborLoader(ds, [2], edge_label_index="train", time_attr="edge",
+                                  exclude_seed_edges=True)
+    assert e.value.status == "FO_ENOSYS"
+    # disjoint without time: a tree per endpoint occurrence
+    b = next(iter(fanout.LinkNeighborLoader(ds, [2], edge_label_index=eli[:, :5], disjoint=True,
+                                            batch_size=5)))
+    np.testing.assert_array_equal(b.edge_label_index, [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]])
+    np.testing.assert_array_equal(b.n_id[:10], np.concatenate([eli[0, :5], eli[1, :5]]))
