@@ -19,6 +19,7 @@ static const char *kind_name(fo_orig_kind k) {
 }
 
 static void print_arrays(const fo_dataset_t *d, bool json);
+static void print_edge_splits(const fo_dataset_t *d, bool json);
 
 /* A typed dataset: counts per node type and edge type, degrees per edge type and direction,
  * node data per node type, then the arrays. */
@@ -169,8 +170,36 @@ static int info_typed(const fo_dataset_t *d, const char *path, bool json) {
     else if (hf || hl || fo_dataset_num_splits(v)) printf("\n");
   }
   if (json) printf("}");
+  print_edge_splits(d, json);
   print_arrays(d, json);
   return CLI_OK;
+}
+
+/* Stored edge splits (import --edge-split): nothing when there are none (so the output of
+ * datasets without them is unchanged); JSON ", \"edge_splits\": {ET: {NAME: k}}". */
+static void print_edge_splits(const fo_dataset_t *d, bool json) {
+  bool any = false;
+  for (int32_t et = 0; et < fo_dataset_num_edge_types(d); et++) any |= fo_dataset_num_edge_splits(d, et) > 0;
+  if (!any) return;
+  printf(json ? ", \"edge_splits\": {" : "edge splits");
+  for (int32_t et = 0, first = 1; et < fo_dataset_num_edge_types(d); et++) {
+    fo_edge_type ty;
+    if (!fo_dataset_num_edge_splits(d, et)) continue;
+    fo_dataset_edge_type(d, et, &ty);
+    if (json) printf("%s\"%s\": {", first ? "" : ", ", ty.name);
+    else printf("%s%s:", first ? " " : "; ", ty.name);
+    first = 0;
+    for (int64_t i = 0; i < fo_dataset_num_edge_splits(d, et); i++) {
+      const char *nm = fo_dataset_edge_split_name(d, et, i);
+      const int64_t *ids;
+      int64_t k = 0;
+      fo_dataset_edge_split(d, et, nm, &ids, &k);
+      if (json) printf("%s\"%s\": %lld", i ? ", " : "", nm, (long long)k);
+      else printf(" %s %lld", nm, (long long)k);
+    }
+    if (json) printf("}");
+  }
+  printf(json ? "}" : "\n");
 }
 
 int cmd_info(int argc, char **argv) {
@@ -323,6 +352,7 @@ int cmd_info(int argc, char **argv) {
     if (json) printf("}");
     else if (fo_dataset_num_splits(d)) printf("\n");
   }
+  print_edge_splits(d, json);
   print_arrays(d, json);
   fo_dataset_close(d);
   return CLI_OK;

@@ -41,6 +41,9 @@ m = json.load(open("ds/fanout.json"))
 print("edge_splits", m["edge_splits"])
 for k, a in m["edge_splits"].items(): print(k, np.load("ds/" + a + ".npy").tolist())
 '
+echo "== info lists them (text and JSON)"
+"$FANOUT" info ds | grep "edge splits"
+"$FANOUT" info ds --json | $PY -c 'import json, sys; print(json.load(sys.stdin)["edge_splits"])'
 echo "== bench over the split: the positives are the split's edges"
 bench bench ds --fanout -1 --edge-seeds-split train --batch-size 2 --no-shuffle --digest --json
 bench bench ds --fanout 2,2 --edge-seeds-split train --batch-size 3 --neg binary:1 --exclude-seed-edges --digest --json
@@ -50,6 +53,7 @@ echo "== typed: SRC__REL__DST:NAME=FILE"
 printf '0 1\n1 0\n2 1\n' > pa.txt
 fo import -q --edge-type paper,writes,author pa.txt --reverse-edges --csc --csr \
   --edge-split paper__writes__author:train=w.npy -o typed
+"$FANOUT" info typed | grep "edge splits"
 bench bench typed --fanout -1 --edge-seeds-split paper__writes__author:train --exclude-seed-edges --digest --json
 bench bench typed --fanout -1 --edge-type writes --edge-seeds-split train --json
 echo "== errors"
