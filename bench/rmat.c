@@ -44,13 +44,14 @@ static double now_s(void) {
 static void usage(FILE *f) {
   fprintf(f, "usage: fanout-rmat --scale S [--edgefactor 16] [--seed 1] [--csr] [--force]\n"
              "                   [--features D [--classes 16] [--train-fraction 0.1]] [--typed]\n"
-             "                   [--times T | --node-times T] -o DIR\n"
+             "                   [--times T | --node-times T] [--weights] -o DIR\n"
              "Generate a Graph500-style R-MAT graph (2^S nodes, edgefactor * 2^S edges before\n"
              "symmetrizing) and import it as a fanout dataset (undirected, no self loops or\n"
              "duplicates, CSC; --csr adds the CSR), optionally with random node data; --typed\n"
              "writes it with 2 node types (a, b) and 4 edge types (a__r__a, a__r__b, ...);\n"
              "--times T adds random edge times and node times, uniform in [0, T) (int64);\n"
-             "--node-times T node times only (rows are then ordered by neighbor node time).\n");
+             "--node-times T node times only (rows are then ordered by neighbor node time);\n"
+             "--weights adds random float32 edge weights, uniform in [0, 1).\n");
 }
 
 /* Write a C-order .npy file: header (numpy format 1.0, 64-byte aligned) then the data. */
@@ -161,11 +162,12 @@ int main(int argc, char **argv) {
       {"features", required_argument, NULL, 'F'}, {"classes", required_argument, NULL, 'C'},
       {"train-fraction", required_argument, NULL, 'T'}, {"typed", no_argument, NULL, 'Y'},
       {"times", required_argument, NULL, 'M'}, {"node-times", required_argument, NULL, 'N'},
+      {"weights", no_argument, NULL, 'W'},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int scale = -1, c, rc, typed = 0;
   int64_t ef = 16, n, m, *src, *dst, *perm, dim = 0, classes = 16, tmax = 0;
-  int node_only = 0;
-  char tdir[4096] = "", etpath[4200], ntpath[4200];
+  int node_only = 0, weights = 0;
+  char tdir[4096] = "", etpath[4200], ntpath[4200], wdir[4096] = "", wpath[4200];
   double train_fraction = 0.1;
   char scratch[4096] = "", fpath[4200], lpath[4200], spath[4300];
   uint64_t seed = 1, st;
@@ -192,6 +194,7 @@ int main(int argc, char **argv) {
     case 'C': classes = atoll(optarg); break;
     case 'T': train_fraction = atof(optarg); break;
     case 'Y': typed = 1; break;
+    case 'W': weights = 1; break;
     case 'M': tmax = atoll(optarg); break;
     case 'N':
       tmax = atoll(optarg);
@@ -201,8 +204,8 @@ int main(int argc, char **argv) {
     default: usage(stderr); return 2;
     }
   }
-  if (tmax < 0 || (tmax > 0 && typed)) {
-    fprintf(stderr, "fanout-rmat: --times must be >= 1 and without --typed\n");
+  if (tmax < 0 || ((tmax > 0 || weights) && typed)) {
+    fprintf(stderr, "fanout-rmat: --times must be >= 1; --times and --weights without --typed\n");
     return 2;
   }
   if (typed && dim > 0) {
@@ -307,6 +310,26 @@ int main(int argc, char **argv) {
     if (!node_only) o.edge_time = etpath;
     o.node_time = ntpath;
   }
+  if (weights) {
+    /* random float32 edge weights (one per generated edge), uniform in [0, 1) */
+    const char *tmp = getenv("TMPDIR");
+    float *wv = malloc((size_t)(m ? m : 1) * sizeof *wv);
+    snprintf(wdir, sizeof wdir, "%s/fanout-rmat-w-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!wv || !mkdtemp(wdir)) {
+      fprintf(stderr, "fanout-rmat: cannot write weights\n");
+      return 1;
+    }
+    st = seed ^ UINT64_C(0x3e19);
+    for (int64_t i = 0; i < m; i++) wv[i] = (float)(splitmix(&st) >> 40) * 0x1p-24f;
+    snprintf(wpath, sizeof wpath, "%s/w.npy", wdir);
+    if (write_npy(wpath, "<f4", 1, &m, wv, (size_t)m * sizeof *wv)) {
+      fprintf(stderr, "fanout-rmat: cannot write weights in %s\n", wdir);
+      free(wv);
+      return 1;
+    }
+    free(wv);
+    o.edge_weight = wpath;
+  }
   t1 = now_s();
   o.num_nodes = n;
   if (typed) rc = import_typed(src, dst, m, n, out, &o, &rep);
@@ -323,6 +346,10 @@ int main(int argc, char **argv) {
     remove(etpath);
     remove(ntpath);
     remove(tdir);
+  }
+  if (wdir[0]) {
+    remove(wpath);
+    remove(wdir);
   }
   if (rc != FO_OK) {
     fprintf(stderr, "fanout-rmat: %s (%s)\n", fo_last_error(), fo_status_name(rc));

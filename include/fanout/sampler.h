@@ -108,9 +108,13 @@ typedef struct fo_sampler_opts {
                                per node, one 8-byte scratch entry per edge of the row ("last":
                                plus a sort by neighbor time, O(e log e) for e eligible). Errors: FO_EINVAL if the
                                dataset lacks the times (message names the edge or node type
-                               and the import option), FO_ENOSYS with `weighted` (alias tables
-                               are per whole row), node-time mode over a partitioned dataset,
-                               and fo_dist (MPI) samplers. */
+                               and the import option), FO_EINVAL for `weighted` with "last",
+                               FO_ENOSYS for `weighted` node-time sampling of rows not ordered
+                               by neighbor time, node-time mode over a partitioned dataset,
+                               and fo_dist (MPI) samplers. With `weighted` (uniform strategy):
+                               draws by weight among the eligible edges (the whole row's alias
+                               draws, ineligible ones rejected; an exact pass over the eligible
+                               range when the rejections exceed 2 fanout + 8). */
   fo_time_attr time_attr; /**< default FO_TIME_ATTR_EDGE */
   bool time_strict;       /**< eligible iff time < t instead of <= t; default false */
   int64_t time_window;    /**< >= 0: also time >= t - window (a window of `window` time units

@@ -724,7 +724,8 @@ class NeighborLoader(_fanout.Loader):
     - ``weighted``: draw neighbors by edge weight (the weights stored at import,
       ``--edge-weight``; typed: per edge type), with or without replacement as
       ``torch.multinomial`` and pyg-lib's ``edge_weight``. PyG's ``weight_attr="NAME"`` (any
-      edge attribute name: fanout has one weight per edge) means ``weighted=True``.
+      edge attribute name: fanout has one weight per edge) means ``weighted=True``. With
+      ``time_attr`` and ``temporal_strategy="uniform"``: by weight among the eligible edges.
     - ``prefetch``: batches sampled ahead (None = 2 x num_workers).
     - ``epoch``: the epoch of the first iteration.
     - ``features``, ``labels``: gather x and y into each batch.

@@ -152,6 +152,10 @@ struct fo_sampler {
   const int64_t *const *seed_time_in; /* [n_ntypes] the call's seed times (entries may be NULL) */
   int64_t *elig;               /* node-time mode: the eligible positions of the hop's rows */
   int64_t cap_elig;
+  rowspan *wrows;              /* weighted temporal: the hop's whole rows (before narrowing) */
+  int64_t cap_wrows;
+  double *cum;                 /* weighted temporal with replacement: a range's prefix sums */
+  int64_t cap_cum;
 };
 
 void fo_sampler_opts_init(fo_sampler_opts *o) {
@@ -199,9 +203,9 @@ static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
   if (o->temporal == FO_TEMPORAL_NONE && (o->time_strict || o->time_window >= 0))
     return FO_FAIL(FO_EINVAL, "%s applies to temporal sampling only (temporal uniform or last)",
                    o->time_strict ? "strict time" : "a time window");
-  if (o->temporal != FO_TEMPORAL_NONE && o->weighted)
-    return FO_FAIL(FO_ENOSYS, "weighted temporal sampling is not supported: the alias tables "
-                   "cover whole rows, not their eligible ranges (use temporal or weighted)");
+  if (o->temporal == FO_TEMPORAL_LAST && o->weighted)
+    return FO_FAIL(FO_EINVAL, "weighted applies to temporal uniform, not last (the most recent "
+                   "edges, deterministic)");
   return FO_OK;
 }
 
@@ -414,6 +418,14 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
         fo_sampler_destroy(s);
         return rc;
       }
+    for (int32_t et = 0; s->time_node && et < s->n_etypes; et++)
+      if (!s->topos[et].rows_by_node_time) {
+        fo_sampler_destroy(s);
+        return FO_FAIL(FO_ENOSYS, "create sampler: weighted node-time sampling needs rows ordered "
+                       "by neighbor node time, and dataset '%s' stores its rows %s (import node "
+                       "times without edge times, or use --time edge)", d->path,
+                       s->topos[et].time ? "by edge time" : "in input order");
+      }
   }
   *out = s;
   return FO_OK;
@@ -463,6 +475,8 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->rows);
   free(s->pset);
   free(s->heap);
+  free(s->wrows);
+  free(s->cum);
   free(s->xl);
   free(s->ntype_time);
   free(s->tree_time);
@@ -756,6 +770,68 @@ static inline void set_add(int64_t *set, int64_t size, int64_t j) {
   set[h] = j;
 }
 
+/* The rest of a without-replacement pick (weighted_node, weighted_window_node): offsets [a, b)
+ * of the row at `start` are the candidates, k picks are at pos[*E_io ..) (mirrored in s->pset
+ * when set_size > 0), f = fanout. When every positive candidate fits the fanout they are all
+ * taken in stored order (earlier picks are among them); otherwise the missing picks come from
+ * Efraimidis-Spirakis keys log(U_j) / w_j over the unpicked positive candidates, the largest
+ * first (one draw per such candidate, in row order). */
+static int weighted_rest(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out, int64_t i,
+                         int64_t start, int64_t a, int64_t b, int32_t f, fo__rng *r, int64_t k,
+                         int64_t set_size, int64_t *E_io) {
+  int64_t E = *E_io;
+  int64_t *col = out->col, *pos = out->edge;
+  int rc;
+  {
+    int64_t npos = 0, want = f - k, n = 0;
+    wkey *h;
+    for (int64_t j = a; j < b; j++) npos += load_w(t, start + j) > 0;
+    if (npos <= f) {
+      /* every positive edge: stored order (earlier picks are among them) */
+      for (int64_t j = a; j < b; j++)
+        if (load_w(t, start + j) > 0) {
+          pos[E] = start + j;
+          col[E++] = i;
+        }
+      *E_io = E;
+      return FO_OK;
+    }
+    if ((rc = fo__grow(&s->heap, &s->cap_heap, want, sizeof *s->heap, "sampler scratch")) != FO_OK)
+      return rc;
+    h = s->heap;
+    for (int64_t j = a; j < b; j++) {
+      const double wj = load_w(t, start + j);
+      double key;
+      if (!(wj > 0) || (k && picked(pos + E, k, start, j, s->pset, set_size))) continue;
+      key = log(rng_unit(r)) / wj;
+      if (n < want) {
+        int64_t c = n++;
+        h[c].key = key;
+        h[c].off = j;
+        while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
+          wkey x = h[c];
+          h[c] = h[(c - 1) / 2];
+          h[(c - 1) / 2] = x;
+          c = (c - 1) / 2;
+        }
+      } else if (key > h[0].key) {
+        h[0].key = key;
+        h[0].off = j;
+        heap_down(h, n, 0);
+      }
+    }
+    /* pop the smallest first: fill from the end, so the picks follow by decreasing key */
+    for (int64_t q = k + n - 1; q >= k; q--) {
+      pos[E + q] = start + h[0].off;
+      h[0] = h[--n];
+      heap_down(h, n, 0);
+    }
+    for (int64_t q = 0; q < f; q++) col[E + q] = i;
+    *E_io = E + f;
+    return FO_OK;
+  }
+}
+
 /*
  * The weighted kernel (PyG / torch.multinomial semantics), per frontier node, on the row's
  * stored weights and alias table (written at import, so nothing is built at open and no draw
@@ -915,55 +991,7 @@ static int weighted_node(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
       return FO_OK;
     }
   }
-  {
-    /* the rest by Efraimidis-Spirakis keys over the unpicked positive edges */
-    int64_t npos = 0, want = f - k, n = 0;
-    wkey *h;
-    for (int64_t j = 0; j < deg; j++) npos += load_w(t, start + j) > 0;
-    if (npos <= f) {
-      /* every positive edge: stored order (earlier picks are among them) */
-      for (int64_t j = 0; j < deg; j++)
-        if (load_w(t, start + j) > 0) {
-          pos[E] = start + j;
-          col[E++] = i;
-        }
-      *E_io = E;
-      return FO_OK;
-    }
-    if ((rc = fo__grow(&s->heap, &s->cap_heap, want, sizeof *s->heap, "sampler scratch")) != FO_OK)
-      return rc;
-    h = s->heap;
-    for (int64_t j = 0; j < deg; j++) {
-      const double wj = load_w(t, start + j);
-      double key;
-      if (!(wj > 0) || (k && picked(pos + E, k, start, j, s->pset, set_size))) continue;
-      key = log(rng_unit(r)) / wj;
-      if (n < want) {
-        int64_t c = n++;
-        h[c].key = key;
-        h[c].off = j;
-        while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
-          wkey x = h[c];
-          h[c] = h[(c - 1) / 2];
-          h[(c - 1) / 2] = x;
-          c = (c - 1) / 2;
-        }
-      } else if (key > h[0].key) {
-        h[0].key = key;
-        h[0].off = j;
-        heap_down(h, n, 0);
-      }
-    }
-    /* pop the smallest first: fill from the end, so the picks follow by decreasing key */
-    for (int64_t q = k + n - 1; q >= k; q--) {
-      pos[E + q] = start + h[0].off;
-      h[0] = h[--n];
-      heap_down(h, n, 0);
-    }
-    for (int64_t q = 0; q < f; q++) col[E + q] = i;
-    *E_io = E + f;
-    return FO_OK;
-  }
+  return weighted_rest(s, t, out, i, start, 0, deg, f, r, k, set_size, E_io);
 }
 
 static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
@@ -978,6 +1006,109 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
     wpre *w = &ring[(i - fb) % W_AHEAD];
     if ((rc = weighted_node(s, t, out, i, &s->rows[i - fb], hp, w, &E)) != FO_OK) return rc;
     if (i + W_AHEAD < fe) weighted_pre(t, &s->rows[i + W_AHEAD - fb], fr, i + W_AHEAD, hp, w);
+  }
+  out->n_edges = E;
+  return FO_OK;
+}
+
+/* Weighted temporal sampling (temporal uniform + weighted), one frontier node: the draws are
+ * made among the eligible offsets [wa, wb) of the whole row [start, start + deg) by weight.
+ * The row's alias table covers the whole row, so a draw outside [wa, wb) (or, without
+ * replacement, a repeat) is rejected and drawn again: given the accepted picks so far, an
+ * accepted draw is proportional to weight among the eligible edges not picked yet, exactly
+ * the law of a draw from the eligible range alone (with replacement: w_j / sum of eligible
+ * w; without: the next successive pick). More than 2 fanout + 8 rejections (an eligible range
+ * holding little of the row's weight), or without replacement a range of at most 2 fanout
+ * edges, switch to an exact pass over the range: prefix sums and a binary search per
+ * remaining draw (with replacement), or weighted_rest's Efraimidis-Spirakis keys (without).
+ * Draws come from the node's stream (as choose_weighted: tree-tagged, temporal is disjoint). */
+static int weighted_window_node(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                                fo_batch_t *out, int64_t i, int64_t start, int64_t deg,
+                                int64_t wa, int64_t wb, const hop_params *hp, int64_t *E_io) {
+  const int32_t f = hp->fanout;
+  const int64_t *al = t->weight_alias + start, lim = 2 * (int64_t)f + 8;
+  int64_t E = *E_io, k = 0, rejects = 0, set_size = 0;
+  int64_t *col = out->col, *pos = out->edge;
+  uint64_t tag;
+  fo__rng r;
+  int rc;
+  if (wb <= wa || f == 0) return FO_OK;
+  if (f < 0) {
+    /* all eligible neighbors in stored order, weights ignored (as uniform) */
+    for (int64_t j = wa; j < wb; j++) {
+      pos[E] = start + j;
+      col[E++] = i;
+    }
+    *E_io = E;
+    return FO_OK;
+  }
+  if (al[0] == 0) return FO_OK; /* entry 0 is 0 only in a row without positive weights */
+  tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48 | ((uint64_t)fr->batch[i] + 1) << 8;
+  fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
+  if (hp->replace || wb - wa > 2 * (int64_t)f) {
+    if (!hp->replace) {
+      for (set_size = 1; set_size < 2 * (int64_t)f;) set_size *= 2;
+      if ((rc = fo__grow(&s->pset, &s->cap_pset, set_size, sizeof *s->pset, "sampler scratch")) != FO_OK)
+        return rc;
+      memset(s->pset, 0xff, (size_t)set_size * sizeof *s->pset);
+    }
+    while (k < f && rejects <= lim) {
+      int64_t cand[ALIAS_CHUNK];
+      const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
+      alias_draws(&r, al, deg, n, cand);
+      for (int64_t c = 0; c < n && k < f && rejects <= lim; c++) {
+        const int64_t j = cand[c];
+        if (FO_UNLIKELY(j < 0)) return bad_alias(t, start, deg);
+        if (j < wa || j >= wb || (!hp->replace && picked(pos + E, k, start, j, s->pset, set_size))) {
+          rejects++;
+          continue;
+        }
+        if (!hp->replace) set_add(s->pset, set_size, j);
+        pos[E + k++] = start + j;
+      }
+    }
+    if (k == f) {
+      for (int64_t q = 0; q < f; q++) col[E + q] = i;
+      *E_io = E + f;
+      return FO_OK;
+    }
+  }
+  if (!hp->replace) return weighted_rest(s, t, out, i, start, wa, wb, f, &r, k, set_size, E_io);
+  {
+    /* with replacement, the remaining draws by the range's prefix sums: the first offset whose
+     * sum reaches U * total, U uniform in (0, 1] (a zero-weight edge never does) */
+    const int64_t n = wb - wa;
+    double total = 0;
+    if ((rc = fo__grow(&s->cum, &s->cap_cum, n, sizeof *s->cum, "sampler scratch")) != FO_OK)
+      return rc;
+    for (int64_t j = 0; j < n; j++) s->cum[j] = total += load_w(t, start + wa + j);
+    if (!(total > 0)) return FO_OK; /* no positive eligible weight: no draws (k is 0) */
+    for (; k < f; k++) {
+      const double u = rng_unit(&r) * total;
+      int64_t lo = 0, hi = n - 1;
+      while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (s->cum[mid] >= u) hi = mid;
+        else lo = mid + 1;
+      }
+      pos[E + k] = start + wa + lo;
+    }
+    for (int64_t q = 0; q < f; q++) col[E + q] = i;
+    *E_io = E + f;
+    return FO_OK;
+  }
+}
+
+/* Weighted temporal: the hop's rows narrowed (s->rows) inside their whole rows (s->wrows). */
+static int choose_weighted_window(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                                  fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  int64_t E = out->n_edges;
+  int rc;
+  for (int64_t i = fb; i < fe; i++) {
+    const rowspan *w = &s->wrows[i - fb], *r = &s->rows[i - fb];
+    const int64_t wa = r->start - w->start;
+    if ((rc = weighted_window_node(s, t, fr, out, i, w->start, w->deg, wa, wa + r->deg, hp, &E)) != FO_OK)
+      return rc;
   }
   out->n_edges = E;
   return FO_OK;
@@ -1178,12 +1309,20 @@ static int choose_temporal(fo_sampler_t *s, const fo_topology *t, const fo_batch
                            fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
   const int64_t e0 = out->n_edges;
   int rc;
+  if (s->weighted) {
+    /* weighted: the whole rows too (the alias tables cover them) */
+    if ((rc = fo__grow(&s->wrows, &s->cap_wrows, fe - fb, sizeof *s->wrows, "sampler scratch")) != FO_OK)
+      return rc;
+    memcpy(s->wrows, s->rows, (size_t)(fe - fb) * sizeof *s->rows);
+  }
   /* step 1: narrow the rows to their eligible edges */
   if ((rc = s->time_node ? narrow_node_time(s, t, fr, fb, fe, hp) : narrow_edge_time(s, t, fr, fb, fe)) != FO_OK)
     return rc;
   /* step 2: the kernel on the narrowed rows */
   if (s->temporal == FO_TEMPORAL_LAST) take_last(s, out, fb, fe, hp);
-  else if ((rc = choose_positions(s, fr, out, fb, fe, hp)) != FO_OK) return rc;
+  else if (s->weighted) {
+    if ((rc = choose_weighted_window(s, t, fr, out, fb, fe, hp)) != FO_OK) return rc;
+  } else if ((rc = choose_positions(s, fr, out, fb, fe, hp)) != FO_OK) return rc;
   /* node-time mode over rows in input order: back from the scratch to row positions */
   if (s->time_node && !t->rows_by_node_time)
     for (int64_t e = e0; e < out->n_edges; e++) out->edge[e] = s->elig[out->edge[e]];

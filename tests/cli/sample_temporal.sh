@@ -56,7 +56,11 @@ fo sample star --fanout -1 --seeds 0 --seed-time 5 --temporal recent --json
 fo sample star --fanout -1 --seeds 0 --seed-time 5 --temporal uniform --time edges --json
 fo sample star --fanout -1 --seeds 0 --seed-time 5 --temporal uniform --window -1 --json
 fo sample iso --fanout -1 --seeds 0 --seed-time 5 --temporal uniform --time node --json
-fo sample iso --fanout -1 --seeds 0 --seed-time 5 --temporal uniform --weighted --json
+echo "== weighted temporal: by weight among the eligible edges (the edges of 2004-04-15 00:00 (w 2) and 14:56:01 (w 0.5) before 17:26:40, not 23:00 (w 1))"
+fo sample iso --fanout 2 --seeds 0 --seed-time 1082050000 --temporal uniform --weighted --json
+fo sample iso --fanout 5 --seeds 0 --seed-time 1082050000 --temporal uniform --weighted --replace --json
+fo sample iso --fanout 2 --seeds 0 --seed-time 5 --temporal uniform --weighted --json
+fo sample iso --fanout -1 --seeds 0 --seed-time 5 --temporal last --weighted --json
 fo sample starn --fanout -1 --seeds 0 --seed-time 5 --temporal uniform --json
 fo import star.txt --time-col 1 -o bad -q
 fo import star.txt --time-col 7 -o bad -q

@@ -717,7 +717,7 @@ static void test_errors(void **state) {
   assert_fo_error(fo_sampler_create(timed.d, &o, &s), FO_EINVAL, "has no node times (import with --node-time)");
   o.time_attr = FO_TIME_ATTR_EDGE;
   o.weighted = true;
-  assert_fo_error(fo_sampler_create(timed.d, &o, &s), FO_ENOSYS, "weighted temporal sampling is not supported");
+  assert_fo_error(fo_sampler_create(timed.d, &o, &s), FO_EINVAL, "stores no edge weights");
   o.weighted = false;
   o.time_window = -2;
   assert_fo_error(fo_sampler_create(timed.d, &o, &s), FO_EINVAL, "time window -2");

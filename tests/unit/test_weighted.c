@@ -516,6 +516,214 @@ static void test_without_replacement_distribution(void **state) {
   check_without(heavy, 12, 2, 50000, 104);
 }
 
+/* ---- weighted temporal: weights among the eligible edges ------------------------------------ */
+
+/* A star (leaf i + 1 -> 0, i < K) with float64 weights w and edge times i (stored in input
+ * order, each row sorted by time), sampled by weight at seed time T (window `win`, -1: none):
+ * the eligible edges are those with T - win <= i <= T. With replacement: per-edge counts of k
+ * draws against k w_j / (sum of eligible w); without: k-subset frequencies against successive
+ * sampling's exact law on the eligible weights (k 2 or 3). Never an ineligible or zero-weight
+ * edge, distinct without replacement. */
+static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t k, bool replace,
+                         uint64_t N, uint64_t seed) {
+  const int64_t seed0 = 0;
+  const int32_t f[] = {k};
+  int64_t src[32], dst[32], tm[32], shape[1] = {K};
+  double pw[32], *count, *expect, *sub, W = 0;
+  int idx[32], n = 0, cats = 0, df;
+  wds g;
+  fo_import_opts o;
+  fo_sampler_opts so;
+  fo_batch_t *b;
+  fo_sampler_t *s;
+  char *wp, *tp;
+  for (int i = 0; i < K; i++) {
+    src[i] = i + 1;
+    dst[i] = 0;
+    tm[i] = i;
+  }
+  for (int i = 0; i < K; i++)
+    if (w[i] > 0 && i <= T && (win < 0 || i >= T - win)) {
+      pw[n] = w[i];
+      W += w[i];
+      idx[n++] = i;
+    }
+  g.tmp = fot_tmpdir();
+  g.dir = fot_path(g.tmp, "ds");
+  wp = fot_path(g.tmp, "w.npy");
+  tp = fot_path(g.tmp, "t.npy");
+  fot_write_npy(wp, "<f8", 1, shape, w, (size_t)K * 8);
+  fot_write_npy(tp, "<i8", 1, shape, tm, (size_t)K * 8);
+  fo_import_opts_init(&o);
+  o.edge_weight = wp;
+  o.edge_time = tp;
+  assert_fo_ok(fo_import_edges(src, dst, K, g.dir, &o, NULL));
+  assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
+  fo_sampler_opts_init(&so);
+  so.fanouts = f;
+  so.n_hops = 1;
+  so.replace = replace;
+  so.weighted = true;
+  so.temporal = FO_TEMPORAL_UNIFORM;
+  so.time_window = win;
+  so.seed = seed;
+  assert_fo_ok(fo_sampler_create(g.d, &so, &s));
+  assert_fo_ok(fo_batch_create(&b));
+  count = calloc((size_t)1 << K, sizeof *count);
+  expect = calloc(8192, sizeof *expect);
+  sub = calloc(8192, sizeof *sub);
+  for (uint64_t bi = 0; bi < N; bi++) {
+    uint64_t mask = 0;
+    assert_fo_ok(fo_sampler_sample_at(s, 0, &seed0, &T, 1, 0, bi, b));
+    assert_int_equal(b->n_edges, replace ? k : (n < k ? n : k));
+    for (int64_t e = 0; e < b->n_edges; e++) {
+      const int64_t j = b->edge[e];
+      assert_true(w[j] > 0 && j <= T && (win < 0 || j >= T - win)); /* eligible, positive */
+      if (replace) {
+        count[j]++;
+        continue;
+      }
+      assert_false(mask >> j & 1); /* distinct */
+      mask |= UINT64_C(1) << j;
+    }
+    count[mask] += !replace;
+  }
+  if (replace) {
+    for (int a = 0; a < n; a++) {
+      expect[cats] = (double)k * (double)N * pw[a] / W;
+      sub[cats++] = count[idx[a]];
+    }
+  } else {
+    for (int a = 0; a < n; a++)
+      for (int c = a + 1; c < n; c++) {
+        if (k == 2) {
+          expect[cats] = (double)N * p_pair(pw, n, a, c);
+          sub[cats++] = count[(1u << idx[a]) | (1u << idx[c])];
+          continue;
+        }
+        for (int e = c + 1; e < n; e++) {
+          expect[cats] = (double)N * p_triple(pw, n, a, c, e);
+          sub[cats++] = count[(1u << idx[a]) | (1u << idx[c]) | (1u << idx[e])];
+        }
+      }
+  }
+  {
+    double x = chi2(sub, expect, cats, &df);
+    if (x > chi2_limit(df))
+      fail_msg("weighted temporal, %s, k=%d, T=%lld: chi2 %.1f > %.1f (df %d)",
+               replace ? "with replacement" : "without", k, (long long)T, x, chi2_limit(df), df);
+    if (!replace || n > 2) {
+      /* the law of the whole row (eligibility ignored) is far off: the test can fail */
+      double ew[8192], tot = 0;
+      for (int i = 0; i < cats; i++) tot += sub[i];
+      for (int i = 0; i < cats; i++) ew[i] = tot / cats;
+      assert_true(chi2(sub, ew, cats, &df) > 10 * chi2_limit(df));
+    }
+  }
+  fo_sampler_destroy(s);
+  fo_batch_destroy(b);
+  free(count);
+  free(expect);
+  free(sub);
+  free(wp);
+  free(tp);
+  wds_free(&g);
+}
+
+static void test_weighted_temporal_distribution(void **state) {
+  (void)state;
+  /* weights spanning 1000x, one zero; edge i has time i */
+  const double w[] = {1, 10, 0, 100, 1000, 30, 3, 0.5, 20, 200, 2, 5};
+  /* the eligible prefix holds little of the row's weight: the redraws pile up and the
+   * exact pass over the range (prefix sums, or keys) takes over */
+  const double light[] = {1, 2, 0, 4, 1, 3, 1000, 1000, 1000, 1000, 1000, 1000};
+  /* with replacement: the alias + rejection path (most weight eligible), with a window */
+  check_window(w, 12, 11, -1, 4, true, 40000, 201);
+  check_window(w, 12, 9, 6, 4, true, 40000, 202);
+  check_window(light, 12, 5, -1, 4, true, 40000, 203);
+  /* without: redraws (eligible > 2k), a window, keys (eligible <= 2k), the fallback */
+  check_window(w, 12, 11, -1, 2, false, 60000, 204);
+  check_window(w, 12, 10, 7, 2, false, 60000, 205);
+  check_window(w, 12, 6, -1, 3, false, 60000, 206);
+  check_window(light, 12, 5, -1, 2, false, 60000, 207);
+}
+
+static void test_weighted_temporal_edges(void **state) {
+  (void)state;
+  /* edge i has time i; weights: eligible positive edges 0 and 3 only up to time 4 */
+  const double w[] = {1, 0, 0, 7, 0, 1000, 1000};
+  const int64_t seed0 = 0, src[] = {1, 2, 3, 4, 5, 6, 7}, dst[] = {0, 0, 0, 0, 0, 0, 0};
+  const int64_t tm[] = {0, 1, 2, 3, 4, 5, 6}, shape[1] = {7};
+  int32_t f[] = {5};
+  wds g;
+  fo_import_opts o;
+  fo_sampler_opts so;
+  fo_batch_t *b;
+  fo_sampler_t *s;
+  char *wp, *tp;
+  int64_t T;
+  g.tmp = fot_tmpdir();
+  g.dir = fot_path(g.tmp, "ds");
+  wp = fot_path(g.tmp, "w.npy");
+  tp = fot_path(g.tmp, "t.npy");
+  fot_write_npy(wp, "<f8", 1, shape, w, 7 * 8);
+  fot_write_npy(tp, "<i8", 1, shape, tm, 7 * 8);
+  fo_import_opts_init(&o);
+  o.edge_weight = wp;
+  o.edge_time = tp;
+  assert_fo_ok(fo_import_edges(src, dst, 7, g.dir, &o, NULL));
+  assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
+  assert_fo_ok(fo_batch_create(&b));
+  fo_sampler_opts_init(&so);
+  so.fanouts = f;
+  so.n_hops = 1;
+  so.weighted = true;
+  so.temporal = FO_TEMPORAL_UNIFORM;
+  /* without replacement, fanout >= eligible positive edges: exactly those, in stored order */
+  assert_fo_ok(fo_sampler_create(g.d, &so, &s));
+  T = 4;
+  assert_fo_ok(fo_sampler_sample_at(s, 0, &seed0, &T, 1, 0, 0, b));
+  assert_int_equal(b->n_edges, 2);
+  assert_int_equal(b->edge[0], 0);
+  assert_int_equal(b->edge[1], 3);
+  /* an eligible range of zero weights: no draws (the row has positive weight later) */
+  T = 2;
+  so.time_window = 1;
+  fo_sampler_destroy(s);
+  assert_fo_ok(fo_sampler_create(g.d, &so, &s));
+  assert_fo_ok(fo_sampler_sample_at(s, 0, &seed0, &T, 1, 0, 0, b));
+  assert_int_equal(b->n_edges, 0);
+  fo_sampler_destroy(s);
+  so.replace = true;
+  assert_fo_ok(fo_sampler_create(g.d, &so, &s));
+  for (uint64_t bi = 0; bi < 50; bi++) {
+    assert_fo_ok(fo_sampler_sample_at(s, 0, &seed0, &T, 1, 0, bi, b));
+    assert_int_equal(b->n_edges, 0);
+  }
+  fo_sampler_destroy(s);
+  so.time_window = -1;
+  /* fanout -1: every eligible edge in stored order, weights ignored */
+  f[0] = -1;
+  so.replace = false;
+  assert_fo_ok(fo_sampler_create(g.d, &so, &s));
+  T = 3;
+  assert_fo_ok(fo_sampler_sample_at(s, 0, &seed0, &T, 1, 0, 0, b));
+  assert_int_equal(b->n_edges, 4);
+  for (int64_t e = 0; e < 4; e++) assert_int_equal(b->edge[e], e);
+  fo_sampler_destroy(s);
+  /* `last` is deterministic: weighted does not apply */
+  so.temporal = FO_TEMPORAL_LAST;
+  assert_fo_error(fo_sampler_create(g.d, &so, &s), FO_EINVAL, "weighted applies to temporal uniform, not last");
+  so.temporal = FO_TEMPORAL_UNIFORM;
+  /* node-time mode needs rows ordered by node time: these are ordered by edge time */
+  so.time_attr = FO_TIME_ATTR_NODE;
+  assert_int_not_equal(fo_sampler_create(g.d, &so, &s), FO_OK);
+  fo_batch_destroy(b);
+  free(wp);
+  free(tp);
+  wds_free(&g);
+}
+
 /* ---- typed datasets: weights per edge type (--edge-weight SRC__REL__DST=W.npy) -------------- */
 
 /* Typed import of two edge types into the center i:0: u__r__i (leaf u:j -> i:0, weight wr[j])
@@ -780,6 +988,8 @@ int main(void) {
       cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_with_replacement_distribution),
       cmocka_unit_test(test_without_replacement_distribution),
+      cmocka_unit_test(test_weighted_temporal_distribution),
+      cmocka_unit_test(test_weighted_temporal_edges),
       cmocka_unit_test(test_typed_weights_stored),
       cmocka_unit_test(test_typed_weight_errors),
       cmocka_unit_test(test_typed_weighted_distribution),
