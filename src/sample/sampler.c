@@ -1214,36 +1214,79 @@ static int cmp_tpos(const void *x, const void *y) {
 }
 
 /* Node-time narrowing of rows ordered by neighbor node time (import with node times and no
- * edge times): the first position whose neighbor's time is >= x, by binary search through
- * node_time[indices[p]] (each probe checked). */
-static int first_nbr_at_least(const fo_topology *t, const int64_t *nt, int64_t a, int64_t b,
-                              int64_t x, int64_t *out) {
-  const uint64_t n = (uint64_t)t->n_nodes;
-  while (a < b) {
-    const int64_t mid = a + (b - a) / 2, u = load_ix(t->indices, t->indices_bytes, mid);
-    if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, mid, u);
-    if (nt[u] < x) a = mid + 1;
-    else b = mid;
+ * edge times) searches through node_time[indices[p]] (each probe checked): for n rows
+ * (NARROW_GROUP at most) in lock step, the first position whose neighbor's time is >= key;
+ * every step
+ * reads each row's probe neighbor (indices[mid], prefetched the step before) and prefetches its
+ * node time, then compares, so the two dependent misses of each probe overlap across rows. */
+static int search_group_nt(const fo_topology *t, const int64_t *nt, int64_t *a, int64_t *b,
+                           const int64_t *key, int n) {
+  const uint64_t nn = (uint64_t)t->n_nodes;
+  const int IB = t->indices_bytes;
+  const char *ix = t->indices;
+  int64_t u[NARROW_GROUP], mid[NARROW_GROUP];
+  bool any = true;
+  for (int q = 0; q < n; q++)
+    if (a[q] < b[q]) __builtin_prefetch(ix + (a[q] + (b[q] - a[q]) / 2) * IB, 0, 0);
+  while (any) {
+    any = false;
+    for (int q = 0; q < n; q++) {
+      if (a[q] >= b[q]) continue;
+      mid[q] = a[q] + (b[q] - a[q]) / 2;
+      u[q] = load_ix(ix, IB, mid[q]);
+      if (FO_UNLIKELY((uint64_t)u[q] >= nn)) return bad_index(t, mid[q], u[q]);
+      __builtin_prefetch(&nt[u[q]], 0, 0);
+    }
+    for (int q = 0; q < n; q++) {
+      if (a[q] >= b[q]) continue;
+      if (nt[u[q]] < key[q]) a[q] = mid[q] + 1;
+      else b[q] = mid[q];
+      if (a[q] < b[q]) {
+        __builtin_prefetch(ix + (a[q] + (b[q] - a[q]) / 2) * IB, 0, 0);
+        any = true;
+      }
+    }
   }
-  *out = a;
   return FO_OK;
 }
 
+/* Node-time narrowing of rows ordered by neighbor node time, NARROW_GROUP rows at a time (as
+ * narrow_edge_time): the end of each eligible range (first neighbor time > hi), then with a
+ * window its start (first neighbor time >= lo). */
 static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                                    int64_t fb, int64_t fe, const int64_t *nt) {
   int rc;
-  for (int64_t i = fb; i < fe; i++) {
-    rowspan *r = &s->rows[i - fb];
-    int64_t lo, hi, a = r->start, b = r->start + r->deg;
-    time_bounds(s, s->tree_time[fr->batch[i]], &lo, &hi);
-    if (lo > hi) {
-      r->deg = 0;
-      continue;
+  for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
+    const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
+    int64_t a[NARROW_GROUP], b[NARROW_GROUP], key[NARROW_GROUP], lo[NARROW_GROUP], end[NARROW_GROUP];
+    bool win = false;
+    for (int q = 0; q < n; q++) {
+      const rowspan *r = &s->rows[g0 + q - fb];
+      int64_t hi;
+      time_bounds(s, s->tree_time[fr->batch[g0 + q]], &lo[q], &hi);
+      a[q] = r->start;
+      b[q] = r->start + r->deg;
+      if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
+      key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
+      if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
+      win |= lo[q] != INT64_MIN;
     }
-    if (hi != INT64_MAX && (rc = first_nbr_at_least(t, nt, a, b, hi + 1, &b)) != FO_OK) return rc;
-    if (lo != INT64_MIN && (rc = first_nbr_at_least(t, nt, a, b, lo, &a)) != FO_OK) return rc;
-    r->start = a;
-    r->deg = b - a;
+    if ((rc = search_group_nt(t, nt, a, b, key, n)) != FO_OK) return rc;
+    for (int q = 0; q < n; q++) {
+      const rowspan *r = &s->rows[g0 + q - fb];
+      end[q] = a[q];
+      a[q] = r->start;
+      b[q] = end[q];
+      key[q] = lo[q];
+      if (lo[q] == INT64_MIN) b[q] = a[q]; /* no window: the range starts at the row */
+    }
+    if (win && (rc = search_group_nt(t, nt, a, b, key, n)) != FO_OK) return rc;
+    for (int q = 0; q < n; q++) {
+      rowspan *r = &s->rows[g0 + q - fb];
+      const int64_t start = lo[q] == INT64_MIN ? r->start : a[q];
+      r->deg = end[q] - start;
+      r->start = start;
+    }
   }
   return FO_OK;
 }
