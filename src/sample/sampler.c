@@ -1017,16 +1017,21 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
  * replacement, a repeat) is rejected and drawn again: given the accepted picks so far, an
  * accepted draw is proportional to weight among the eligible edges not picked yet, exactly
  * the law of a draw from the eligible range alone (with replacement: w_j / sum of eligible
- * w; without: the next successive pick). More than 2 fanout + 8 rejections (an eligible range
- * holding little of the row's weight), or without replacement a range of at most 2 fanout
- * edges, switch to an exact pass over the range: prefix sums and a binary search per
+ * w; without: the next successive pick). More than max(2 fanout + 8, 2 x range length)
+ * rejections (an eligible range holding little of the row's weight: the redraws then cost about
+ * what the pass costs), or without replacement a range of at most 2 fanout edges, or a range
+ * so small a part of the row that redraws would cost more than the pass (by count: 2 (wb -
+ * wa)^2 < fanout deg; this depends on the data, not on draws, so the law is unchanged), take
+ * an exact pass over the range: prefix sums and a binary search per
  * remaining draw (with replacement), or weighted_rest's Efraimidis-Spirakis keys (without).
  * Draws come from the node's stream (as choose_weighted: tree-tagged, temporal is disjoint). */
 static int weighted_window_node(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                                 fo_batch_t *out, int64_t i, int64_t start, int64_t deg,
                                 int64_t wa, int64_t wb, const hop_params *hp, int64_t *E_io) {
   const int32_t f = hp->fanout;
-  const int64_t *al = t->weight_alias + start, lim = 2 * (int64_t)f + 8;
+  const int64_t *al = t->weight_alias + start;
+  /* the redraws allowed: about what the exact pass over the range would cost */
+  const int64_t lim = 2 * (wb - wa) > 2 * (int64_t)f + 8 ? 2 * (wb - wa) : 2 * (int64_t)f + 8;
   int64_t E = *E_io, k = 0, rejects = 0, set_size = 0;
   int64_t *col = out->col, *pos = out->edge;
   uint64_t tag;
@@ -1045,7 +1050,10 @@ static int weighted_window_node(fo_sampler_t *s, const fo_topology *t, const fo_
   if (al[0] == 0) return FO_OK; /* entry 0 is 0 only in a row without positive weights */
   tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48 | ((uint64_t)fr->batch[i] + 1) << 8;
   fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
-  if (hp->replace || wb - wa > 2 * (int64_t)f) {
+  /* redraw only when that is likely cheaper than the pass: with acceptance p ~ (wb - wa) / deg
+   * (by count), f / p draws of ~50 instructions against (wb - wa) keys of ~100 */
+  if ((hp->replace || wb - wa > 2 * (int64_t)f) &&
+      2.0 * (double)(wb - wa) * (double)(wb - wa) >= (double)f * (double)deg) {
     if (!hp->replace) {
       for (set_size = 1; set_size < 2 * (int64_t)f;) set_size *= 2;
       if ((rc = fo__grow(&s->pset, &s->cap_pset, set_size, sizeof *s->pset, "sampler scratch")) != FO_OK)
