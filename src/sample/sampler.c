@@ -1151,20 +1151,40 @@ static inline void time_bounds(const fo_sampler_t *s, int64_t t, int64_t *lo, in
 #define NARROW_GROUP 16
 static inline void search_group(const int64_t *const *tm, int64_t *a, int64_t *b, const int64_t *key,
                                 int n) {
-  bool any = true;
-  for (int q = 0; q < n; q++)
-    if (a[q] < b[q]) __builtin_prefetch(&tm[q][a[q] + (b[q] - a[q]) / 2], 0, 0);
-  while (any) {
-    any = false;
-    for (int q = 0; q < n; q++) {
-      int64_t mid;
-      if (a[q] >= b[q]) continue;
-      mid = a[q] + (b[q] - a[q]) / 2;
-      if (tm[q][mid] < key[q]) a[q] = mid + 1;
-      else b[q] = mid;
-      if (a[q] < b[q]) {
-        __builtin_prefetch(&tm[q][a[q] + (b[q] - a[q]) / 2], 0, 0);
-        any = true;
+  /* branch-free lower bounds: [p, p + len] holds the answer; halve len, step p past a probe
+   * below the key; a last probe settles len 1 (the textbook search's result). Only the rows
+   * still searching are visited: st[0..na), compacted as rows finish. */
+  struct {
+    const int64_t *p;
+    int64_t len, key;
+    int q;
+  } st[NARROW_GROUP];
+  int na = 0;
+  for (int q = 0; q < n; q++) {
+    const int64_t len = b[q] - a[q];
+    if (len > 0) __builtin_prefetch(&tm[q][a[q] + len / 2], 0, 0);
+    if (len > 1) {
+      st[na].p = tm[q] + a[q];
+      st[na].len = len;
+      st[na].key = key[q];
+      st[na++].q = q;
+    } else if (len == 1) {
+      a[q] += tm[q][a[q]] < key[q];
+    }
+  }
+  while (na) {
+    for (int i = 0; i < na;) {
+      const int64_t *p = st[i].p, half = st[i].len >> 1, len = st[i].len - half;
+      p += p[half] < st[i].key ? half : 0;
+      __builtin_prefetch(p + (len >> 1), 0, 0);
+      if (len > 1) {
+        st[i].p = p;
+        st[i++].len = len;
+      } else {
+        /* len 1: the last probe, read now so that the list stays short */
+        const int q = st[i].q;
+        a[q] = (p - tm[q]) + (*p < st[i].key);
+        st[i] = st[--na];
       }
     }
   }
@@ -1232,27 +1252,35 @@ static int search_group_nt(const fo_topology *t, const int64_t *nt, int64_t *a, 
   const uint64_t nn = (uint64_t)t->n_nodes;
   const int IB = t->indices_bytes;
   const char *ix = t->indices;
-  int64_t u[NARROW_GROUP], mid[NARROW_GROUP];
-  bool any = true;
-  for (int q = 0; q < n; q++)
-    if (a[q] < b[q]) __builtin_prefetch(ix + (a[q] + (b[q] - a[q]) / 2) * IB, 0, 0);
+  int64_t u[NARROW_GROUP], len[NARROW_GROUP];
+  bool any = false;
+  /* as search_group, each probe through indices[] then node_time[] */
+  for (int q = 0; q < n; q++) {
+    len[q] = b[q] - a[q];
+    if (len[q] > 0) __builtin_prefetch(ix + (a[q] + len[q] / 2) * IB, 0, 0);
+    any |= len[q] > 0;
+  }
   while (any) {
     any = false;
     for (int q = 0; q < n; q++) {
-      if (a[q] >= b[q]) continue;
-      mid[q] = a[q] + (b[q] - a[q]) / 2;
-      u[q] = load_ix(ix, IB, mid[q]);
-      if (FO_UNLIKELY((uint64_t)u[q] >= nn)) return bad_index(t, mid[q], u[q]);
+      if (len[q] <= 0) continue;
+      const int64_t p = a[q] + (len[q] >> 1);
+      u[q] = load_ix(ix, IB, p);
+      if (FO_UNLIKELY((uint64_t)u[q] >= nn)) return bad_index(t, p, u[q]);
       __builtin_prefetch(&nt[u[q]], 0, 0);
     }
     for (int q = 0; q < n; q++) {
-      if (a[q] >= b[q]) continue;
-      if (nt[u[q]] < key[q]) a[q] = mid[q] + 1;
-      else b[q] = mid[q];
-      if (a[q] < b[q]) {
-        __builtin_prefetch(ix + (a[q] + (b[q] - a[q]) / 2) * IB, 0, 0);
-        any = true;
+      if (len[q] <= 0) continue;
+      if (len[q] == 1) {
+        a[q] += nt[u[q]] < key[q];
+        len[q] = 0;
+        continue;
       }
+      const int64_t half = len[q] >> 1;
+      a[q] += nt[u[q]] < key[q] ? half : 0;
+      len[q] -= half;
+      __builtin_prefetch(ix + (a[q] + (len[q] >> 1)) * IB, 0, 0);
+      any = true;
     }
   }
   return FO_OK;
