@@ -1252,35 +1252,42 @@ static int search_group_nt(const fo_topology *t, const int64_t *nt, int64_t *a, 
   const uint64_t nn = (uint64_t)t->n_nodes;
   const int IB = t->indices_bytes;
   const char *ix = t->indices;
-  int64_t u[NARROW_GROUP], len[NARROW_GROUP];
-  bool any = false;
-  /* as search_group, each probe through indices[] then node_time[] */
-  for (int q = 0; q < n; q++) {
-    len[q] = b[q] - a[q];
-    if (len[q] > 0) __builtin_prefetch(ix + (a[q] + len[q] / 2) * IB, 0, 0);
-    any |= len[q] > 0;
-  }
-  while (any) {
-    any = false;
-    for (int q = 0; q < n; q++) {
-      if (len[q] <= 0) continue;
-      const int64_t p = a[q] + (len[q] >> 1);
-      u[q] = load_ix(ix, IB, p);
-      if (FO_UNLIKELY((uint64_t)u[q] >= nn)) return bad_index(t, p, u[q]);
-      __builtin_prefetch(&nt[u[q]], 0, 0);
+  /* as search_group (the rows still searching in st[0..na), [p, p + len] holds the answer),
+   * each probe through indices[] then node_time[]: a pass reads every row's probe neighbor
+   * and prefetches its time, the next compares */
+  struct {
+    int64_t p, len, key, u;
+    int q;
+  } st[NARROW_GROUP];
+  int na = 0;
+  for (int q = 0; q < n; q++)
+    if (b[q] > a[q]) {
+      __builtin_prefetch(ix + (a[q] + (b[q] - a[q]) / 2) * IB, 0, 0);
+      st[na].p = a[q];
+      st[na].len = b[q] - a[q];
+      st[na].key = key[q];
+      st[na++].q = q;
     }
-    for (int q = 0; q < n; q++) {
-      if (len[q] <= 0) continue;
-      if (len[q] == 1) {
-        a[q] += nt[u[q]] < key[q];
-        len[q] = 0;
+  while (na) {
+    for (int i = 0; i < na; i++) {
+      const int64_t p = st[i].p + (st[i].len >> 1);
+      const int64_t u = load_ix(ix, IB, p);
+      if (FO_UNLIKELY((uint64_t)u >= nn)) return bad_index(t, p, u);
+      __builtin_prefetch(&nt[u], 0, 0);
+      st[i].u = u;
+    }
+    for (int i = 0; i < na;) {
+      const bool below = nt[st[i].u] < st[i].key;
+      if (st[i].len == 1) {
+        a[st[i].q] = st[i].p + below;
+        st[i] = st[--na];
         continue;
       }
-      const int64_t half = len[q] >> 1;
-      a[q] += nt[u[q]] < key[q] ? half : 0;
-      len[q] -= half;
-      __builtin_prefetch(ix + (a[q] + (len[q] >> 1)) * IB, 0, 0);
-      any = true;
+      const int64_t half = st[i].len >> 1;
+      st[i].p += below ? half : 0;
+      st[i].len -= half;
+      __builtin_prefetch(ix + (st[i].p + (st[i].len >> 1)) * IB, 0, 0);
+      i++;
     }
   }
   return FO_OK;
