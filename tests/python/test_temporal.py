@@ -95,3 +95,32 @@ def test_no_times_is_an_error(cli, tmp_path):
     ds = fanout.Dataset(str(tmp_path / "ds"))
     with pytest.raises(ValueError, match="stores no edge times"):
         fanout.NeighborLoader(ds, [2], time_attr="edge")
+
+
+def test_weighted_temporal(cli, tmp_path):
+    # weights among the eligible edges: at time 35 edges 1 (w 1), 2 (w 0) and 3 (w 5) are
+    # eligible, 4 and 5 (w 1000) are not; fanout 2 = the positive eligible edges: exactly 1, 3
+    edges = [(1, 0, 10, 1), (2, 0, 20, 0), (3, 0, 30, 5), (4, 0, 40, 2), (5, 0, 50, 1000)]
+    (tmp_path / "e.txt").write_text("".join(f"{s} {d} {t} {w}\n" for s, d, t, w in edges))
+    subprocess.run([cli, "import", str(tmp_path / "e.txt"), "--time-col", "2", "--weight-col",
+                    "3", "-o", str(tmp_path / "ds"), "-q"], check=True)
+    ds = fanout.Dataset(str(tmp_path / "ds"))
+    seeds = np.zeros(8, dtype=np.int64)
+    for replace, k in ((False, 2), (True, 3)):
+        loader = fanout.NeighborLoader(ds, [k], batch_size=4, input_nodes=seeds,
+                                       input_time=np.full(8, 35, dtype=np.int64),
+                                       time_attr="edge", weighted=True, replace=replace,
+                                       features=False, labels=False)
+        for b in loader:
+            got = {}
+            for r, c in zip(b.row, b.col):
+                got.setdefault(int(b.batch[c]), []).append(int(b.node[r]))
+            assert len(got) == 4
+            for tree, nbrs in got.items():
+                assert len(nbrs) == k and set(nbrs) <= {1, 3}
+                if not replace:
+                    assert sorted(nbrs) == [1, 3]
+    with pytest.raises(Exception, match="weighted applies to temporal uniform"):
+        next(iter(fanout.NeighborLoader(ds, [2], input_nodes=seeds, time_attr="edge",
+                                        temporal_strategy="last", weighted=True,
+                                        input_time=np.full(8, 35, dtype=np.int64))))
