@@ -151,6 +151,7 @@ struct fo_sampler {
   int64_t cap_tree_time;
   const int64_t *const *seed_time_in; /* [n_ntypes] the call's seed times (entries may be NULL) */
   int64_t *elig;               /* node-time mode: the eligible positions of the hop's rows */
+  const int64_t *req_time;     /* fo__sampler_hop: [n] the request's time of each node, or NULL */
   int64_t cap_elig;
 };
 
@@ -296,15 +297,25 @@ static int setup_temporal(fo_sampler_t *s) {
   const fo_dataset_t *d = s->d;
   if (!(s->ntype_time = calloc((size_t)s->n_ntypes, sizeof *s->ntype_time)))
     return FO_FAIL(FO_ENOMEM, "sampler types");
-  for (int32_t t = 0; t < s->n_ntypes && !d->n_parts; t++) {
+  /* a partitioned dataset's node times are whole, at its top level (beside the book) */
+  for (int32_t t = 0; t < s->n_ntypes; t++) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t);
-    s->ntype_time[t] = v && v->node_time ? v->node_time->data : NULL;
+    s->ntype_time[t] = v && v->node_time && v->node_time->shape[0] == v->n_nodes ? v->node_time->data : NULL;
   }
   if (s->temporal == FO_TEMPORAL_NONE) return FO_OK;
+  if (s->shards) {
+    /* every open part of an edge type orders its rows as the input did (partition copies rows) */
+    for (int32_t et = 0; et < s->n_etypes; et++) {
+      const fo_topology *sh = s->shards + (size_t)et * (size_t)s->n_shards;
+      const int first = fo__first_part_index(d);
+      for (int k = 0; k < s->n_shards; k++)
+        if (d->parts[k] && sh[k].rows_by_node_time != sh[first].rows_by_node_time)
+          return FO_FAIL(FO_EFORMAT, "parts %d and %d of '%s' order their rows differently (by node "
+                         "time or not)", first, k, d->path);
+      s->topos[et].rows_by_node_time = sh[first].rows_by_node_time;
+    }
+  }
   if (s->time_node) {
-    if (d->n_parts)
-      return FO_FAIL(FO_ENOSYS, "node-time temporal sampling of a partitioned dataset ('%s') is "
-                     "not supported (parts carry edge times only: use time_attr edge)", d->path);
     for (int32_t et = 0; et < s->n_etypes; et++)
       if (!s->ntype_time[s->nbr_t[et]])
         return FO_FAIL(FO_EINVAL, "node-time temporal sampling, but dataset '%s' has no node times%s%s%s "
@@ -313,10 +324,16 @@ static int setup_temporal(fo_sampler_t *s) {
     return FO_OK;
   }
   if (s->shards) {
-    for (int k = 0; k < s->n_shards; k++)
-      if (d->parts[k] && !s->shards[k].time)
-        return FO_FAIL(FO_EINVAL, "edge-time temporal sampling, but part %d of '%s' stores no edge "
-                       "times (import with --edge-time or --time-col, then partition)", k, d->path);
+    for (int32_t et = 0; et < s->n_etypes; et++)
+      for (int k = 0; k < s->n_shards; k++)
+        if (d->parts[k] && !s->shards[(size_t)et * (size_t)s->n_shards + (size_t)k].time) {
+          fo_edge_type ty;
+          fo_dataset_edge_type(d, et, &ty);
+          return FO_FAIL(FO_EINVAL, "edge-time temporal sampling, but part %d of '%s'%s%s%s stores "
+                         "no edge times (import with --edge-time or --time-col, then partition)", k,
+                         d->path, s->typed ? " (edge type '" : "", s->typed ? ty.name : "",
+                         s->typed ? "')" : "");
+        }
     return FO_OK;
   }
   for (int32_t et = 0; et < s->n_etypes; et++)
@@ -398,12 +415,20 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
     return fo__context(rc, "create sampler");
   }
   if (o->weighted) {
-    if (s->shards) {
-      fo_sampler_destroy(s);
-      return FO_FAIL(FO_ENOSYS, "create sampler: weighted sampling of a partitioned dataset ('%s') "
-                     "is not supported yet", d->path);
-    }
-    for (int32_t et = 0; et < s->n_etypes; et++)
+    for (int32_t et = 0; s->shards && et < s->n_etypes; et++)
+      for (int k = 0; k < s->n_shards; k++)
+        if (d->parts[k] && !s->shards[(size_t)et * (size_t)s->n_shards + (size_t)k].weight) {
+          fo_edge_type ty;
+          fo_dataset_edge_type(d, et, &ty);
+          rc = FO_FAIL(FO_EINVAL, "create sampler: weighted sampling, but part %d of '%s'%s%s%s "
+                       "stores no edge weights for its %s (import with --edge-weight, then "
+                       "partition)", k, d->path, s->typed ? " (edge type '" : "",
+                       s->typed ? ty.name : "", s->typed ? "')" : "",
+                       o->edge_dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+          fo_sampler_destroy(s);
+          return rc;
+        }
+    for (int32_t et = 0; !s->shards && et < s->n_etypes; et++)
       if (!s->topos[et].weight) {
         fo_edge_type ty;
         fo_dataset_edge_type(d, et, &ty);
@@ -665,6 +690,12 @@ static int choose_uniform(fo_sampler_t *s, const fo_topology *t, const fo_batch_
                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
   (void)t;
   return choose_positions(s, fr, out, fb, fe, hp);
+}
+
+/* The topology holding a frontier row: its part's (a partitioned dataset opened here, or the
+ * one-hop server), else the edge type's own. */
+static inline const fo_topology *row_topo(const fo_sampler_t *s, const fo_topology *t, const rowspan *r) {
+  return s->shards ? &s->pshards[r->shard] : t;
 }
 
 static inline double load_w(const fo_topology *t, int64_t p) {
@@ -973,11 +1004,16 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
   wpre ring[W_AHEAD];
   int64_t E = out->n_edges;
   int rc;
-  for (int64_t a = 0; a < W_AHEAD && fb + a < fe; a++) weighted_pre(t, &s->rows[a], fr, fb + a, hp, &ring[a]);
+  for (int64_t a = 0; a < W_AHEAD && fb + a < fe; a++)
+    weighted_pre(row_topo(s, t, &s->rows[a]), &s->rows[a], fr, fb + a, hp, &ring[a]);
   for (int64_t i = fb; i < fe; i++) {
     wpre *w = &ring[(i - fb) % W_AHEAD];
-    if ((rc = weighted_node(s, t, out, i, &s->rows[i - fb], hp, w, &E)) != FO_OK) return rc;
-    if (i + W_AHEAD < fe) weighted_pre(t, &s->rows[i + W_AHEAD - fb], fr, i + W_AHEAD, hp, w);
+    const rowspan *rw = &s->rows[i - fb];
+    if ((rc = weighted_node(s, row_topo(s, t, rw), out, i, rw, hp, w, &E)) != FO_OK) return rc;
+    if (i + W_AHEAD < fe) {
+      const rowspan *ra = &s->rows[i + W_AHEAD - fb];
+      weighted_pre(row_topo(s, t, ra), ra, fr, i + W_AHEAD, hp, w);
+    }
   }
   out->n_edges = E;
   return FO_OK;
@@ -997,6 +1033,11 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
  *    kernel, positions are mapped back through s->elig ("last" first sorts each row's eligible
  *    positions by neighbor time, ties by position, so the most recent are at its end).
  */
+
+/* The time bounding frontier node i: its tree's, or (the one-hop server) the request's. */
+static inline int64_t tree_time_of(const fo_sampler_t *s, const fo_batch_t *fr, int64_t i) {
+  return s->req_time ? s->req_time[i] : s->tree_time[fr->batch[i]];
+}
 
 /* The eligible times of tree time t: [lo, hi] (inclusive; strict: hi = t - 1). */
 static inline void time_bounds(const fo_sampler_t *s, int64_t t, int64_t *lo, int64_t *hi) {
@@ -1041,8 +1082,8 @@ static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
     for (int q = 0; q < n; q++) {
       const rowspan *r = &s->rows[g0 + q - fb];
       int64_t hi;
-      tm[q] = s->shards ? s->shards[r->shard].time : t->time;
-      time_bounds(s, s->tree_time[fr->batch[g0 + q]], &lo[q], &hi);
+      tm[q] = row_topo(s, t, r)->time;
+      time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
       a[q] = r->start;
       b[q] = r->start + r->deg;
       if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
@@ -1104,13 +1145,15 @@ static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const 
   for (int64_t i = fb; i < fe; i++) {
     rowspan *r = &s->rows[i - fb];
     int64_t lo, hi, a = r->start, b = r->start + r->deg;
-    time_bounds(s, s->tree_time[fr->batch[i]], &lo, &hi);
+    time_bounds(s, tree_time_of(s, fr, i), &lo, &hi);
     if (lo > hi) {
       r->deg = 0;
       continue;
     }
-    if (hi != INT64_MAX && (rc = first_nbr_at_least(t, nt, a, b, hi + 1, &b)) != FO_OK) return rc;
-    if (lo != INT64_MIN && (rc = first_nbr_at_least(t, nt, a, b, lo, &a)) != FO_OK) return rc;
+    if (hi != INT64_MAX && (rc = first_nbr_at_least(row_topo(s, t, r), nt, a, b, hi + 1, &b)) != FO_OK)
+      return rc;
+    if (lo != INT64_MIN && (rc = first_nbr_at_least(row_topo(s, t, r), nt, a, b, lo, &a)) != FO_OK)
+      return rc;
     r->start = a;
     r->deg = b - a;
   }
@@ -1131,13 +1174,14 @@ static int narrow_node_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
     return rc;
   for (int64_t i = fb; i < fe; i++) {
     rowspan *r = &s->rows[i - fb];
+    const fo_topology *rt = row_topo(s, t, r);
     const int64_t a = at;
     int64_t lo, hi;
-    time_bounds(s, s->tree_time[fr->batch[i]], &lo, &hi);
+    time_bounds(s, tree_time_of(s, fr, i), &lo, &hi);
     for (int64_t p = r->start; p < r->start + r->deg; p++) {
-      const int64_t u = load_ix(t->indices, t->indices_bytes, p);
+      const int64_t u = load_ix(rt->indices, rt->indices_bytes, p);
       int64_t tu;
-      if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, p, u);
+      if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(rt, p, u);
       tu = nt[u];
       s->elig[at] = p;
       at += tu >= lo && tu <= hi;
@@ -1150,7 +1194,7 @@ static int narrow_node_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
       int64_t k = 0;
       for (int64_t q = a; q < at; q++, k++) {
         tp[k].pos = s->elig[q];
-        tp[k].time = nt[load_ix(t->indices, t->indices_bytes, s->elig[q])];
+        tp[k].time = nt[load_ix(rt->indices, rt->indices_bytes, s->elig[q])];
       }
       qsort(tp, (size_t)k, sizeof *tp, cmp_tpos);
       for (int64_t q = 0; q < k; q++) s->elig[a + q] = tp[q].pos;

@@ -632,8 +632,15 @@ static void test_uniform_among_eligible(void **state) {
 
 /* ---- determinism: threads and parts -------------------------------------------------------- */
 
-static uint64_t epoch_digest(const fo_dataset_t *d, int workers, const int64_t *inputs,
-                             const int64_t *itime, int64_t n, fo_temporal_strategy st) {
+typedef struct tmode {
+  fo_temporal_strategy st;
+  fo_time_attr at;
+  bool strict;
+  int64_t window;
+} tmode;
+
+static uint64_t epoch_digest_as(const fo_dataset_t *d, int workers, const int64_t *inputs,
+                                const int64_t *itime, int64_t n, tmode m) {
   fo_loader_opts lo;
   fo_loader_t *L;
   fo_loader_batch_t *bb;
@@ -643,7 +650,10 @@ static uint64_t epoch_digest(const fo_dataset_t *d, int workers, const int64_t *
   fo_loader_opts_init(&lo);
   lo.sampler.fanouts = f;
   lo.sampler.n_hops = 2;
-  lo.sampler.temporal = st;
+  lo.sampler.temporal = m.st;
+  lo.sampler.time_attr = m.at;
+  lo.sampler.time_strict = m.strict;
+  lo.sampler.time_window = m.window;
   lo.sampler.seed = 9;
   lo.batch_size = 16;
   lo.shuffle = true;
@@ -654,14 +664,71 @@ static uint64_t epoch_digest(const fo_dataset_t *d, int workers, const int64_t *
   lo.features = lo.labels = false;
   assert_fo_ok(fo_loader_create(d, &lo, &L));
   while (fo_loader_next(L, &bb) == FO_OK && bb) {
-    assert_non_null(bb->input_time);
-    for (int64_t i = 0; i < bb->batch_size; i++)
-      assert_int_equal(bb->input_time[i], itime[bb->input_id[i]]);
+    if (itime) {
+      assert_non_null(bb->input_time);
+      for (int64_t i = 0; i < bb->batch_size; i++)
+        assert_int_equal(bb->input_time[i], itime[bb->input_id[i]]);
+    }
     dig[k++] = fo_loader_batch_digest(bb);
     fo_loader_release(L, bb);
   }
   fo_loader_destroy(L);
+  assert_true(k > 0);
   return fo_digest_sequence(dig, k);
+}
+
+static uint64_t epoch_digest(const fo_dataset_t *d, int workers, const int64_t *inputs,
+                             const int64_t *itime, int64_t n, fo_temporal_strategy st) {
+  return epoch_digest_as(d, workers, inputs, itime, n, (tmode){st, FO_TIME_ATTR_EDGE, false, -1});
+}
+
+/* Over parts (hash, range and both layouts: rows by edge time, or by neighbor node time), every
+ * mode gives the unpartitioned epoch: node times are carried into the partitioned dataset's top
+ * level, edge times with their rows; seed times given, or defaulting to the node times. */
+static void test_parts_every_mode(void **state) {
+  (void)state;
+  int64_t inputs[200], itime[200];
+  uint64_t st = 5;
+  const tmode modes[] = {{FO_TEMPORAL_UNIFORM, FO_TIME_ATTR_EDGE, false, -1},
+                         {FO_TEMPORAL_LAST, FO_TIME_ATTR_EDGE, true, 300},
+                         {FO_TEMPORAL_UNIFORM, FO_TIME_ATTR_NODE, false, -1},
+                         {FO_TEMPORAL_UNIFORM, FO_TIME_ATTR_NODE, true, 250},
+                         {FO_TEMPORAL_LAST, FO_TIME_ATTR_NODE, false, -1},
+                         {FO_TEMPORAL_LAST, FO_TIME_ATTR_NODE, true, 400}};
+  for (int i = 0; i < 200; i++) {
+    inputs[i] = (int64_t)(fot_rand(&st) % 500);
+    itime[i] = (int64_t)(fot_rand(&st) % 1000);
+  }
+  for (int layout = 0; layout < 2; layout++) {
+    tds g;
+    random_temporal_as(&g, 500, 8000, 31 + (uint64_t)layout, 1000, layout == 0, layout == 0);
+    for (int method = 0; method < 2; method++) {
+      char *pdir = fot_path(g.tmp, method ? "range" : "hash");
+      fo_dataset_t *pd;
+      fo_partition_opts po;
+      const int64_t *nt;
+      int64_t nn;
+      fo_partition_opts_init(&po);
+      po.n_parts = 3;
+      po.method = method ? FO_PARTITION_RANGE : FO_PARTITION_HASH;
+      assert_fo_ok(fo_partition(g.dir, pdir, &po, NULL));
+      assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+      assert_fo_ok(fo_dataset_verify(pd));
+      assert_fo_ok(fo_dataset_node_time(pd, &nt, &nn));
+      assert_int_equal(nn, 500);
+      for (size_t q = 0; q < sizeof modes / sizeof *modes; q++) {
+        if (layout == 1 && modes[q].at == FO_TIME_ATTR_EDGE) continue; /* no edge times */
+        const uint64_t d1 = epoch_digest_as(g.d, 0, inputs, itime, 200, modes[q]);
+        assert_int_equal(epoch_digest_as(pd, 2, inputs, itime, 200, modes[q]), d1);
+        /* default seed times: the seeds' node times, read from the top level */
+        assert_int_equal(epoch_digest_as(pd, 0, inputs, NULL, 200, modes[q]),
+                         epoch_digest_as(g.d, 0, inputs, NULL, 200, modes[q]));
+      }
+      fo_dataset_close(pd);
+      free(pdir);
+    }
+    tds_free(&g);
+  }
 }
 
 static void test_determinism_threads_and_parts(void **state) {
@@ -750,24 +817,29 @@ static void test_errors(void **state) {
     lo.n_input_nodes = 1;
     assert_fo_error(fo_loader_create(timed.d, &lo, &L), FO_EINVAL, "the sampler is not temporal");
   }
-  /* node-time mode over a partitioned dataset */
+  /* over a partitioned dataset: node-time mode without node times, edge-time mode without
+   * edge times */
   {
-    tds nt;
-    const int64_t ntime[] = {1, 2, 3};
     char *pdir;
     fo_dataset_t *pd;
     fo_partition_opts po;
-    tds_make(&nt, src, dst, 2, et, ntime, 3, false);
-    pdir = fot_path(nt.tmp, "p");
+    pdir = fot_path(timed.tmp, "p");
     fo_partition_opts_init(&po);
     po.n_parts = 2;
-    assert_fo_ok(fo_partition(nt.dir, pdir, &po, NULL));
+    assert_fo_ok(fo_partition(timed.dir, pdir, &po, NULL));
     assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    o.temporal = FO_TEMPORAL_UNIFORM;
     o.time_attr = FO_TIME_ATTR_NODE;
-    assert_fo_error(fo_sampler_create(pd, &o, &s), FO_ENOSYS, "node-time temporal sampling of a partitioned dataset");
+    assert_fo_error(fo_sampler_create(pd, &o, &s), FO_EINVAL, "has no node times (import with --node-time)");
     fo_dataset_close(pd);
     free(pdir);
-    tds_free(&nt);
+    pdir = fot_path(plain.tmp, "p");
+    assert_fo_ok(fo_partition(plain.dir, pdir, &po, NULL));
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    o.time_attr = FO_TIME_ATTR_EDGE;
+    assert_fo_error(fo_sampler_create(pd, &o, &s), FO_EINVAL, "stores no edge times (import with --edge-time or --time-col, then partition)");
+    fo_dataset_close(pd);
+    free(pdir);
   }
   fo_batch_destroy(b);
   tds_free(&plain);
@@ -789,6 +861,7 @@ int main(void) {
       cmocka_unit_test(test_no_future_random),
       cmocka_unit_test(test_uniform_among_eligible),
       cmocka_unit_test(test_determinism_threads_and_parts),
+      cmocka_unit_test(test_parts_every_mode),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
