@@ -53,8 +53,8 @@ typedef struct fo__dist_typed {
   int64_t *off;                  /* [E] */
   int32_t *owner;
   int64_t cap_owner;
-  int64_t *nodes, *trees;
-  int64_t cap_nodes, cap_trees;
+  int64_t *nodes, *trees, *times;
+  int64_t cap_nodes, cap_trees, cap_times;
   int64_t *count, *start;        /* [E * P] */
   const fo__hop_res **by;        /* [E * P] */
   fo__hop_req *reqs;             /* [E * P] remote groups, part by part */
@@ -103,7 +103,8 @@ struct fo_sampler {
   fo_batch_t *scratch;   /* the local part's one-hop results */
   int64_t *group;        /* [frontier] requests' node lists, grouped by part */
   int64_t *group_trees;
-  int64_t cap_group, cap_group_trees;
+  int64_t *group_times;  /* temporal: [frontier] each grouped node's tree time */
+  int64_t cap_group, cap_group_trees, cap_group_times;
   int64_t *cursor;       /* [parts] next edge of each part's result during assembly */
   int64_t *gcount;       /* [parts] nodes of each part in this hop's frontier */
   fo__hop_req *reqs;
@@ -302,9 +303,9 @@ static int setup_temporal(fo_sampler_t *s) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t);
     s->ntype_time[t] = v && v->node_time && v->node_time->shape[0] == v->n_nodes ? v->node_time->data : NULL;
   }
-  if (s->temporal == FO_TEMPORAL_NONE) return FO_OK;
   if (s->shards) {
-    /* every open part of an edge type orders its rows as the input did (partition copies rows) */
+    /* every open part of an edge type orders its rows as the input did (partition copies rows);
+     * also for a non-temporal sampler: it may answer temporal one-hop requests (fo__sampler_hop) */
     for (int32_t et = 0; et < s->n_etypes; et++) {
       const fo_topology *sh = s->shards + (size_t)et * (size_t)s->n_shards;
       const int first = fo__first_part_index(d);
@@ -315,6 +316,7 @@ static int setup_temporal(fo_sampler_t *s) {
       s->topos[et].rows_by_node_time = sh[first].rows_by_node_time;
     }
   }
+  if (s->temporal == FO_TEMPORAL_NONE) return FO_OK;
   if (s->time_node) {
     for (int32_t et = 0; et < s->n_etypes; et++)
       if (!s->ntype_time[s->nbr_t[et]])
@@ -463,6 +465,8 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->ty.owner);
   free(s->ty.nodes);
   free(s->ty.trees);
+  free(s->ty.times);
+  free(s->group_times);
   free(s->ty.count);
   free(s->ty.start);
   free(s->ty.by);
@@ -1538,11 +1542,6 @@ static int induce(fo__idmap *map, bool disjoint, fo_batch_t *nb, const fo_batch_
 
 int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_part) {
   const fo_dataset_t *d = s->d;
-  if (s->temporal != FO_TEMPORAL_NONE)
-    return FO_FAIL(FO_ENOSYS, "distributed sampling: temporal mode is not supported yet (the "
-                   "one-hop request carries no per-node time bounds)");
-  if (s->weighted)
-    return FO_FAIL(FO_ENOSYS, "distributed sampling: weighted mode is not supported yet");
   if (!d->n_parts || local_part < 0 || local_part >= d->n_parts || !d->parts[local_part])
     return FO_FAIL(FO_EINVAL, "distributed sampling needs a partitioned dataset with part %d open",
                    (int)local_part);
@@ -1571,6 +1570,36 @@ int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_p
   s->remote = *r;
   s->local_part = local_part;
   s->dist = true;
+  return FO_OK;
+}
+
+/* What a one-hop request's mode needs of the part answering it: weights, edge times in the
+ * sampled direction, or the neighbors' node times; a temporal request names its times. */
+static int hop_mode_check(const fo_sampler_t *s, const fo__hop_req *req) {
+  const fo_topology *sh = &s->pshards[req->part];
+  const fo_dataset_t *d = s->d;
+  fo_edge_type ty;
+  fo_dataset_edge_type(d, req->etype, &ty);
+  if ((unsigned)req->temporal > FO_TEMPORAL_LAST || req->window < -1 ||
+      (req->temporal && (!req->times || !req->disjoint)) || (req->temporal && req->weighted))
+    return FO_FAIL(FO_EINVAL, "one-hop request: temporal mode %d (window %lld, %s, %s): not one "
+                   "this kernel answers", (int)req->temporal, (long long)req->window,
+                   req->times ? "times" : "no times", req->weighted ? "weighted" : "unweighted");
+  if (req->weighted && !sh->weight)
+    return FO_FAIL(FO_EINVAL, "weighted one-hop request, but part %d of '%s'%s%s%s stores no edge "
+                   "weights (import with --edge-weight, then partition)", (int)req->part, d->path,
+                   s->typed ? " (edge type '" : "", s->typed ? ty.name : "", s->typed ? "')" : "");
+  if (req->temporal && !req->time_node && !sh->time)
+    return FO_FAIL(FO_EINVAL, "edge-time temporal one-hop request, but part %d of '%s'%s%s%s "
+                   "stores no edge times (import with --edge-time or --time-col, then partition)",
+                   (int)req->part, d->path, s->typed ? " (edge type '" : "", s->typed ? ty.name : "",
+                   s->typed ? "')" : "");
+  if (req->temporal && req->time_node && !s->ntype_time[s->nbr_t[req->etype]])
+    return FO_FAIL(FO_EINVAL, "node-time temporal one-hop request, but '%s' has no node times%s%s%s "
+                   "(import with --node-time, then partition)", d->path,
+                   s->typed ? " for node type '" : "",
+                   s->typed ? fo_dataset_node_type_name(d, s->nbr_t[req->etype]) : "",
+                   s->typed ? "'" : "");
   return FO_OK;
 }
 
@@ -1603,11 +1632,32 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   if (req->n) memcpy(sb->node, req->nodes, (size_t)req->n * sizeof *sb->node);
   if (req->disjoint && req->n) memcpy(sb->batch, req->trees, (size_t)req->n * sizeof *sb->batch);
   sb->n_nodes = req->n;
+  if ((rc = hop_mode_check(s, req)) != FO_OK) return rc;
   if ((rc = read_rows_sharded(s, sb, 0, req->n, &hp, &total)) != FO_OK) return rc;
   if ((rc = batch_edges(sb, total)) != FO_OK) return rc;
-  if ((rc = choose_positions(s, sb, sb, 0, req->n, &hp)) != FO_OK ||
-      (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK)
-    return rc;
+  {
+    /* the request's mode: the kernel the asking sampler runs locally (weighted, temporal with
+     * the request's per-node times), then this sampler's own mode back */
+    const fo_temporal_strategy t0 = s->temporal;
+    const bool w0 = s->weighted, n0 = s->time_node, st0 = s->strict;
+    const int64_t win0 = s->window;
+    s->temporal = (fo_temporal_strategy)req->temporal;
+    s->weighted = req->weighted;
+    s->time_node = req->time_node;
+    s->strict = req->strict;
+    s->window = req->window;
+    s->req_time = req->times;
+    rc = req->temporal ? choose_temporal(s, &s->topos[req->etype], sb, sb, 0, req->n, &hp)
+         : req->weighted ? choose_weighted(s, &s->topos[req->etype], sb, sb, 0, req->n, &hp)
+                         : choose_positions(s, sb, sb, 0, req->n, &hp);
+    s->temporal = t0;
+    s->weighted = w0;
+    s->time_node = n0;
+    s->strict = st0;
+    s->window = win0;
+    s->req_time = NULL;
+    if (rc != FO_OK || (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK) return rc;
+  }
   /* counts per node from col (edges come node by node) */
   if ((rc = fo__grow(&s->counts, &s->cap_counts, req->n, sizeof *s->counts, "sampler scratch")) != FO_OK)
     return rc;
@@ -1619,6 +1669,16 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   res->nbr = sb->row;
   res->eid = sb->edge;
   return FO_OK;
+}
+
+/* A request's mode: the sampler's (times: the nodes' tree times when temporal). */
+static void req_mode(const fo_sampler_t *s, fo__hop_req *r, const int64_t *times) {
+  r->weighted = s->weighted;
+  r->temporal = (int32_t)s->temporal;
+  r->time_node = s->time_node;
+  r->strict = s->strict;
+  r->window = s->window;
+  r->times = s->temporal != FO_TEMPORAL_NONE ? times : NULL;
 }
 
 /* One hop of a distributed sampler: the frontier split by owner, the local part's nodes sampled
@@ -1639,6 +1699,10 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   if (hp->disjoint && (rc = fo__grow(&s->group_trees, &s->cap_group_trees, nf + 1,
                                       sizeof *s->group_trees, "sampler scratch")) != FO_OK)
     return rc;
+  if (s->temporal != FO_TEMPORAL_NONE &&
+      (rc = fo__grow(&s->group_times, &s->cap_group_times, nf + 1, sizeof *s->group_times,
+                     "sampler scratch")) != FO_OK)
+    return rc;
   /* owners, and the nodes of each part packed in frontier order */
   memset(s->gcount, 0, (size_t)P * sizeof *s->gcount);
   for (int64_t i = fb; i < fe; i++) {
@@ -1658,6 +1722,7 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     int k = s->fowner[i - fb];
     s->group[start[k]] = out->node[i];
     if (hp->disjoint) s->group_trees[start[k]] = out->batch[i];
+    if (s->group_times) s->group_times[start[k]] = s->tree_time[out->batch[i]];
     start[k]++;
   }
   for (int k = 0; k < P; k++) start[k] -= s->gcount[k];
@@ -1676,6 +1741,7 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     r->n = s->gcount[k];
     r->nodes = s->group + start[k];
     r->trees = hp->disjoint ? s->group_trees + start[k] : NULL;
+    req_mode(s, r, s->group_times ? s->group_times + start[k] : NULL);
     if (k == s->local_part && (rc = fo__sampler_hop(s, r, s->scratch, &local)) != FO_OK) return rc;
   }
   if (n_req && (rc = s->remote.hop(s->remote.ctx, s->reqs, n_req, s->res)) != FO_OK) return rc;
@@ -1757,7 +1823,9 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
   if ((rc = fo__grow(&ty->owner, &ty->cap_owner, total + 1, sizeof *ty->owner, "sampler scratch")) != FO_OK ||
       (rc = fo__grow(&ty->nodes, &ty->cap_nodes, total + 1, sizeof *ty->nodes, "sampler scratch")) != FO_OK ||
       (s->disjoint && (rc = fo__grow(&ty->trees, &ty->cap_trees, total + 1, sizeof *ty->trees,
-                                     "sampler scratch")) != FO_OK))
+                                     "sampler scratch")) != FO_OK) ||
+      (s->temporal != FO_TEMPORAL_NONE &&
+       (rc = fo__grow(&ty->times, &ty->cap_times, total + 1, sizeof *ty->times, "sampler scratch")) != FO_OK))
     return rc;
   memset(ty->count, 0, (size_t)E * (size_t)P * sizeof *ty->count);
   for (int32_t et = 0; et < E; et++) {
@@ -1785,6 +1853,7 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
       const int64_t g = (int64_t)ty->owner[ty->off[et] + i - s->hop_fb[ft]] * E + et;
       ty->nodes[ty->start[g]] = fr->node[i];
       if (s->disjoint) ty->trees[ty->start[g]] = fr->batch[i];
+      if (s->temporal != FO_TEMPORAL_NONE) ty->times[ty->start[g]] = s->tree_time[fr->batch[i]];
       ty->start[g]++;
     }
   }
@@ -1809,6 +1878,7 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
       r.n = ty->count[g];
       r.nodes = ty->nodes + ty->start[g];
       r.trees = s->disjoint ? ty->trees + ty->start[g] : NULL;
+      req_mode(s, &r, s->temporal != FO_TEMPORAL_NONE ? ty->times + ty->start[g] : NULL);
       if (k == s->local_part) {
         /* the local groups: sampled now, counts copied out of the kernel's scratch */
         fo__hop_res *lr = &ty->local[et];

@@ -639,6 +639,65 @@ typedef struct tmode {
   int64_t window;
 } tmode;
 
+/* The loader options of an epoch in mode m. */
+static void epoch_opts(fo_loader_opts *lo, int workers, const int64_t *inputs, const int64_t *itime,
+                       int64_t n, tmode m) {
+  static const int32_t f[] = {6, 4};
+  fo_loader_opts_init(lo);
+  lo->sampler.fanouts = f;
+  lo->sampler.n_hops = 2;
+  lo->sampler.temporal = m.st;
+  lo->sampler.time_attr = m.at;
+  lo->sampler.time_strict = m.strict;
+  lo->sampler.time_window = m.window;
+  lo->sampler.seed = 9;
+  lo->batch_size = 16;
+  lo->shuffle = true;
+  lo->num_workers = workers;
+  lo->input_nodes = inputs;
+  lo->n_input_nodes = n;
+  lo->input_time = itime;
+  lo->features = lo->labels = false;
+}
+
+/* The distributed path in one process (fo_dist_init_local, P machines over the partitioned
+ * pd): batch b from machine b mod P equals batch b of the plain loader over d, and remote
+ * machines were asked (the hop requests carry the mode and the nodes' times). */
+static void dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o) {
+  fo_loader_t *L0, *L[4];
+  fo_dist_t *dd[4];
+  fo_loader_batch_t *bt;
+  uint64_t want[64];
+  int64_t nw = 0, total = 0, hops = 0;
+  assert_fo_ok(fo_loader_create(d, o, &L0));
+  while (nw < 64 && fo_loader_next(L0, &bt) == FO_OK && bt) {
+    want[nw++] = fo_loader_batch_digest(bt);
+    fo_loader_release(L0, bt);
+  }
+  fo_loader_destroy(L0);
+  for (int r = 0; r < P; r++) {
+    assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
+    assert_fo_ok(fo_dist_loader_create(dd[r], pd, o, FO_DIST_TAIL_KEEP, &L[r]));
+    total += fo_loader_num_batches(L[r]);
+  }
+  assert_int_equal(total, nw);
+  for (int64_t b = 0; b < total; b++) {
+    assert_fo_ok(fo_loader_next(L[b % P], &bt));
+    assert_non_null(bt);
+    assert_int_equal(bt->index, b);
+    if (fo_loader_batch_digest(bt) != want[b]) fail_msg("batch %lld differs from the plain loader's", (long long)b);
+    fo_loader_release(L[b % P], bt);
+  }
+  for (int r = 0; r < P; r++) {
+    fo_dist_stats ds;
+    fo_dist_get_stats(dd[r], &ds);
+    for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
+    fo_loader_destroy(L[r]);
+    assert_fo_ok(fo_dist_finalize(dd[r]));
+  }
+  assert_true(hops > 0);
+}
+
 static uint64_t epoch_digest_as(const fo_dataset_t *d, int workers, const int64_t *inputs,
                                 const int64_t *itime, int64_t n, tmode m) {
   fo_loader_opts lo;
@@ -723,6 +782,12 @@ static void test_parts_every_mode(void **state) {
         /* default seed times: the seeds' node times, read from the top level */
         assert_int_equal(epoch_digest_as(pd, 0, inputs, NULL, 200, modes[q]),
                          epoch_digest_as(g.d, 0, inputs, NULL, 200, modes[q]));
+        /* distributed, in one process: 3 machines */
+        {
+          fo_loader_opts lo;
+          epoch_opts(&lo, 0, inputs, q % 2 ? NULL : itime, 200, modes[q]);
+          dist_same(g.d, pd, 3, &lo);
+        }
       }
       fo_dataset_close(pd);
       free(pdir);
