@@ -44,7 +44,8 @@
 #            and node times (and one with node times only: rows ordered by neighbor time),
 #            partitioned by hash and range into 2 and 4 parts: --dist digests equal single
 #            process for --weighted (with and without replacement), --temporal uniform and last,
-#            --time edge and node, --strict, --window; a typed graph with per-type weights
+#            --time edge and node, --strict, --window; a typed graph with per-type weights;
+#            DistNeighborLoader weighted and temporal (py_dist.py temporal)
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
@@ -638,6 +639,17 @@ EOF
     same_digest "typed weighted, replace, $parts" "$r" 1 ty-$parts ty --input-type a --fanout 3,3 \
       --batch-size 16 --seed 4 --threads 0 --weighted --replace
   done
+  # DistNeighborLoader(weighted=True, time_attr=..., input_time=...), where the module is built
+  if [ -f "${PYFANOUT:-}/fanout/__init__.py" ] && PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    for p in 2 4; do
+      if PYTHONPATH=$PYFANOUT PYTHONDONTWRITEBYTECODE=1 mpi $p $PY "$(dirname "${BASH_SOURCE[0]}")/py_dist.py" \
+        temporal "$D/g-h$p" "$D/g" 1 > pyt.out 2>&1 && [ "$(grep -c '^ok   python temporal' pyt.out)" = $p ]; then
+        grep '^ok' pyt.out
+      else fail "python temporal on $p machines"; cat pyt.out; fi
+    done
+  else
+    echo "skip python temporal: the Python module is not built here"
+  fi
   ;;
 typed)
   # a typed graph of its own (papers, authors, terms; writes, cites, has and their reverses;

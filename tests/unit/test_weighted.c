@@ -887,6 +887,13 @@ static void test_parts_equal(void **state) {
         lo.shuffle = true;
         lo.features = lo.labels = false;
         dist_same(g.d, pd, 3, &lo);
+        /* and loader threads: the distributed epoch with 3 threads per machine equals the
+         * plain one without */
+        {
+          fo_loader_opts l3 = lo;
+          l3.num_workers = 3;
+          dist_same(g.d, pd, 2, &l3);
+        }
       }
     }
     fo_dataset_close(pd);
