@@ -892,7 +892,7 @@ static void test_parts_equal(void **state) {
         {
           fo_loader_opts l3 = lo;
           l3.num_workers = 3;
-          dist_same(g.d, pd, 2, &l3);
+          dist_same(g.d, pd, 3, &l3);
         }
       }
     }
