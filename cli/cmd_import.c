@@ -80,6 +80,9 @@ static void help(void) {
          "                       repeat per type (reverse types take their edge's weights)\n"
          "  --edge-split S__R__D:NAME=F.npy,...  edge splits of (S, R, D), positions in its\n"
          "                       input order; repeat per type (not for reverse types)\n"
+         "  --edge-time S__R__D=T.npy  times of edge type (S, R, D), in its input order\n"
+         "  --node-time TYPE=T.npy  node times of node type TYPE\n"
+         "  (--weight-col K, --time-col K and --time-format read every type's lines)\n"
          "  (--undirected and --remove-self-loops apply to types with S = D; --dedup, --csc,\n"
          "  --csr, --columns, --string-ids, --index-dtype to every type)\n"
          "\n"
@@ -107,11 +110,13 @@ typedef struct typed_args {
   int n_nt;
   char **owned;
   int n_owned;
-  const char *feat[64], *lab[64], *split[64], *weight[64]; /* raw values, in order */
-  int n_feat, n_lab, n_split, n_weight;
+  const char *feat[64], *lab[64], *split[64], *weight[64], *etime[64], *ntime[64]; /* raw values */
+  int n_feat, n_lab, n_split, n_weight, n_etime, n_ntime;
   fo_import_edge_weight *ew; /* typed --edge-weight SRC__REL__DST=W.npy */
   fo_import_edge_split es[FO_IMPORT_MAX_EDGE_SPLIT_TYPES]; /* --edge-split [ET:]NAME=F,... */
   int n_es;
+  fo_import_edge_weight *et_time; /* typed --edge-time SRC__REL__DST=T.npy */
+  fo_import_node_time *nt_time;   /* typed --node-time TYPE=T.npy */
   char **argv; /* argv without the FILEs of --edge-type */
   int argc;
 } typed_args;
@@ -123,6 +128,8 @@ static void typed_free(typed_args *t) {
   free(t->et_files);
   free(t->nt);
   free(t->ew);
+  free(t->et_time);
+  free(t->nt_time);
   free(t->argv);
 }
 
@@ -232,17 +239,38 @@ static int typed_node_data(typed_args *t) {
 
 /* Typed --edge-weight SRC__REL__DST=W.npy (relations may hold '=': the type ends at the first
  * '=' after its second "__"). */
-static int typed_weights(typed_args *t) {
-  if (!t->n_weight) return CLI_OK;
-  if (!(t->ew = calloc((size_t)t->n_weight, sizeof *t->ew))) return cli_usage_error("import", "out of memory");
-  for (int i = 0; i < t->n_weight; i++) {
-    const char *a = t->weight[i], *p1 = strstr(a, "__"), *p2 = p1 ? strstr(p1 + 2, "__") : NULL;
+static int typed_edge_files(typed_args *t, const char *opt, const char *const *raw, int n,
+                            fo_import_edge_weight **out) {
+  if (!n) return CLI_OK;
+  if (!(*out = calloc((size_t)n, sizeof **out))) return cli_usage_error("import", "out of memory");
+  for (int i = 0; i < n; i++) {
+    const char *a = raw[i], *p1 = strstr(a, "__"), *p2 = p1 ? strstr(p1 + 2, "__") : NULL;
     const char *eq = p2 ? strchr(p2 + 2, '=') : NULL;
     if (!eq || eq == p2 + 2 || !eq[1])
-      return cli_usage_error("import", "--edge-weight: '%s' is not SRC__REL__DST=W.npy (a typed "
-                             "import takes weights per edge type)", a);
-    if (!(t->ew[i].edge_type = own(t, a, (size_t)(eq - a)))) return cli_usage_error("import", "out of memory");
-    t->ew[i].path = eq + 1;
+      return cli_usage_error("import", "%s: '%s' is not SRC__REL__DST=%s.npy (a typed import takes "
+                             "%s per edge type)", opt, a, strcmp(opt, "--edge-time") ? "W" : "T",
+                             strcmp(opt, "--edge-time") ? "weights" : "times");
+    if (!((*out)[i].edge_type = own(t, a, (size_t)(eq - a)))) return cli_usage_error("import", "out of memory");
+    (*out)[i].path = eq + 1;
+  }
+  return CLI_OK;
+}
+
+static int typed_weights(typed_args *t) {
+  int rc;
+  if ((rc = typed_edge_files(t, "--edge-weight", t->weight, t->n_weight, &t->ew)) ||
+      (rc = typed_edge_files(t, "--edge-time", t->etime, t->n_etime, &t->et_time)))
+    return rc;
+  /* typed --node-time TYPE=T.npy (node types hold no '=') */
+  if (t->n_ntime && !(t->nt_time = calloc((size_t)t->n_ntime, sizeof *t->nt_time)))
+    return cli_usage_error("import", "out of memory");
+  for (int i = 0; i < t->n_ntime; i++) {
+    const char *a = t->ntime[i], *eq = strchr(a, '=');
+    if (!eq || eq == a || !eq[1])
+      return cli_usage_error("import", "--node-time: '%s' is not TYPE=T.npy (a typed import takes "
+                             "node times per node type)", a);
+    if (!(t->nt_time[i].node_type = own(t, a, (size_t)(eq - a)))) return cli_usage_error("import", "out of memory");
+    t->nt_time[i].path = eq + 1;
   }
   return CLI_OK;
 }
@@ -353,8 +381,16 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
       t->weight[t->n_weight++] = optarg;
       o.edge_weight = optarg;
       break;
-    case OPT_EDGE_TIME: o.edge_time = optarg; break;
-    case OPT_NODE_TIME: o.node_time = optarg; break;
+    case OPT_EDGE_TIME:
+      if (t->n_etime == 64) return cli_usage_error("import", "too many --edge-time options");
+      t->etime[t->n_etime++] = optarg;
+      o.edge_time = optarg;
+      break;
+    case OPT_NODE_TIME:
+      if (t->n_ntime == 64) return cli_usage_error("import", "too many --node-time options");
+      t->ntime[t->n_ntime++] = optarg;
+      o.node_time = optarg;
+      break;
     case OPT_WEIGHT_COL:
     case OPT_TIME_COL: {
       int64_t k;
@@ -447,9 +483,13 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
     /* typed: node data options are TYPE=...; the homogeneous fields stay unset */
     o.features = o.labels = o.splits = NULL;
     if ((rc = typed_node_data(t)) || (rc = typed_weights(t))) return rc;
-    o.edge_weight = NULL;
+    o.edge_weight = o.edge_time = o.node_time = NULL;
     o.edge_weights = t->ew;
     o.n_edge_weights = t->n_weight;
+    o.edge_times = t->et_time;
+    o.n_edge_times = t->n_etime;
+    o.node_times = t->nt_time;
+    o.n_node_times = t->n_ntime;
     o.edge_types = t->et;
     o.n_edge_types = t->n_et;
     o.node_type_opts = t->nt;

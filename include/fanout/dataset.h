@@ -264,9 +264,11 @@ FO_API int fo_dataset_features(const fo_dataset_t *d, fo_features *out);
 
 /**
  * Node times (import --node-time; temporal sampling in node-time mode): `*t` int64 [*n], one per
- * node (of the node type, for a node-type view from fo_dataset_node_data).
- * @return FO_OK; FO_EINVAL if the dataset (or node type) has none, or `d` is typed or
- *         partitioned (ask a node type's view). Cost: O(1); valid until close.
+ * node (of the node type, for a node-type view from fo_dataset_node_data). A partitioned
+ * dataset keeps every node's time at its top level (`fanout partition` carries them), so they
+ * are read here too, for all nodes of every part.
+ * @return FO_OK; FO_EINVAL if the dataset (or node type) has none, or `d` is typed (ask a node
+ *         type's view). Cost: O(1); valid until close.
  */
 FO_API int fo_dataset_node_time(const fo_dataset_t *d, const int64_t **t, int64_t *n);
 

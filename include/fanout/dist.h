@@ -198,8 +198,11 @@ typedef enum fo_dist_tail {
  * Collective: every process creates its loaders in the same order (one at a time), with the
  * same options; they are checked first (fo_dist_check_same: fanouts, replace, edge_dir,
  * disjoint, seed, batch_size, input_nodes (count and digest), split, shuffle, drop_last, epoch,
- * features, labels, tail, input_type, edge_type_fanouts (count and digest)), so processes started with different options fail together instead
- * of producing a mixture.
+ * features, labels, tail, input_type, edge_type_fanouts (count and digest), weighted,
+ * temporal (strategy, time attribute, strict, window), input_time (count and digest)), so
+ * processes started with different options fail together instead of producing a mixture.
+ * Weighted and temporal samplers work as single-process ones: each remote hop request carries
+ * the mode and every node's time bound, and the part answering runs the same kernel.
  * @return as fo_loader_create; FO_EINVAL for a bad `tail`, or on every process for options
  *         that differ between processes (the message names the first such option and two
  *         ranks with their values); FO_EMPI when not every process created its loader within

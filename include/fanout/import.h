@@ -143,7 +143,8 @@ typedef struct fo_import_edge_type {
 /** Edge weights of one edge type of a typed import (`--edge-weight SRC__REL__DST=W.npy`). */
 typedef struct fo_import_edge_weight {
   const char *edge_type; /**< "SRC__REL__DST": an edge type of the input (a reverse type of
-                              reverse_edges takes its edge's weight and cannot be named) */
+                              reverse_edges takes its edge's weight and cannot be named).
+                              The same pair names a type's edge times (edge_times) */
   const char *path;      /**< .npy [input edges of that type] float32 or float64, finite and
                               >= 0, in the order the type's edges are read (its file, or its
                               lines of the one typed edge list); stored as fo_import_opts.
@@ -178,6 +179,15 @@ typedef struct fo_import_node_type {
   const char *labels;    /**< .npy [n_t], as fo_import_opts.labels */
   const char *splits;    /**< "train=a.npy,val=b.npy": ids of this type, as fo_import_opts.splits */
 } fo_import_node_type;
+
+/** Node times of one node type of a typed import (`--node-time TYPE=T.npy`). */
+typedef struct fo_import_node_time {
+  const char *node_type; /**< a node type of the import */
+  const char *path;      /**< .npy [nodes of the type] int64 or int32, as fo_import_opts.
+                              node_time (a different length is FO_EINVAL); without edge times
+                              the rows whose neighbors are of this type are then ordered by
+                              their times (CSC by source time, CSR by target time) */
+} fo_import_node_time;
 
 typedef struct fo_import_opts {
   fo_format format;        /**< default FO_FORMAT_EDGELIST */
@@ -256,6 +266,16 @@ typedef struct fo_import_opts {
                                    type (types not named store none); borrowed. An unknown or
                                    reverse type, or one named twice: FO_EINVAL */
   int32_t n_edge_weights;     /**< default 0 */
+  const fo_import_edge_weight *edge_times; /**< [n_edge_times] typed: edge times per edge type
+                                   (`--edge-time SRC__REL__DST=T.npy`; path: .npy [input edges
+                                   of the type] int64 or int32, as fo_import_opts.edge_time:
+                                   that type's rows are then sorted by time, a reverse type has
+                                   its edge's times); the same rules as edge_weights; borrowed */
+  int32_t n_edge_times;       /**< default 0 */
+  const fo_import_node_time *node_times; /**< [n_node_times] typed: node times per node type
+                                   (types not named store none); an unknown type or one named
+                                   twice: FO_EINVAL; borrowed */
+  int32_t n_node_times;       /**< default 0 */
   bool reverse_edges;         /**< add (d, "rev_" + r, s) for every edge type (s, r, d) with
                                    s != d, after the original types; default false */
   const fo_import_edge_split *edge_splits; /**< [n_edge_splits] edge splits (see

@@ -89,7 +89,9 @@ typedef struct fo_sampler_opts {
                                replacement repeats are redrawn, and rows of degree <= 2 x
                                fanout (or with piled-up repeats) use Efraimidis-Spirakis keys,
                                O(deg log fanout). Nothing is built at open.
-                               Partitioned datasets and fo_dist: FO_ENOSYS. */
+                               Partitioned datasets (parts carry their rows' weights and alias
+                               tables) and fo_dist (the one-hop requests say weighted) give
+                               the unpartitioned batches. */
   /* ---- temporal sampling (PyG NeighborSampler time_attr / temporal_strategy) ------------ */
   fo_temporal_strategy temporal; /**< default FO_TEMPORAL_NONE. Otherwise every seed carries a
                                time t (fo_sampler_sample_at: seed_time, or by default the seed's
@@ -110,11 +112,13 @@ typedef struct fo_sampler_opts {
                                dataset lacks the times (message names the edge or node type
                                and the import option), FO_EINVAL for `weighted` with "last",
                                FO_ENOSYS for `weighted` node-time sampling of rows not ordered
-                               by neighbor time, node-time mode over a partitioned dataset,
-                               and fo_dist (MPI) samplers. With `weighted` (uniform strategy):
-                               draws by weight among the eligible edges (the whole row's alias
-                               draws, ineligible ones rejected; an exact pass over the eligible
-                               range when the rejections exceed 2 fanout + 8). */
+                               by neighbor time. With `weighted` (uniform strategy): draws by
+                               weight among the eligible edges (the whole row's alias draws,
+                               ineligible ones rejected; an exact pass over the eligible range
+                               when the rejections exceed 2 fanout + 8). Partitioned datasets
+                               (edge times in the parts, node times whole at the top level) and
+                               fo_dist (each one-hop request carries the mode and every node's
+                               time bound) give the unpartitioned batches. */
   fo_time_attr time_attr; /**< default FO_TIME_ATTR_EDGE */
   bool time_strict;       /**< eligible iff time < t instead of <= t; default false */
   int64_t time_window;    /**< >= 0: also time >= t - window (a window of `window` time units
@@ -164,8 +168,7 @@ FO_API void fo_sampler_opts_init(fo_sampler_opts *o);
  *         < -1 (message gives the hop, the value and for edge_type_fanouts the edge type), or
  *         the dataset (any edge type of a typed one) lacks the topology that edge_dir needs,
  *         or `weighted` is set and it stores no weights for that topology (message names the
- *         edge type and --edge-weight); FO_ENOSYS for `weighted` with a partitioned dataset;
- *         FO_ENOMEM.
+ *         edge type and --edge-weight; a partitioned dataset: the part); FO_ENOMEM.
  * Thread-safety: any thread. Cost: O(n_hops); the scratch grows on first use.
  */
 FO_API int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o,

@@ -453,6 +453,12 @@ def _import_opts(
     node_arrays: Union[None, str, Dict[str, PathLike]] = None,
     arrays: Union[None, str, Dict[str, PathLike]] = None,
     allow_nonfinite: bool = False,
+    edge_weight: Optional[PathLike] = None,
+    edge_time: Optional[PathLike] = None,
+    node_time: Optional[PathLike] = None,
+    weight_col: Optional[int] = None,
+    time_col: Optional[int] = None,
+    time_format: str = "unix",
 ) -> Dict[str, Any]:
     def named(spec):
         if isinstance(spec, dict):
@@ -482,6 +488,12 @@ def _import_opts(
         progress=bool(progress),
         string_ids=bool(string_ids),
         allow_nonfinite=bool(allow_nonfinite),
+        edge_weight=_fspath(edge_weight),
+        edge_time=_fspath(edge_time),
+        node_time=_fspath(node_time),
+        weight_col=-1 if weight_col is None else operator.index(weight_col),
+        time_col=-1 if time_col is None else operator.index(time_col),
+        time_format=str(time_format),
         **_columns(columns),
     )
 
@@ -525,6 +537,12 @@ def import_dataset(
     edge_types: Any = None,
     node_types: Optional[Dict[str, Dict[str, Any]]] = None,
     reverse_edges: bool = False,
+    edge_weight: Optional[PathLike] = None,
+    edge_time: Optional[PathLike] = None,
+    node_time: Optional[PathLike] = None,
+    weight_col: Optional[int] = None,
+    time_col: Optional[int] = None,
+    time_format: str = "unix",
 ) -> Dict[str, Any]:
     """Import a graph into a new dataset directory ``output`` (``fanout import``).
 
@@ -548,6 +566,16 @@ def import_dataset(
     or "name=f.npy,...") store integer arrays as node data (``--node-array``) or as they are
     (``--array``). NaN and infinite feature values are refused (ValueError naming the
     file, row and column) unless ``allow_nonfinite=True``.
+
+    Weights and times (``--edge-weight``, ``--edge-time``, ``--node-time``, ``--weight-col``,
+    ``--time-col``, ``--time-format``): ``edge_weight="w.npy"`` (float32/float64, one per input
+    edge), ``edge_time="t.npy"`` (int64/int32, one per input edge; rows are then kept sorted by
+    time), ``node_time="nt.npy"`` (one per node), ``weight_col=K`` / ``time_col=K`` (edge lists:
+    the 0-based column holding each edge's weight / time) and ``time_format="unix"`` or
+    ``"iso8601"``. A typed import takes ``weight_col``, ``time_col`` and ``time_format`` (every
+    type's lines); per-type weight and time files are the CLI's (``--edge-weight
+    S__R__D=W.npy``, ``--edge-time S__R__D=T.npy``, ``--node-time TYPE=T.npy``) and a
+    ValueError here. Bad values raise FormatError or ValueError naming file, line and value.
 
     ``format="ogb"``: ``inputs`` is an OGB dataset directory (docs/IMPORT.md). Besides what
     ``fanout import --format ogb`` reads, Python converts the binary layout (``raw/data.npz``,
@@ -574,10 +602,18 @@ def import_dataset(
             if v is not None:
                 raise ValueError(f"{name}: a typed import gives it per node type: "
                                  f"node_types={{type: {{'{name}': ...}}}}")
+        for name, v in (("edge_weight", edge_weight), ("edge_time", edge_time),
+                        ("node_time", node_time)):
+            if v is not None:
+                raise ValueError(f"{name}: a typed import takes it per type, which only the CLI "
+                                 f"has so far (fanout import --{name.replace('_', '-')} "
+                                 f"{'TYPE' if name == 'node_time' else 'SRC__REL__DST'}=FILE); "
+                                 f"weight_col and time_col work here")
         opts = _import_opts(format, undirected, remove_self_loops, dedup, drop_unknown,
                             relabel, csc, csr, index_dtype, None, None, None, None,
                             feature_dtype, split_seed, force, progress, string_ids, columns,
-                            node_arrays, arrays, allow_nonfinite)
+                            node_arrays, arrays, allow_nonfinite, None, None, None, weight_col,
+                            time_col, time_format)
         rep = _fanout._import_typed(os.fspath(output), _typed_edge_files(edge_types),
                                     _typed_node_opts(node_types or {}), bool(reverse_edges),
                                     **opts)
@@ -597,7 +633,9 @@ def import_dataset(
               split=split, feature_dtype=feature_dtype, split_seed=split_seed, force=force,
               progress=progress, string_ids=string_ids, columns=columns,
               node_arrays=node_arrays, arrays=arrays,
-              allow_nonfinite=allow_nonfinite, reverse_edges=reverse_edges)
+              allow_nonfinite=allow_nonfinite, reverse_edges=reverse_edges,
+              edge_weight=edge_weight, edge_time=edge_time, node_time=node_time,
+              weight_col=weight_col, time_col=time_col, time_format=time_format)
     if format == "ogb" and len(paths) == 1 and os.path.isdir(paths[0]):
         import tempfile
         from . import _ogb
@@ -619,7 +657,9 @@ def _import_files(paths: List[str], output: PathLike, format: str,
                         kw["index_dtype"], kw["num_nodes"], kw["features"], kw["labels"],
                         kw["split"], kw["feature_dtype"], kw["split_seed"], kw["force"],
                         kw["progress"], kw["string_ids"], kw["columns"], kw["node_arrays"],
-                        kw["arrays"], kw["allow_nonfinite"])
+                        kw["arrays"], kw["allow_nonfinite"], kw.get("edge_weight"),
+                        kw.get("edge_time"), kw.get("node_time"), kw.get("weight_col"),
+                        kw.get("time_col"), kw.get("time_format", "unix"))
     rep = _fanout.import_dataset(paths, os.fspath(output),
                                  reverse_edges=bool(kw.get("reverse_edges")), **opts)
     rep["output"] = _fspath(output)

@@ -133,8 +133,9 @@ static PyObject *run_job(job *j) {
   "format", "undirected", "remove_self_loops", "dedup", "drop_unknown", "relabel", "csc",   \
       "csr", "index_dtype", "num_nodes", "features", "labels", "splits", "feature_dtype",    \
       "split_seed", "force", "progress", "string_ids", "src_column", "dst_column", "node_arrays", \
-      "arrays", "allow_nonfinite", NULL
-#define OPT_FORMAT_TAIL "spppppppsLzzzsKpppiizzp"
+      "arrays", "allow_nonfinite", "edge_weight", "edge_time", "node_time", "weight_col",    \
+      "time_col", "time_format", NULL
+#define OPT_FORMAT_TAIL "spppppppsLzzzsKpppiizzpzzziis"
 #define OPT_FORMAT "|$" OPT_FORMAT_TAIL
 
 typedef struct raw_opts {
@@ -144,13 +145,17 @@ typedef struct raw_opts {
   long long num_nodes;
   unsigned long long split_seed;
   const char *features, *labels, *splits, *node_arrays, *arrays;
+  const char *edge_weight, *edge_time, *node_time, *time_format;
+  int weight_col, time_col;
 } raw_opts;
 
 #define OPT_ARGS(r)                                                                          \
   &(r).format, &(r).undirected, &(r).remove_self_loops, &(r).dedup, &(r).drop_unknown,      \
       &(r).relabel, &(r).csc, &(r).csr, &(r).index_dtype, &(r).num_nodes, &(r).features,    \
       &(r).labels, &(r).splits, &(r).feature_dtype, &(r).split_seed, &(r).force, &(r).progress, \
-      &(r).string_ids, &(r).src_column, &(r).dst_column, &(r).node_arrays, &(r).arrays, &(r).allow_nonfinite
+      &(r).string_ids, &(r).src_column, &(r).dst_column, &(r).node_arrays, &(r).arrays,       \
+      &(r).allow_nonfinite, &(r).edge_weight, &(r).edge_time, &(r).node_time, &(r).weight_col, \
+      &(r).time_col, &(r).time_format
 
 static void raw_defaults(raw_opts *r) {
   fo_import_opts o;
@@ -165,6 +170,9 @@ static void raw_defaults(raw_opts *r) {
   r->split_seed = o.split_seed;
   r->src_column = o.src_column;
   r->dst_column = o.dst_column;
+  r->weight_col = o.weight_column;
+  r->time_col = o.time_column;
+  r->time_format = "unix";
 }
 
 /* Translate the parsed keywords into `o`; -1 with ValueError for a bad name. */
@@ -218,6 +226,17 @@ static int to_opts(const raw_opts *r, fo_import_opts *o) {
   o->force = r->force;
   o->progress = r->progress;
   o->allow_nonfinite = r->allow_nonfinite;
+  o->edge_weight = r->edge_weight;
+  o->edge_time = r->edge_time;
+  o->node_time = r->node_time;
+  o->weight_column = r->weight_col;
+  o->time_column = r->time_col;
+  if (!strcmp(r->time_format, "unix")) o->time_format = FO_TIME_UNIX;
+  else if (!strcmp(r->time_format, "iso8601")) o->time_format = FO_TIME_ISO8601;
+  else {
+    PyErr_Format(PyExc_ValueError, "time_format: '%s' is not unix or iso8601", r->time_format);
+    return -1;
+  }
   return 0;
 }
 

@@ -29,19 +29,50 @@ static void put_array(fo__buf *b, const int64_t *a, int64_t n) {
 
 static int64_t words_for(int64_t bytes) { return (bytes + 7) / 8; }
 
+/* The mode flags of a hop request (HOP and HOPS: 8 weighted, 16 temporal) and its temporal
+ * words: the strategy | time_node << 8 | strict << 9, and the window. */
+#define HOP_WEIGHTED 8
+#define HOP_TEMPORAL 16
+static int64_t mode_flags(const fo__hop_req *r) {
+  return (r->weighted ? HOP_WEIGHTED : 0) | (r->temporal ? HOP_TEMPORAL : 0);
+}
+static void put_mode(fo__buf *b, const fo__hop_req *r) {
+  if (!r->temporal) return;
+  put(b, r->temporal | (r->time_node ? 1 << 8 : 0) | (r->strict ? 1 << 9 : 0));
+  put(b, r->window);
+}
+/* Words per node of a request: node, tree (disjoint), time (temporal). */
+static int64_t node_words(const fo__hop_req *r) { return 1 + (r->disjoint ? 1 : 0) + (r->temporal ? 1 : 0); }
+
+/* Decode the temporal words at p[0..1] into r (flags already read); a temporal request is
+ * disjoint (one tree per seed and its time). */
+static int get_mode(const int64_t *p, fo__hop_req *r) {
+  const int64_t st = p[0] & 0xff;
+  if ((p[0] & ~(int64_t)0x3ff) || st < 1 || st > FO_TEMPORAL_LAST || p[1] < -1 || !r->disjoint)
+    return FO_FAIL(FO_EFORMAT, "malformed hop request: temporal mode %lld, window %lld%s",
+                   (long long)p[0], (long long)p[1], r->disjoint ? "" : ", not disjoint");
+  r->temporal = (int32_t)st;
+  r->time_node = p[0] >> 8 & 1;
+  r->strict = p[0] >> 9 & 1;
+  r->window = p[1];
+  return FO_OK;
+}
+
 int fo__enc_hop_req(fo__buf *b, const fo__hop_req *r) {
-  int rc = put_begin(b, FO_MSG_HOP, 8 + r->n * (r->disjoint ? 2 : 1));
+  int rc = put_begin(b, FO_MSG_HOP, 8 + (r->temporal ? 2 : 0) + r->n * node_words(r));
   if (rc != FO_OK) return rc;
   put(b, (int64_t)r->seed);
   put(b, (int64_t)r->epoch);
   put(b, (int64_t)r->batch);
   put(b, r->hop);
   put(b, r->fanout);
-  put(b, (r->replace ? 1 : 0) | (r->disjoint ? 2 : 0));
+  put(b, (r->replace ? 1 : 0) | (r->disjoint ? 2 : 0) | mode_flags(r));
   put(b, r->part);
   put(b, r->n);
+  put_mode(b, r);
   put_array(b, r->nodes, r->n);
   if (r->disjoint) put_array(b, r->trees, r->n);
+  if (r->temporal) put_array(b, r->times, r->n);
   return FO_OK;
 }
 
@@ -141,23 +172,36 @@ int fo__dec_hop_req(const void *msg, size_t len, int64_t n_nodes, int32_t n_part
   if (np < 8) return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld words", (long long)np);
   n = p[7];
   r->disjoint = p[5] & 2;
-  if (n < 0 || n > (np - 8) || np - 8 != n * (r->disjoint ? 2 : 1))
-    return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld nodes in %lld words", (long long)n,
-                   (long long)np);
-  if (p[3] < 0 || p[3] >= 64 || p[4] < -1 || p[4] > INT32_MAX || p[5] & ~3 || p[6] < 0 ||
-      p[6] >= n_parts)
+  r->weighted = p[5] & HOP_WEIGHTED;
+  if (p[3] < 0 || p[3] >= 64 || p[4] < -1 || p[4] > INT32_MAX ||
+      p[5] & ~(3 | HOP_WEIGHTED | HOP_TEMPORAL) || p[6] < 0 || p[6] >= n_parts)
     return FO_FAIL(FO_EFORMAT, "malformed hop request: hop %lld, fanout %lld, flags %lld, part %lld",
                    (long long)p[3], (long long)p[4], (long long)p[5], (long long)p[6]);
-  r->seed = (uint64_t)p[0];
-  r->epoch = (uint64_t)p[1];
-  r->batch = (uint64_t)p[2];
-  r->hop = (int32_t)p[3];
-  r->fanout = (int32_t)p[4];
-  r->replace = p[5] & 1;
-  r->part = (int32_t)p[6];
+  if (p[5] & HOP_TEMPORAL) {
+    if (np < 10) return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld words", (long long)np);
+    if ((rc = get_mode(p + 8, r)) != FO_OK) return rc;
+  }
+  {
+    const int64_t head = 8 + (r->temporal ? 2 : 0), per = node_words(r);
+    if (n < 0 || n > (np - head) || np - head != n * per)
+      return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld nodes in %lld words", (long long)n,
+                     (long long)np);
+    p += head - 8; /* the node arrays follow the temporal words */
+  }
+  {
+    const int64_t *h = (const int64_t *)msg + 2; /* the fixed header */
+    r->seed = (uint64_t)h[0];
+    r->epoch = (uint64_t)h[1];
+    r->batch = (uint64_t)h[2];
+    r->hop = (int32_t)h[3];
+    r->fanout = (int32_t)h[4];
+    r->replace = h[5] & 1;
+    r->part = (int32_t)h[6];
+  }
   r->n = n;
   r->nodes = p + 8;
   r->trees = r->disjoint ? p + 8 + n : NULL;
+  r->times = r->temporal ? p + 8 + 2 * n : NULL;
   if ((rc = check_nodes(r->nodes, n, n_nodes, "nodes")) != FO_OK) return rc;
   for (int64_t i = 0; r->trees && i < n; i++)
     if (r->trees[i] < 0 || r->trees[i] >= ((int64_t)1 << 55))
@@ -260,23 +304,25 @@ static int64_t side_nodes(const fo_dataset_t *d, int32_t et, bool out, bool fron
 }
 
 int fo__enc_hops_req(fo__buf *b, const fo__hop_req *g, int32_t n_groups) {
-  int64_t payload = 7;
+  int64_t payload = 7 + (g[0].temporal ? 2 : 0);
   int rc;
-  for (int32_t i = 0; i < n_groups; i++) payload += 3 + g[i].n * (g[i].disjoint ? 2 : 1);
+  for (int32_t i = 0; i < n_groups; i++) payload += 3 + g[i].n * node_words(&g[0]);
   if ((rc = put_begin(b, FO_MSG_HOPS, payload)) != FO_OK) return rc;
   put(b, (int64_t)g[0].seed);
   put(b, (int64_t)g[0].epoch);
   put(b, (int64_t)g[0].batch);
   put(b, g[0].hop);
-  put(b, (g[0].replace ? 1 : 0) | (g[0].disjoint ? 2 : 0) | (g[0].out ? 4 : 0));
+  put(b, (g[0].replace ? 1 : 0) | (g[0].disjoint ? 2 : 0) | (g[0].out ? 4 : 0) | mode_flags(&g[0]));
   put(b, g[0].part);
   put(b, n_groups);
+  put_mode(b, &g[0]);
   for (int32_t i = 0; i < n_groups; i++) {
     put(b, g[i].etype);
     put(b, g[i].fanout);
     put(b, g[i].n);
     put_array(b, g[i].nodes, g[i].n);
-    if (g[i].disjoint) put_array(b, g[i].trees, g[i].n);
+    if (g[0].disjoint) put_array(b, g[i].trees, g[i].n);
+    if (g[0].temporal) put_array(b, g[i].times, g[i].n);
   }
   return FO_OK;
 }
@@ -284,16 +330,26 @@ int fo__enc_hops_req(fo__buf *b, const fo__hop_req *g, int32_t n_groups) {
 int fo__dec_hops_req(const void *msg, size_t len, const fo_dataset_t *d, fo__hop_req *g,
                      int32_t max_groups, int32_t *n_groups) {
   const int64_t *p;
-  int64_t np, at = 7;
+  int64_t np, at = 7, per;
   int32_t G;
+  fo__hop_req mode;
   int rc;
   *n_groups = 0;
   if ((rc = open_msg(msg, len, FO_MSG_HOPS, &p, &np)) != FO_OK) return rc;
   if (np < 7) return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld words", (long long)np);
-  if (p[3] < 0 || p[3] >= 64 || p[4] & ~7 || p[5] < 0 || p[5] >= d->n_parts || p[6] < 0 ||
-      p[6] > max_groups)
+  if (p[3] < 0 || p[3] >= 64 || p[4] & ~(7 | HOP_WEIGHTED | HOP_TEMPORAL) || p[5] < 0 ||
+      p[5] >= d->n_parts || p[6] < 0 || p[6] > max_groups)
     return FO_FAIL(FO_EFORMAT, "malformed hop request: hop %lld, flags %lld, part %lld, %lld "
                    "edge types", (long long)p[3], (long long)p[4], (long long)p[5], (long long)p[6]);
+  memset(&mode, 0, sizeof mode);
+  mode.disjoint = p[4] & 2;
+  mode.weighted = p[4] & HOP_WEIGHTED;
+  if (p[4] & HOP_TEMPORAL) {
+    if (np < 9) return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld words", (long long)np);
+    if ((rc = get_mode(p + 7, &mode)) != FO_OK) return rc;
+    at = 9;
+  }
+  per = node_words(&mode);
   G = (int32_t)p[6];
   for (int32_t i = 0; i < G; i++) {
     fo__hop_req *r = &g[i];
@@ -307,11 +363,16 @@ int fo__dec_hops_req(const void *msg, size_t len, const fo_dataset_t *d, fo__hop
     r->disjoint = p[4] & 2;
     r->out = p[4] & 4;
     r->part = (int32_t)p[5];
+    r->weighted = mode.weighted;
+    r->temporal = mode.temporal;
+    r->time_node = mode.time_node;
+    r->strict = mode.strict;
+    r->window = mode.window;
     if (np - at < 3) return FO_FAIL(FO_EFORMAT, "malformed hop request: group %d cut short", (int)i);
     et = p[at];
     n = p[at + 2];
     if (et < 0 || et >= d->n_etypes || (i && et <= g[i - 1].etype) || p[at + 1] < -1 ||
-        p[at + 1] > INT32_MAX || n < 0 || n > (np - at - 3) / (r->disjoint ? 2 : 1))
+        p[at + 1] > INT32_MAX || n < 0 || n > (np - at - 3) / per)
       return FO_FAIL(FO_EFORMAT, "malformed hop request: group %d: edge type %lld, fanout %lld, "
                      "%lld nodes", (int)i, (long long)et, (long long)p[at + 1], (long long)n);
     r->etype = (int32_t)et;
@@ -319,7 +380,8 @@ int fo__dec_hops_req(const void *msg, size_t len, const fo_dataset_t *d, fo__hop
     r->n = n;
     r->nodes = p + at + 3;
     r->trees = r->disjoint ? p + at + 3 + n : NULL;
-    at += 3 + n * (r->disjoint ? 2 : 1);
+    r->times = r->temporal ? p + at + 3 + 2 * n : NULL;
+    at += 3 + n * per;
     bound = side_nodes(d, r->etype, r->out, true);
     if ((rc = check_nodes(r->nodes, n, bound, "nodes")) != FO_OK) return rc;
     for (int64_t j = 0; r->trees && j < n; j++)

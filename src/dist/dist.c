@@ -317,7 +317,7 @@ int fo_dist_check_same(fo_dist_t *dd, const char *what, const fo_dist_option *op
  * message; input nodes by count and digest). */
 enum { L_FANOUTS, L_REPLACE, L_EDGE_DIR, L_DISJOINT, L_SEED, L_BATCH, L_INPUT, L_SPLIT,
        L_SHUFFLE, L_DROP_LAST, L_EPOCH, L_FEATURES, L_LABELS, L_TAIL, L_INPUT_TYPE,
-       L_ET_FANOUTS, L_N };
+       L_ET_FANOUTS, L_WEIGHTED, L_TEMPORAL, L_INPUT_TIME, L_N };
 
 /* FNV-1a 64 of n bytes. */
 static uint64_t bytes_digest(const void *p, int64_t n) {
@@ -330,7 +330,8 @@ static int check_loader_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
                              fo_dist_tail tail) {
   static const char *const names[L_N] = {"fanouts", "replace", "edge_dir", "disjoint", "seed",
     "batch_size", "input_nodes", "split", "shuffle", "drop_last", "epoch", "features", "labels",
-    "tail", "input_type", "edge_type_fanouts"};
+    "tail", "input_type", "edge_type_fanouts", "weighted", "temporal", "input_time"};
+  static const char *const strategies[] = {"none", "uniform", "last"};
   static const char *const tails[] = {"keep", "drop", "pad"};
   char text[L_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[L_N];
@@ -370,6 +371,22 @@ static int check_loader_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
     int64_t n = (int64_t)(d->n_etypes > 0 ? d->n_etypes : 1) * hops;
     snprintf(text[L_ET_FANOUTS], sizeof text[0], "%lld values (digest %016llx)", (long long)n,
              (unsigned long long)bytes_digest(o->sampler.edge_type_fanouts, n * 4));
+  }
+  snprintf(text[L_WEIGHTED], sizeof text[0], "%s", o->sampler.weighted ? "true" : "false");
+  if ((unsigned)o->sampler.temporal > FO_TEMPORAL_LAST)
+    snprintf(text[L_TEMPORAL], sizeof text[0], "%d", (int)o->sampler.temporal);
+  else if (o->sampler.temporal == FO_TEMPORAL_NONE)
+    snprintf(text[L_TEMPORAL], sizeof text[0], "none");
+  else
+    snprintf(text[L_TEMPORAL], sizeof text[0], "%s, %s time%s, window %lld",
+             strategies[o->sampler.temporal], o->sampler.time_attr == FO_TIME_ATTR_NODE ? "node" : "edge",
+             o->sampler.time_strict ? ", strict" : "", (long long)o->sampler.time_window);
+  if (!o->input_time || !o->input_nodes) {
+    snprintf(text[L_INPUT_TIME], sizeof text[0], "(none)");
+  } else {
+    snprintf(text[L_INPUT_TIME], sizeof text[0], "%lld times (digest %016llx)",
+             (long long)o->n_input_nodes, (unsigned long long)bytes_digest(o->input_time,
+             o->n_input_nodes > 0 ? o->n_input_nodes * 8 : 0));
   }
   for (int i = 0; i < L_N; i++) {
     opts[i].name = names[i];

@@ -16,16 +16,23 @@
  *
  * Every message is a sequence of little-endian 64-bit words (so arrays inside are 8-aligned):
  *   word 0: magic FO_MSG_MAGIC | kind << 32;  word 1: payload words that follow.
- * HOP request:   seed, epoch, batch, hop, fanout (as int64), flags (1 replace, 2 disjoint),
- *                part, n, nodes[n], trees[n] (disjoint only).
+ * HOP request:   seed, epoch, batch, hop, fanout (as int64), flags (1 replace, 2 disjoint,
+ *                8 weighted, 16 temporal), part, n, [temporal: mode (strategy 1 uniform / 2
+ *                last | 256 node times | 512 strict), window (-1 none)], nodes[n], trees[n]
+ *                (disjoint only), times[n] (temporal only: the time bounding each node, its
+ *                tree's seed time; a temporal request is disjoint).
  * HOP response:  n, E, counts[n], nbr[E], eid[E].
  * FETCH request: flags (1 x, 2 y), part, n, nodes[n].
  * FETCH response: n, row_bytes, x (n * row_bytes bytes, padded to words), y[n] (when asked).
  * ERROR response: status, message length, message bytes (padded).
  * Typed datasets (one message per machine per hop, and per batch, for every type):
- * HOPS request:  seed, epoch, batch, hop, flags (1 replace, 2 disjoint, 4 edge_dir out), part,
- *                G, then G groups in increasing edge type: etype, fanout, n, nodes[n] (ids local
- *                to the frontier's node type), trees[n] (disjoint only).
+ * HOPS request:  seed, epoch, batch, hop, flags (1 replace, 2 disjoint, 4 edge_dir out,
+ *                8 weighted, 16 temporal), part, G, [temporal: mode, window as in HOP], then G
+ *                groups in increasing edge type: etype, fanout, n, nodes[n] (ids local to the
+ *                frontier's node type), trees[n] (disjoint only), times[n] (temporal only).
+ * The server answers with the kernel of the request's mode (fo__sampler_hop), so a weighted or
+ * temporal sampler's remote hops draw what its local kernel would; a part that lacks what the
+ * mode needs (weights, edge times, node times) answers with an ERROR naming it.
  * HOPS response: G, then per group: n, E, counts[n], nbr[E], eid[E] (ids of the edge type).
  * FETCHES request: part, G, then G groups in increasing node type: ntype, flags (1 x, 2 y), n,
  *                nodes[n].

@@ -504,6 +504,7 @@ int fo__topology_build(const fo__edge_set *es, int64_t n_src, int64_t n_dst,
     }
   }
   t->by_node_time = es->nt_src != NULL;
+  t->csr_by_node_time = es->nt_dst != NULL;
   free(ord);
   return FO_OK;
 out:
@@ -724,7 +725,7 @@ int fo__topology_write(const fo__topology *t, const fo_import_opts *o, const cha
     pname(c, sizeof c, prefix, "csr_eid");
     j = json_pack("{s:s, s:s}", "indptr", a, "indices", b);
     if (t->csr_eid) json_object_set_new(j, "eid", json_string(c));
-    if (t->by_node_time) json_object_set_new(j, "row_order", json_string("node_time"));
+    if (t->csr_by_node_time) json_object_set_new(j, "row_order", json_string("node_time"));
     json_object_set_new(topo, "csr", j);
     if ((rc = fo__writer_add_i64(w, a, 8, t->csr_ptr, t->n_src + 1)) != FO_OK ||
         (rc = fo__writer_add_i64(w, b, t->iw, t->csr_idx, t->m)) != FO_OK ||

@@ -121,6 +121,22 @@ static int check_opts(const fo_import_opts *o) {
   if (!fo__import_is_typed(o) && o->n_edge_weights)
     return FO_FAIL(FO_EINVAL, "--edge-weight %s=...: weights per edge type need a typed import "
                    "(--edge-type or --edge-type-col)", o->edge_weights[0].edge_type);
+  if (!fo__import_is_typed(o) && o->n_edge_times)
+    return FO_FAIL(FO_EINVAL, "--edge-time %s=...: times per edge type need a typed import "
+                   "(--edge-type or --edge-type-col)", o->edge_times[0].edge_type);
+  if (o->n_edge_times < 0 || (o->n_edge_times && !o->edge_times))
+    return FO_FAIL(FO_EINVAL, "bad edge time list (n_edge_times %d)", (int)o->n_edge_times);
+  if (o->n_node_times < 0 || (o->n_node_times && !o->node_times))
+    return FO_FAIL(FO_EINVAL, "bad node time list (n_node_times %d)", (int)o->n_node_times);
+  if (!fo__import_is_typed(o) && o->n_node_times)
+    return FO_FAIL(FO_EINVAL, "--node-time %s=...: times per node type need a typed import "
+                   "(--edge-type or --edge-type-col)", o->node_times[0].node_type);
+  if (o->weight_column >= 0 && o->n_edge_weights)
+    return FO_FAIL(FO_EINVAL, "--weight-col and --edge-weight %s=... both give edge weights: use one",
+                   o->edge_weights[0].edge_type);
+  if (o->time_column >= 0 && o->n_edge_times)
+    return FO_FAIL(FO_EINVAL, "--time-col and --edge-time %s=... both give edge times: use one",
+                   o->edge_times[0].edge_type);
   /* --reverse-edges also applies to OGB's heterogeneous layout (ogb.c refuses it otherwise) */
   if (!fo__import_is_typed(o) &&
       (o->n_node_type_opts || (o->reverse_edges && o->format != FO_FORMAT_OGB) || o->node_types ||
@@ -182,6 +198,18 @@ static int check_typed_outputs(const char *out_dir, const fo_import_opts *o) {
         (t->labels && (rc = fo__writer_check_input(out_dir, t->labels, "labels file")) != FO_OK))
       return rc;
   }
+  for (int i = 0; i < o->n_node_times && o->node_times; i++)
+    if (o->node_times[i].path &&
+        (rc = fo__writer_check_input(out_dir, o->node_times[i].path, "node time file")) != FO_OK)
+      return rc;
+  for (int i = 0; i < o->n_edge_weights && o->edge_weights; i++)
+    if (o->edge_weights[i].path &&
+        (rc = fo__writer_check_input(out_dir, o->edge_weights[i].path, "edge weight file")) != FO_OK)
+      return rc;
+  for (int i = 0; i < o->n_edge_times && o->edge_times; i++)
+    if (o->edge_times[i].path &&
+        (rc = fo__writer_check_input(out_dir, o->edge_times[i].path, "edge time file")) != FO_OK)
+      return rc;
   return rc;
 }
 
@@ -211,11 +239,12 @@ int fo_import(const char *const *inputs, int n_inputs, const char *out_dir,
       return fo__context(FO_FAIL(FO_EINVAL, "--edge-weight %s: a typed import takes weights per "
                                  "edge type (--edge-weight SRC__REL__DST=W.npy)", o->edge_weight),
                          "import '%s'", out_dir);
-    if (o->edge_time || o->node_time || o->time_column >= 0 || o->weight_column >= 0)
-      return fo__context(FO_FAIL(FO_ENOSYS, "%s: not supported for typed imports yet",
-                                 o->edge_time ? "edge times (--edge-time)" : o->node_time
-                                 ? "node times (--node-time)" : o->time_column >= 0
-                                 ? "a time column (--time-col)" : "a weight column (--weight-col)"),
+    if (o->edge_time || o->node_time)
+      return fo__context(FO_FAIL(FO_EINVAL, "%s %s: a typed import takes %s", o->edge_time ?
+                                 "--edge-time" : "--node-time", o->edge_time ? o->edge_time :
+                                 o->node_time, o->edge_time ? "edge times per edge type "
+                                 "(--edge-time SRC__REL__DST=T.npy)" : "node times per node type "
+                                 "(--node-time TYPE=T.npy)"),
                          "import '%s'", out_dir);
     if (n_inputs < 0 || (n_inputs > 0 && !inputs))
       return fo__context(FO_FAIL(FO_EINVAL, "bad input list"), "import '%s'", out_dir);

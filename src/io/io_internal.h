@@ -208,7 +208,8 @@ typedef struct fo__topology {
    * time order by fo__edges_sort_by_time, so every row is sorted by time */
   const int64_t *t_in;
   int64_t t_m_in;
-  bool by_node_time; /* rows ordered by neighbor node time (fo__edge_set.nt_src/nt_dst) */
+  bool by_node_time;     /* CSC rows ordered by neighbor node time (fo__edge_set.nt_src) */
+  bool csr_by_node_time; /* CSR rows ordered by neighbor node time (fo__edge_set.nt_dst) */
 } fo__topology;
 /* Reorder the edge set stably by time t_in[orig mod m_input] (LSD radix sort, polling the
  * cancel flag), so that the stable counting sorts of the CSC and CSR leave every row sorted by

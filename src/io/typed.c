@@ -30,6 +30,7 @@ typedef struct ntype {
   const fo_import_node_type *opt; /* its settings, or NULL */
   uint8_t *touched;               /* [n]: has an edge (for the isolated count) */
   fo__node_data nd;
+  int64_t *time, n_time;          /* --node-time TYPE=T.npy: [n_time] (checked against n), or NULL */
   bool in_memory;                 /* nd came read (fo__import_typed_graph), not from opt */
   const char *x_file, *y_file;    /* in_memory: nd's sources, for messages (borrowed) */
 } ntype;
@@ -39,8 +40,10 @@ typedef struct etype {
   char rel[MAX_NAME + 1];
   const char *path; /* one file per edge type */
   fo__edges edges;  /* local ids, in input order */
-  double *w;        /* --edge-weight of this type: [edges.n] in input order, or NULL */
+  double *w;        /* --edge-weight or --weight-col: [edges.n] in input order, or NULL */
   int w_bytes;      /* 4 or 8: stored dtype */
+  int64_t *tm;      /* --edge-time or --time-col: [edges.n] in input order, or NULL */
+  int64_t cap_w, cap_tm; /* the columns' growth */
 } etype;
 
 typedef struct typed {
@@ -183,8 +186,8 @@ static int read_fields(typed *T, const char *path, const int32_t *cols, int n_co
   r.progress_base = &T->base;
   r.cancel = T->o->cancel;
   while ((k = fo__reader_next(&r, &line, &len)) == 1) {
-    const char *tok[3] = {NULL, NULL, NULL}, *t;
-    size_t tl[3] = {0, 0, 0}, i = 0, l;
+    const char *tok[5] = {NULL, NULL, NULL, NULL, NULL}, *t;
+    size_t tl[5] = {0, 0, 0, 0, 0}, i = 0, l;
     int32_t col = 0;
     bool missing = false;
     while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
@@ -243,13 +246,54 @@ static int local_id(typed *T, const fo__reader *r, int t, const char *tok, size_
   return FO_OK;
 }
 
+/* The value columns of an edge line (--weight-col, --time-col: tokens wt, tt, or NULL), parsed
+ * as the untyped edge list parses them, appended to e's columns. */
+static int push_values(typed *T, const fo__reader *r, etype *e, const char *wt, size_t wl,
+                       const char *tt, size_t tl) {
+  int rc;
+  if (wt) {
+    if ((rc = fo__grow(&e->w, &e->cap_w, e->edges.n + 1, sizeof *e->w, "edge weights")) != FO_OK ||
+        (rc = fo__parse_weight_token(r, wt, wl, &e->w[e->edges.n])) != FO_OK)
+      return rc;
+    e->w_bytes = 4;
+  }
+  if (tt && ((rc = fo__grow(&e->tm, &e->cap_tm, e->edges.n + 1, sizeof *e->tm, "edge times")) != FO_OK ||
+             (rc = fo__parse_time_token(r, tt, tl, T->o->time_format, &e->tm[e->edges.n])) != FO_OK))
+    return rc;
+  return FO_OK;
+}
+
+/* The columns an edge line is read at: the id columns (and the relation's), then --weight-col
+ * and --time-col when given; *wi, *ti: their places (-1: none). */
+static int value_cols(const fo_import_opts *o, int32_t *cols, int n, int *wi, int *ti) {
+  *wi = *ti = -1;
+  if (o->weight_column >= 0) cols[*wi = n++] = o->weight_column;
+  if (o->time_column >= 0) cols[*ti = n++] = o->time_column;
+  return n;
+}
+
+/* What an edge line must hold, for messages: `ids`, then the value columns. */
+static const char *value_expect(const fo_import_opts *o, const char *ids, char *buf, size_t cap) {
+  int at = snprintf(buf, cap, "%s", ids);
+  if (o->weight_column >= 0 && at >= 0 && (size_t)at < cap)
+    at += snprintf(buf + at, cap - (size_t)at, ", a weight in column %d", (int)o->weight_column);
+  if (o->time_column >= 0 && at >= 0 && (size_t)at < cap)
+    snprintf(buf + at, cap - (size_t)at, ", a time in column %d", (int)o->time_column);
+  return buf;
+}
+
 static int on_edge_line(typed *T, const fo__reader *r, const char *const *tok, const size_t *tl,
                         void *arg) {
   etype *e = arg;
+  int32_t cols[4];
+  int wi, ti;
   int64_t s, d;
   int rc;
+  value_cols(T->o, cols, 2, &wi, &ti);
   if ((rc = local_id(T, r, e->src, tok[0], tl[0], &s)) != FO_OK ||
-      (rc = local_id(T, r, e->dst, tok[1], tl[1], &d)) != FO_OK)
+      (rc = local_id(T, r, e->dst, tok[1], tl[1], &d)) != FO_OK ||
+      (rc = push_values(T, r, e, wi >= 0 ? tok[wi] : NULL, wi >= 0 ? tl[wi] : 0,
+                        ti >= 0 ? tok[ti] : NULL, ti >= 0 ? tl[ti] : 0)) != FO_OK)
     return rc;
   return fo__edges_push(&e->edges, s, d);
 }
@@ -274,7 +318,8 @@ static int on_list_line(typed *T, const fo__reader *r, const char *const *tok, c
 
 static int parse_per_type(typed *T) {
   const fo_import_opts *o = T->o;
-  const int32_t cols[2] = {o->src_column, o->dst_column};
+  int32_t cols[4] = {o->src_column, o->dst_column};
+  int wi, ti, n_cols = value_cols(o, cols, 2, &wi, &ti);
   int rc;
   char where[256];
   for (int i = 0; i < o->n_edge_types; i++) {
@@ -336,7 +381,8 @@ static int parse_per_type(typed *T) {
     }
   }
   for (int i = 0; i < T->n_et; i++)
-    if ((rc = read_fields(T, T->et[i].path, cols, 2, "two node ids", on_edge_line, &T->et[i])) != FO_OK)
+    if ((rc = read_fields(T, T->et[i].path, cols, n_cols, value_expect(o, "two node ids", where, sizeof where),
+                          on_edge_line, &T->et[i])) != FO_OK)
       return rc;
   for (int t = 0; t < T->n_nt; t++) {
     ntype *nt = &T->nt[t];
@@ -466,17 +512,30 @@ static int on_typed_edge(typed *T, const fo__reader *r, const char *const *tok, 
     if ((rc = add_etype(T, s, tok[1], tl[1], d, NULL, &k)) != FO_OK) return rc;
     *slot = k;
   }
+  {
+    int32_t cols[5];
+    int wi, ti;
+    value_cols(T->o, cols, 3, &wi, &ti);
+    if ((rc = push_values(T, r, &T->et[*slot], wi >= 0 ? tok[wi] : NULL, wi >= 0 ? tl[wi] : 0,
+                          ti >= 0 ? tok[ti] : NULL, ti >= 0 ? tl[ti] : 0)) != FO_OK)
+      return rc;
+  }
   return fo__edges_push(&T->et[*slot].edges, T->g_local[gs], T->g_local[gd]);
 }
 
 static int parse_one_file(typed *T, const char *const *inputs, int n_inputs) {
   const fo_import_opts *o = T->o;
   const int32_t tcols[2] = {0, 1}, c0[1] = {0};
-  const int32_t ecols[3] = {o->src_column, o->edge_type_column, o->dst_column};
+  int32_t ecols[5] = {o->src_column, o->edge_type_column, o->dst_column};
+  int wi, ti, n_ecols = value_cols(o, ecols, 3, &wi, &ti);
+  char expect[160];
   int rc, def = -1;
   if (o->edge_type_column == o->src_column || o->edge_type_column == o->dst_column)
     return FO_FAIL(FO_EINVAL, "--edge-type-col %d is also a node id column of --columns %d,%d",
                    (int)o->edge_type_column, (int)o->src_column, (int)o->dst_column);
+  if (o->edge_type_column == o->weight_column || o->edge_type_column == o->time_column)
+    return FO_FAIL(FO_EINVAL, "--edge-type-col %d is also the %s column", (int)o->edge_type_column,
+                   o->edge_type_column == o->weight_column ? "--weight-col" : "--time-col");
   if (!o->node_types && !o->default_node_type) {
     bool lists = false;
     for (int i = 0; i < o->n_node_type_opts; i++) lists |= o->node_type_opts[i].node_ids != NULL;
@@ -525,7 +584,8 @@ static int parse_one_file(typed *T, const char *const *inputs, int n_inputs) {
     T->nt[t].opt = nto;
   }
   for (int f = 0; f < n_inputs; f++)
-    if ((rc = read_fields(T, inputs[f], ecols, 3, "a node id, a relation and a node id",
+    if ((rc = read_fields(T, inputs[f], ecols, n_ecols,
+                          value_expect(o, "a node id, a relation and a node id", expect, sizeof expect),
                           on_typed_edge, (void *)(intptr_t)def)) != FO_OK)
       return rc;
   for (int t = 0; t < T->n_nt; t++) T->nt[t].n = T->nt[t].n_gids;
@@ -568,6 +628,12 @@ static int write_node_types(typed *T, fo__writer *w, json_t *list) {
                     prefix, (int)(strlen(prefix) - 1));
     json_array_append_new(list, obj);
     if ((rc = write_node_orig(T, t, prefix, w, obj)) != FO_OK) return rc;
+    if (nt->time) {
+      char at[48];
+      snprintf(at, sizeof at, "%snode_time", prefix);
+      if ((rc = fo__writer_add(w, at, "<i8", 1, &nt->n_time, nt->time)) != FO_OK) return rc;
+      json_object_set_new(obj, "node_time", json_string(at));
+    }
     if (nt->in_memory) {
       nt->nd.allow_nonfinite = T->o->allow_nonfinite;
       if ((rc = fo__node_data_write_as(&nt->nd, nt->n, prefix, nt->x_file, nt->y_file,
@@ -610,6 +676,10 @@ static int write_etype(typed *T, int k, int src, const char *rel, int dst, const
     t.w_m_in = m_input;
     t.w_bytes = wt->w_bytes;
   }
+  if (wt->tm) {
+    t.t_in = wt->tm; /* the edge set is in time order (write_edge_types) */
+    t.t_m_in = m_input;
+  }
   rc = fo__topology_write(&t, T->o, prefix, w, obj);
   if (rc == FO_OK && k < T->n_et && T->o->n_edge_splits) /* input types only, not rev_ ones */
     rc = fo__edge_splits_write(T->o, name, T->n_et == 1, &t, m_input, prefix, w, obj, T->esplit_seen);
@@ -636,12 +706,23 @@ static int write_edge_types(typed *T, fo__writer *w, json_t *list, fo_import_rep
         T->nt[e->dst].touched[es.dst[i]] = 1;
       }
       r->n_edges += es.m;
-      rc = write_etype(T, k, e->src, e->rel, e->dst, &es, e, m_input, w, list);
+      /* edge times: every row sorted by time (as build.c); node times without edge times: the
+       * CSC by its sources' times, the CSR by its targets' (each side that has them) */
+      if (e->tm) {
+        rc = fo__edges_sort_by_time(&es, e->tm, m_input);
+      } else {
+        es.nt_src = T->nt[e->src].time;
+        es.nt_dst = T->nt[e->dst].time;
+      }
+      if (rc == FO_OK) rc = write_etype(T, k, e->src, e->rel, e->dst, &es, e, m_input, w, list);
       if (rc == FO_OK && o->reverse_edges && !same) {
         char rel[MAX_NAME + 8];
         int64_t *tmp = es.src;
+        const int64_t *nt = es.nt_src;
         es.src = es.dst;
         es.dst = tmp;
+        es.nt_src = es.nt_dst;
+        es.nt_dst = nt;
         snprintf(rel, sizeof rel, "rev_%s", e->rel);
         rc = write_etype(T, T->n_et + n_rev++, e->dst, rel, e->src, &es, e, m_input, w, revs);
         r->n_reverse_added += es.m;
@@ -676,18 +757,21 @@ static int check_reverse(const typed *T) {
   return FO_OK;
 }
 
-/* --edge-weight SRC__REL__DST=W.npy: each names an input edge type once; its weights are read
- * (one per input edge of the type, fo__edge_weights_load's checks) into the type's `w`. */
-static int load_edge_weights(typed *T) {
+/* --edge-weight SRC__REL__DST=W.npy (times: --edge-time SRC__REL__DST=T.npy): each names an
+ * input edge type once; its weights are read (one per input edge of the type,
+ * fo__edge_weights_load's checks; times: fo__edge_times_load's) into the type's `w` (`tm`). */
+static int load_edge_files(typed *T, bool times) {
   const fo_import_opts *o = T->o;
-  for (int i = 0; i < o->n_edge_weights; i++) {
-    const fo_import_edge_weight *ew = &o->edge_weights[i];
+  const char *opt = times ? "--edge-time" : "--edge-weight", *what = times ? "times" : "weights";
+  const int32_t n_files = times ? o->n_edge_times : o->n_edge_weights;
+  for (int i = 0; i < n_files; i++) {
+    const fo_import_edge_weight *ew = times ? &o->edge_times[i] : &o->edge_weights[i];
     char nm[3 * MAX_NAME + 16];
     fo__graph_input gi;
     etype *e = NULL;
     int rc;
     if (!ew->edge_type || !ew->path)
-      return FO_FAIL(FO_EINVAL, "edge weight %d: edge type or path is NULL", i);
+      return FO_FAIL(FO_EINVAL, "edge %s %d: edge type or path is NULL", times ? "time" : "weight", i);
     for (int k = 0; k < T->n_et && !e; k++) {
       et_name(T, T->et[k].src, T->et[k].rel, T->et[k].dst, nm, sizeof nm);
       if (!strcmp(nm, ew->edge_type)) e = &T->et[k];
@@ -702,21 +786,72 @@ static int load_edge_weights(typed *T) {
         rev |= !strcmp(nm, ew->edge_type);
       }
       if (rev)
-        return FO_FAIL(FO_EINVAL, "--edge-weight %s=%s: a reverse type of --reverse-edges takes the "
-                       "weights of its edge type; name that one", ew->edge_type, ew->path);
-      return FO_FAIL(FO_EINVAL, "--edge-weight %s=%s: the import has no edge type '%s'",
+        return FO_FAIL(FO_EINVAL, "%s %s=%s: a reverse type of --reverse-edges takes the "
+                       "%s of its edge type; name that one", opt, ew->edge_type, ew->path, what);
+      return FO_FAIL(FO_EINVAL, "%s %s=%s: the import has no edge type '%s'", opt,
                      ew->edge_type, ew->path, ew->edge_type);
     }
-    if (e->w)
-      return FO_FAIL(FO_EINVAL, "--edge-weight %s given twice", ew->edge_type);
+    if (times ? e->tm != NULL : e->w != NULL)
+      return FO_FAIL(FO_EINVAL, "%s %s given twice", opt, ew->edge_type);
     memset(&gi, 0, sizeof gi);
     gi.edges.n = e->edges.n; /* the loader checks the length against it */
-    if ((rc = fo__edge_weights_load(&gi, ew->path)) != FO_OK) {
+    if ((rc = times ? fo__edge_times_load(&gi, ew->path) : fo__edge_weights_load(&gi, ew->path)) != FO_OK) {
       free(gi.weight);
+      free(gi.time);
       return fo__context(rc, "edge type %s", ew->edge_type);
     }
-    e->w = gi.weight;
-    e->w_bytes = gi.weight_bytes;
+    if (times) {
+      e->tm = gi.time;
+    } else {
+      e->w = gi.weight;
+      e->w_bytes = gi.weight_bytes;
+    }
+  }
+  return FO_OK;
+}
+
+/* --node-time TYPE=T.npy (fo_import_opts.node_times): each names a node type once; read, one
+ * per node of the type. */
+static int load_node_times(typed *T) {
+  const fo_import_opts *o = T->o;
+  for (int i = 0; i < o->n_node_times; i++) {
+    const fo_import_node_time *q = &o->node_times[i];
+    ntype *nt;
+    fo__node_data nd;
+    int t, rc;
+    if (!q->node_type || !q->path) return FO_FAIL(FO_EINVAL, "node time %d: node type or path is NULL", i);
+    if ((t = find_type(T, q->node_type, strlen(q->node_type))) < 0)
+      return FO_FAIL(FO_EINVAL, "--node-time %s=%s: the import has no node type '%s'", q->node_type,
+                     q->path, q->node_type);
+    nt = &T->nt[t];
+    if (nt->time) return FO_FAIL(FO_EINVAL, "--node-time %s given twice", q->node_type);
+    memset(&nd, 0, sizeof nd);
+    if ((rc = fo__node_times_load(&nd, q->path)) != FO_OK) {
+      free(nd.t);
+      return fo__context(rc, "node type '%s'", nt->name);
+    }
+    if (nd.t_rows != nt->n) {
+      free(nd.t);
+      return FO_FAIL(FO_EINVAL, "--node-time %s=%s has %lld entries, node type '%s' has %lld nodes",
+                     nt->name, q->path, (long long)nd.t_rows, nt->name, (long long)nt->n);
+    }
+    nt->time = nd.t;
+    nt->n_time = nd.t_rows;
+  }
+  return FO_OK;
+}
+
+/* With --weight-col / --time-col every edge type has the values (an edge type without edges:
+ * empty arrays). */
+static int value_columns_complete(typed *T) {
+  for (int k = 0; k < T->n_et; k++) {
+    etype *e = &T->et[k];
+    if (T->o->weight_column >= 0 && !e->w) {
+      if (!(e->w = fo__malloc_n(1, sizeof *e->w))) return FO_FAIL(FO_ENOMEM, "edge weights");
+      e->w_bytes = 4;
+    }
+    if (T->o->time_column >= 0 && !e->tm && !(e->tm = fo__malloc_n(1, sizeof *e->tm)))
+      return FO_FAIL(FO_ENOMEM, "edge times");
   }
   return FO_OK;
 }
@@ -803,10 +938,12 @@ static void typed_free(typed *T) {
     free(T->nt[t].gids);
     free(T->nt[t].touched);
     fo__node_data_free(&T->nt[t].nd);
+    free(T->nt[t].time);
   }
   for (int k = 0; k < T->n_et; k++) {
     fo__edges_free(&T->et[k].edges);
     free(T->et[k].w);
+    free(T->et[k].tm);
   }
   free(T->nt);
   free(T->et);
@@ -839,7 +976,10 @@ static int write_typed(typed *T, const char *out_dir, json_t *prov, fo_import_re
                    n_rev ? " (with the reverse types)" : "");
   }
   if (rc == FO_OK && o->reverse_edges) rc = check_reverse(T);
-  if (rc == FO_OK) rc = load_edge_weights(T);
+  if (rc == FO_OK) rc = load_edge_files(T, false);
+  if (rc == FO_OK) rc = load_edge_files(T, true);
+  if (rc == FO_OK) rc = load_node_times(T);
+  if (rc == FO_OK) rc = value_columns_complete(T);
   /* index widths first, so that FO_ERANGE comes before anything big is allocated */
   for (int k = 0; rc == FO_OK && k < T->n_et; k++) {
     const etype *e = &T->et[k];

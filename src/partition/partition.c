@@ -238,6 +238,56 @@ void fo__partition_id(char out[17]) {
   snprintf(out, 17, "%016llx", (unsigned long long)id);
 }
 
+/* The per-position arrays of one direction besides indptr, indices and eid (edge times, edge
+ * weights and their alias tables, and whatever the single-process format adds there later),
+ * for a part's rows rows[0..nr) of `t` (whose manifest entry is `src`): every string key of
+ * `src` naming an array whose first dimension is the direction's edge count is copied position
+ * by position (its values follow their edge: they must not depend on where the row starts, as
+ * the alias tables' row offsets do not) into "<prefix><key>" of pw and named in `dst`; other
+ * string keys (row_order) are kept as they are; integers (num_edges) are the writer's. An array
+ * of another shape is FO_ENOSYS (nothing a part could carry row by row). */
+int fo__part_edge_arrays(const fo_dataset_t *d, json_t *src, const fo_topology *t,
+                         const int64_t *rows, int64_t nr, fo__writer *pw, const char *prefix,
+                         json_t *dst) {
+  const char *key;
+  json_t *jv;
+  if (!json_is_object(src)) return FO_OK;
+  json_object_foreach(src, key, jv) {
+    const fo__array *a;
+    char name[160];
+    unsigned char *buf;
+    int64_t shape[2], m = 0;
+    size_t rb;
+    int rc;
+    if (!json_is_string(jv) || !strcmp(key, "indptr") || !strcmp(key, "indices") || !strcmp(key, "eid"))
+      continue;
+    if (!strcmp(key, "row_order") || !(a = fo__dataset_find(d, json_string_value(jv)))) {
+      json_object_set_new(dst, key, json_string(json_string_value(jv))); /* a value, not an array */
+      continue;
+    }
+    if (a->ndim < 1 || a->shape[0] != t->n_edges)
+      return FO_FAIL(FO_ENOSYS, "partition: topology key '%s' names array '%s' of %lld entries, "
+                     "not one per edge (%lld): a part cannot carry it", key, a->name,
+                     (long long)a->shape[0], (long long)t->n_edges);
+    rb = (size_t)a->itemsize * (size_t)(a->ndim > 1 ? a->shape[1] : 1);
+    for (int64_t r = 0; r < nr; r++) m += t->indptr[rows[r] + 1] - t->indptr[rows[r]];
+    if (!(buf = fo__malloc_n(m ? m : 1, rb ? rb : 1))) return FO_FAIL(FO_ENOMEM, "part %s", key);
+    for (int64_t r = 0, at = 0; r < nr; r++) {
+      const int64_t b = t->indptr[rows[r]], deg = t->indptr[rows[r] + 1] - b;
+      memcpy(buf + (size_t)at * rb, (const unsigned char *)a->data + (size_t)b * rb, (size_t)deg * rb);
+      at += deg;
+    }
+    snprintf(name, sizeof name, "%s%s", prefix, key);
+    shape[0] = m;
+    shape[1] = a->ndim > 1 ? a->shape[1] : 0;
+    rc = fo__writer_add(pw, name, a->dtype, a->ndim, shape, buf);
+    free(buf);
+    if (rc != FO_OK) return rc;
+    json_object_set_new(dst, key, json_string(name));
+  }
+  return FO_OK;
+}
+
 typedef struct input {
   const fo_dataset_t *d;
   fo_topology t;
@@ -245,6 +295,7 @@ typedef struct input {
   bool has_x;
   const int64_t *y;
   int64_t num_classes;
+  json_t *csc_entry; /* the input manifest's topology.csc (per-position arrays to carry) */
 } input;
 
 /* Part k's dataset: rows rows[0..nr), into subdirectory "part-<k>" of w. */
@@ -255,7 +306,7 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   const int64_t n = t->n_nodes;
   char name[32];
   fo__writer *pw = NULL;
-  int64_t *indptr = NULL, *idx = NULL, *eid = NULL, *tm = NULL, m_k = 0;
+  int64_t *indptr = NULL, *idx = NULL, *eid = NULL, m_k = 0;
   void *xb = NULL;
   int64_t *yb = NULL;
   json_t *man, *js;
@@ -272,8 +323,7 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   m_k = indptr[nr];
   idx = fo__malloc_n(m_k, sizeof *idx);
   eid = fo__malloc_n(m_k, sizeof *eid);
-  if (t->time) tm = fo__malloc_n(m_k, sizeof *tm); /* edge times travel with their rows */
-  if (!idx || !eid || (t->time && !tm)) {
+  if (!idx || !eid) {
     rc = FO_FAIL(FO_ENOMEM, "part %d: %lld edges", (int)k, (long long)m_k);
     goto out;
   }
@@ -282,7 +332,6 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
     for (int64_t e = a; e < b; e++) {
       idx[at + e - a] = ld(t->indices, t->indices_bytes, e);
       eid[at + e - a] = t->eid ? ld(t->eid, t->eid_bytes, e) : e;
-      if (tm) tm[at + e - a] = t->time[e];
     }
   }
   json_object_set_new(man, "num_nodes", json_integer(n));
@@ -298,11 +347,12 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   if ((rc = fo__writer_add_i64(pw, "csc_indptr", 8, indptr, nr + 1)) != FO_OK ||
       (rc = fo__writer_add_i64(pw, "csc_indices", iw, idx, m_k)) != FO_OK ||
       (rc = fo__writer_add_i64(pw, "csc_eid", ew, eid, m_k)) != FO_OK ||
-      (rc = fo__writer_add_i64(pw, "row_nodes", 8, rows, nr)) != FO_OK ||
-      (tm && (rc = fo__writer_add_i64(pw, "csc_time", 8, tm, m_k)) != FO_OK))
+      (rc = fo__writer_add_i64(pw, "row_nodes", 8, rows, nr)) != FO_OK)
     goto out;
-  if (tm) json_object_set_new(json_object_get(json_object_get(man, "topology"), "csc"), "time",
-                              json_string("csc_time"));
+  /* edge times, weights and alias tables travel with their rows (csc_time, csc_weight, ...) */
+  if ((rc = fo__part_edge_arrays(in->d, in->csc_entry, t, rows, nr, pw, "csc_",
+                                 json_object_get(json_object_get(man, "topology"), "csc"))) != FO_OK)
+    goto out;
   if (rank) {
     if ((rc = fo__writer_add(pw, "row_rank", "<u4", 1, &n_rank, rank)) != FO_OK) goto out;
     json_object_set_new(man, "row_rank", json_string("row_rank"));
@@ -387,7 +437,6 @@ out:
   free(indptr);
   free(idx);
   free(eid);
-  free(tm);
   free(xb);
   free(yb);
   return rc;
@@ -437,7 +486,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   uint32_t *rank = NULL;
   fo__writer *w = NULL;
   fo__progress prog;
-  json_t *man, *parts_json;
+  json_t *man, *parts_json, *src_man = NULL;
   char partition_id[17];
   int rc;
 
@@ -460,6 +509,11 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   }
   n = fo_dataset_num_nodes(d);
   in.d = d;
+  if (!(src_man = json_loads(d->manifest_text, 0, NULL))) {
+    rc = FO_FAIL(FO_EFORMAT, "input '%s': manifest", in_dir);
+    goto out;
+  }
+  in.csc_entry = json_object_get(json_object_get(src_man, "topology"), "csc");
   fo_dataset_topology(d, FO_EDGE_DIR_IN, &in.t);
   in.has_x = fo_dataset_features(d, &in.f) == FO_OK;
   if (fo_dataset_has_labels(d)) {
@@ -639,6 +693,13 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
     }
     fo_clear_error();
   }
+  /* node times, whole, beside the book: seeds' default times and node-time sampling read them
+   * for any node, on every machine */
+  if (d->node_time) {
+    if ((rc = fo__writer_add(w, "node_time", "<i8", 1, d->node_time->shape, d->node_time->data)) != FO_OK)
+      goto out;
+    json_object_set_new(man, "node_time", json_string("node_time"));
+  }
   json_object_set_new(man, "quality", fo__partition_report_json(rep));
   json_object_set_new(man, "provenance",
                       json_pack("{s:s, s:s, s:i, s:s, s:s, s:I}", "tool", "fanout " FO_VERSION_STRING,
@@ -650,6 +711,7 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
 out:
   fo__progress_end(&prog);
   fo__writer_abort(w);
+  json_decref(src_man);
   fo_dataset_close(d);
   free(part);
   free(bounds);

@@ -30,6 +30,13 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
                         const fo_partition_opts *o, fo_partition_report *rep, fo__progress *prog);
 /* fo_partition_quality of an opened typed partitioned dataset (typed.c). */
 int fo__partition_quality_typed(const fo_dataset_t *d, fo_partition_report *rep);
+/* A part's copy of one direction's per-position arrays (edge times, weights, alias tables and
+ * any later per-edge key of the manifest entry `src`) for rows[0..nr) of `t`: arrays
+ * "<prefix><key>" of pw, named in the part's entry `dst` (partition.c). */
+struct fo__writer;
+int fo__part_edge_arrays(const fo_dataset_t *d, json_t *src, const fo_topology *t,
+                         const int64_t *rows, int64_t nr, struct fo__writer *pw, const char *prefix,
+                         json_t *dst);
 /* A fresh random id for one partitioning run: 16 lower-case hex digits and a NUL. */
 void fo__partition_id(char out[17]);
 

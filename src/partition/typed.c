@@ -30,6 +30,7 @@ typedef struct tin {
   int32_t *part;       /* [N] */
   uint8_t *train;      /* [N] or NULL */
   int64_t **bounds;    /* [T][P + 1] range partitions */
+  json_t *man;         /* the input's manifest (edge types' per-position arrays to carry) */
 } tin;
 
 static int64_t ldi(const void *a, int bytes, int64_t i) {
@@ -82,10 +83,13 @@ static int merged_csc(const tin *in, fo_topology *t, int64_t **indptr_out, int64
 
 /* One part's rows of topology `t` (rows: the owned nodes of its row type), into arrays
  * "<prefix>.<dir>_indptr/_indices/_eid" of pw, described in `jt`. */
-static int write_rows(fo__writer *pw, const char *prefix, const char *dir, const fo_topology *t,
-                      const int64_t *rows, int64_t nr, int64_t id_bound, json_t *jt, int64_t *m_out) {
+static int write_rows(const tin *in, int32_t et, fo__writer *pw, const char *prefix, const char *dir,
+                      const fo_topology *t, const int64_t *rows, int64_t nr, int64_t id_bound,
+                      json_t *jt, int64_t *m_out) {
   int64_t *indptr = fo__malloc_n(nr + 1, sizeof *indptr), *idx = NULL, *eid = NULL, m;
   char a1[96], a2[96], a3[96];
+  json_t *src = json_object_get(json_object_get(json_array_get(json_object_get(in->man, "edge_types"),
+                                                               (size_t)et), "topology"), dir);
   int rc;
   if (!indptr) return FO_FAIL(FO_ENOMEM, "part rows");
   indptr[0] = 0;
@@ -114,6 +118,10 @@ static int write_rows(fo__writer *pw, const char *prefix, const char *dir, const
   json_object_set_new(jt, dir, json_pack("{s:s, s:s, s:s}", "indptr", a1, "indices", a2, "eid", a3));
   /* the CSR holds the out-edges of the owned source nodes: other edges than the CSC's */
   if (!strcmp(dir, "csr")) json_object_set_new(json_object_get(jt, dir), "num_edges", json_integer(m));
+  /* edge times, weights and alias tables travel with their rows ("<prefix>.<dir>_time", ...) */
+  snprintf(a1, sizeof a1, "%s.%s_", prefix, dir);
+  if ((rc = fo__part_edge_arrays(in->d, src, t, rows, nr, pw, a1, json_object_get(jt, dir))) != FO_OK)
+    goto out;
   *m_out = m;
 out:
   free(indptr);
@@ -278,11 +286,11 @@ static int write_part(const tin *in, int32_t k, fo__writer *w, json_t *parts_jso
     jt = json_pack("{s:s, s:s, s:s, s:s}", "name", ty.name, "src", ty.src, "rel", ty.rel, "dst", ty.dst);
     json_array_append_new(je, jt);
     json_object_set_new(jt, "topology", jtopo);
-    if ((rc = write_rows(pw, prefix, "csc", &in->csc[et], rows[ty.dst_type], nrows[ty.dst_type],
+    if ((rc = write_rows(in, et, pw, prefix, "csc", &in->csc[et], rows[ty.dst_type], nrows[ty.dst_type],
                          ty.n_edges, jtopo, &m)) != FO_OK)
       goto out;
     if (in->has_csr &&
-        (rc = write_rows(pw, prefix, "csr", &in->csr[et], rows[ty.src_type], nrows[ty.src_type],
+        (rc = write_rows(in, et, pw, prefix, "csr", &in->csr[et], rows[ty.src_type], nrows[ty.src_type],
                          ty.n_edges, jtopo, &m_out)) != FO_OK)
       goto out;
     json_object_set_new(jt, "num_edges", json_integer(m));
@@ -336,6 +344,7 @@ static void free_tin(tin *in) {
   free(in->train);
   for (int32_t t = 0; in->bounds && t < in->T; t++) free(in->bounds[t]);
   free(in->bounds);
+  json_decref(in->man);
 }
 
 int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *out_dir,
@@ -360,6 +369,10 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
   in.N = fo_dataset_num_nodes(d);
   in.M = fo_dataset_num_edges(d);
   in.has_csr = fo_dataset_has_topology(d, FO_EDGE_DIR_OUT);
+  if (!(in.man = json_loads(d->manifest_text, 0, NULL))) {
+    rc = FO_FAIL(FO_EFORMAT, "input '%s': manifest", in_dir);
+    goto out;
+  }
   if (!(in.off = calloc((size_t)in.T + 1, sizeof *in.off)) ||
       !(in.csc = calloc((size_t)in.E, sizeof *in.csc)) ||
       !(in.csr = calloc((size_t)in.E, sizeof *in.csr)) ||
@@ -498,6 +511,13 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
       json_object_set_new(js, sname, json_string(arr));
     }
     if ((rc = copy_node_orig(w, v, jt)) != FO_OK) goto out;
+    /* node times, whole, beside the book (seeds' default times, node-time sampling) */
+    if (v->node_time) {
+      snprintf(arr, sizeof arr, "n%d.node_time", (int)t);
+      if ((rc = fo__writer_add(w, arr, "<i8", 1, v->node_time->shape, v->node_time->data)) != FO_OK)
+        goto out;
+      json_object_set_new(jt, "node_time", json_string(arr));
+    }
   }
   for (int32_t et = 0; et < in.E; et++) {
     fo_edge_type ty;

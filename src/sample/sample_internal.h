@@ -99,6 +99,15 @@ typedef struct fo__hop_req {
   int64_t n;
   const int64_t *nodes;  /* [n] global ids */
   const int64_t *trees;  /* [n] when disjoint, else NULL */
+  /* the sampler's mode, so that the one-hop kernel answering is the asking sampler's: weighted
+   * draws; temporal (fo_temporal_strategy, 0 none: then disjoint) with its time attribute
+   * (node times or edge times), strictness and window (-1 none), and per node the time bounding
+   * it (its tree's seed time) */
+  bool weighted;
+  int32_t temporal;
+  bool time_node, strict;
+  int64_t window;
+  const int64_t *times;  /* [n] when temporal, else NULL */
 } fo__hop_req;
 
 /* Its result: per node the number of sampled edges, then every edge's neighbor and global edge

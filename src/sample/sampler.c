@@ -53,8 +53,8 @@ typedef struct fo__dist_typed {
   int64_t *off;                  /* [E] */
   int32_t *owner;
   int64_t cap_owner;
-  int64_t *nodes, *trees;
-  int64_t cap_nodes, cap_trees;
+  int64_t *nodes, *trees, *times;
+  int64_t cap_nodes, cap_trees, cap_times;
   int64_t *count, *start;        /* [E * P] */
   const fo__hop_res **by;        /* [E * P] */
   fo__hop_req *reqs;             /* [E * P] remote groups, part by part */
@@ -103,7 +103,8 @@ struct fo_sampler {
   fo_batch_t *scratch;   /* the local part's one-hop results */
   int64_t *group;        /* [frontier] requests' node lists, grouped by part */
   int64_t *group_trees;
-  int64_t cap_group, cap_group_trees;
+  int64_t *group_times;  /* temporal: [frontier] each grouped node's tree time */
+  int64_t cap_group, cap_group_trees, cap_group_times;
   int64_t *cursor;       /* [parts] next edge of each part's result during assembly */
   int64_t *gcount;       /* [parts] nodes of each part in this hop's frontier */
   fo__hop_req *reqs;
@@ -151,6 +152,7 @@ struct fo_sampler {
   int64_t cap_tree_time;
   const int64_t *const *seed_time_in; /* [n_ntypes] the call's seed times (entries may be NULL) */
   int64_t *elig;               /* node-time mode: the eligible positions of the hop's rows */
+  const int64_t *req_time;     /* fo__sampler_hop: [n] the request's time of each node, or NULL */
   int64_t cap_elig;
   rowspan *wrows;              /* weighted temporal: the hop's whole rows (before narrowing) */
   int64_t cap_wrows;
@@ -300,15 +302,26 @@ static int setup_temporal(fo_sampler_t *s) {
   const fo_dataset_t *d = s->d;
   if (!(s->ntype_time = calloc((size_t)s->n_ntypes, sizeof *s->ntype_time)))
     return FO_FAIL(FO_ENOMEM, "sampler types");
-  for (int32_t t = 0; t < s->n_ntypes && !d->n_parts; t++) {
+  /* a partitioned dataset's node times are whole, at its top level (beside the book) */
+  for (int32_t t = 0; t < s->n_ntypes; t++) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t);
-    s->ntype_time[t] = v && v->node_time ? v->node_time->data : NULL;
+    s->ntype_time[t] = v && v->node_time && v->node_time->shape[0] == v->n_nodes ? v->node_time->data : NULL;
+  }
+  if (s->shards) {
+    /* every open part of an edge type orders its rows as the input did (partition copies rows);
+     * also for a non-temporal sampler: it may answer temporal one-hop requests (fo__sampler_hop) */
+    for (int32_t et = 0; et < s->n_etypes; et++) {
+      const fo_topology *sh = s->shards + (size_t)et * (size_t)s->n_shards;
+      const int first = fo__first_part_index(d);
+      for (int k = 0; k < s->n_shards; k++)
+        if (d->parts[k] && sh[k].rows_by_node_time != sh[first].rows_by_node_time)
+          return FO_FAIL(FO_EFORMAT, "parts %d and %d of '%s' order their rows differently (by node "
+                         "time or not)", first, k, d->path);
+      s->topos[et].rows_by_node_time = sh[first].rows_by_node_time;
+    }
   }
   if (s->temporal == FO_TEMPORAL_NONE) return FO_OK;
   if (s->time_node) {
-    if (d->n_parts)
-      return FO_FAIL(FO_ENOSYS, "node-time temporal sampling of a partitioned dataset ('%s') is "
-                     "not supported (parts carry edge times only: use time_attr edge)", d->path);
     for (int32_t et = 0; et < s->n_etypes; et++)
       if (!s->ntype_time[s->nbr_t[et]])
         return FO_FAIL(FO_EINVAL, "node-time temporal sampling, but dataset '%s' has no node times%s%s%s "
@@ -317,10 +330,16 @@ static int setup_temporal(fo_sampler_t *s) {
     return FO_OK;
   }
   if (s->shards) {
-    for (int k = 0; k < s->n_shards; k++)
-      if (d->parts[k] && !s->shards[k].time)
-        return FO_FAIL(FO_EINVAL, "edge-time temporal sampling, but part %d of '%s' stores no edge "
-                       "times (import with --edge-time or --time-col, then partition)", k, d->path);
+    for (int32_t et = 0; et < s->n_etypes; et++)
+      for (int k = 0; k < s->n_shards; k++)
+        if (d->parts[k] && !s->shards[(size_t)et * (size_t)s->n_shards + (size_t)k].time) {
+          fo_edge_type ty;
+          fo_dataset_edge_type(d, et, &ty);
+          return FO_FAIL(FO_EINVAL, "edge-time temporal sampling, but part %d of '%s'%s%s%s stores "
+                         "no edge times (import with --edge-time or --time-col, then partition)", k,
+                         d->path, s->typed ? " (edge type '" : "", s->typed ? ty.name : "",
+                         s->typed ? "')" : "");
+        }
     return FO_OK;
   }
   for (int32_t et = 0; et < s->n_etypes; et++)
@@ -402,12 +421,20 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
     return fo__context(rc, "create sampler");
   }
   if (o->weighted) {
-    if (s->shards) {
-      fo_sampler_destroy(s);
-      return FO_FAIL(FO_ENOSYS, "create sampler: weighted sampling of a partitioned dataset ('%s') "
-                     "is not supported yet", d->path);
-    }
-    for (int32_t et = 0; et < s->n_etypes; et++)
+    for (int32_t et = 0; s->shards && et < s->n_etypes; et++)
+      for (int k = 0; k < s->n_shards; k++)
+        if (d->parts[k] && !s->shards[(size_t)et * (size_t)s->n_shards + (size_t)k].weight) {
+          fo_edge_type ty;
+          fo_dataset_edge_type(d, et, &ty);
+          rc = FO_FAIL(FO_EINVAL, "create sampler: weighted sampling, but part %d of '%s'%s%s%s "
+                       "stores no edge weights for its %s (import with --edge-weight, then "
+                       "partition)", k, d->path, s->typed ? " (edge type '" : "",
+                       s->typed ? ty.name : "", s->typed ? "')" : "",
+                       o->edge_dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+          fo_sampler_destroy(s);
+          return rc;
+        }
+    for (int32_t et = 0; !s->shards && et < s->n_etypes; et++)
       if (!s->topos[et].weight) {
         fo_edge_type ty;
         fo_dataset_edge_type(d, et, &ty);
@@ -450,6 +477,8 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->ty.owner);
   free(s->ty.nodes);
   free(s->ty.trees);
+  free(s->ty.times);
+  free(s->group_times);
   free(s->ty.count);
   free(s->ty.start);
   free(s->ty.by);
@@ -679,6 +708,12 @@ static int choose_uniform(fo_sampler_t *s, const fo_topology *t, const fo_batch_
                           fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
   (void)t;
   return choose_positions(s, fr, out, fb, fe, hp);
+}
+
+/* The topology holding a frontier row: its part's (a partitioned dataset opened here, or the
+ * one-hop server), else the edge type's own. */
+static inline const fo_topology *row_topo(const fo_sampler_t *s, const fo_topology *t, const rowspan *r) {
+  return s->shards ? &s->pshards[r->shard] : t;
 }
 
 static inline double load_w(const fo_topology *t, int64_t p) {
@@ -1001,11 +1036,16 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
   wpre ring[W_AHEAD];
   int64_t E = out->n_edges;
   int rc;
-  for (int64_t a = 0; a < W_AHEAD && fb + a < fe; a++) weighted_pre(t, &s->rows[a], fr, fb + a, hp, &ring[a]);
+  for (int64_t a = 0; a < W_AHEAD && fb + a < fe; a++)
+    weighted_pre(row_topo(s, t, &s->rows[a]), &s->rows[a], fr, fb + a, hp, &ring[a]);
   for (int64_t i = fb; i < fe; i++) {
     wpre *w = &ring[(i - fb) % W_AHEAD];
-    if ((rc = weighted_node(s, t, out, i, &s->rows[i - fb], hp, w, &E)) != FO_OK) return rc;
-    if (i + W_AHEAD < fe) weighted_pre(t, &s->rows[i + W_AHEAD - fb], fr, i + W_AHEAD, hp, w);
+    const rowspan *rw = &s->rows[i - fb];
+    if ((rc = weighted_node(s, row_topo(s, t, rw), out, i, rw, hp, w, &E)) != FO_OK) return rc;
+    if (i + W_AHEAD < fe) {
+      const rowspan *ra = &s->rows[i + W_AHEAD - fb];
+      weighted_pre(row_topo(s, t, ra), ra, fr, i + W_AHEAD, hp, w);
+    }
   }
   out->n_edges = E;
   return FO_OK;
@@ -1115,7 +1155,7 @@ static int choose_weighted_window(fo_sampler_t *s, const fo_topology *t, const f
   for (int64_t i = fb; i < fe; i++) {
     const rowspan *w = &s->wrows[i - fb], *r = &s->rows[i - fb];
     const int64_t wa = r->start - w->start;
-    if ((rc = weighted_window_node(s, t, fr, out, i, w->start, w->deg, wa, wa + r->deg, hp, &E)) != FO_OK)
+    if ((rc = weighted_window_node(s, row_topo(s, t, r), fr, out, i, w->start, w->deg, wa, wa + r->deg, hp, &E)) != FO_OK)
       return rc;
   }
   out->n_edges = E;
@@ -1136,6 +1176,11 @@ static int choose_weighted_window(fo_sampler_t *s, const fo_topology *t, const f
  *    kernel, positions are mapped back through s->elig ("last" first sorts each row's eligible
  *    positions by neighbor time, ties by position, so the most recent are at its end).
  */
+
+/* The time bounding frontier node i: its tree's, or (the one-hop server) the request's. */
+static inline int64_t tree_time_of(const fo_sampler_t *s, const fo_batch_t *fr, int64_t i) {
+  return s->req_time ? s->req_time[i] : s->tree_time[fr->batch[i]];
+}
 
 /* The eligible times of tree time t: [lo, hi] (inclusive; strict: hi = t - 1). */
 static inline void time_bounds(const fo_sampler_t *s, int64_t t, int64_t *lo, int64_t *hi) {
@@ -1200,8 +1245,8 @@ static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
     for (int q = 0; q < n; q++) {
       const rowspan *r = &s->rows[g0 + q - fb];
       int64_t hi;
-      tm[q] = s->shards ? s->shards[r->shard].time : t->time;
-      time_bounds(s, s->tree_time[fr->batch[g0 + q]], &lo[q], &hi);
+      tm[q] = row_topo(s, t, r)->time;
+      time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
       a[q] = r->start;
       b[q] = r->start + r->deg;
       if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
@@ -1247,22 +1292,21 @@ static int cmp_tpos(const void *x, const void *y) {
  * every step
  * reads each row's probe neighbor (indices[mid], prefetched the step before) and prefetches its
  * node time, then compares, so the two dependent misses of each probe overlap across rows. */
-static int search_group_nt(const fo_topology *t, const int64_t *nt, int64_t *a, int64_t *b,
+static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int64_t *a, int64_t *b,
                            const int64_t *key, int n) {
-  const uint64_t nn = (uint64_t)t->n_nodes;
-  const int IB = t->indices_bytes;
-  const char *ix = t->indices;
   /* as search_group (the rows still searching in st[0..na), [p, p + len] holds the answer),
    * each probe through indices[] then node_time[]: a pass reads every row's probe neighbor
    * and prefetches its time, the next compares */
   struct {
     int64_t p, len, key, u;
+    const fo_topology *t; /* the row's (its part's over a partitioned dataset) */
     int q;
   } st[NARROW_GROUP];
   int na = 0;
   for (int q = 0; q < n; q++)
     if (b[q] > a[q]) {
-      __builtin_prefetch(ix + (a[q] + (b[q] - a[q]) / 2) * IB, 0, 0);
+      __builtin_prefetch((const char *)tq[q]->indices + (a[q] + (b[q] - a[q]) / 2) * tq[q]->indices_bytes, 0, 0);
+      st[na].t = tq[q];
       st[na].p = a[q];
       st[na].len = b[q] - a[q];
       st[na].key = key[q];
@@ -1271,8 +1315,9 @@ static int search_group_nt(const fo_topology *t, const int64_t *nt, int64_t *a, 
   while (na) {
     for (int i = 0; i < na; i++) {
       const int64_t p = st[i].p + (st[i].len >> 1);
-      const int64_t u = load_ix(ix, IB, p);
-      if (FO_UNLIKELY((uint64_t)u >= nn)) return bad_index(t, p, u);
+      const fo_topology *t = st[i].t;
+      const int64_t u = load_ix(t->indices, t->indices_bytes, p);
+      if (FO_UNLIKELY((uint64_t)u >= (uint64_t)t->n_nodes)) return bad_index(t, p, u);
       __builtin_prefetch(&nt[u], 0, 0);
       st[i].u = u;
     }
@@ -1286,7 +1331,7 @@ static int search_group_nt(const fo_topology *t, const int64_t *nt, int64_t *a, 
       const int64_t half = st[i].len >> 1;
       st[i].p += below ? half : 0;
       st[i].len -= half;
-      __builtin_prefetch(ix + (st[i].p + (st[i].len >> 1)) * IB, 0, 0);
+      __builtin_prefetch((const char *)st[i].t->indices + (st[i].p + (st[i].len >> 1)) * st[i].t->indices_bytes, 0, 0);
       i++;
     }
   }
@@ -1301,12 +1346,14 @@ static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const 
   int rc;
   for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
     const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
+    const fo_topology *tq[NARROW_GROUP];
     int64_t a[NARROW_GROUP], b[NARROW_GROUP], key[NARROW_GROUP], lo[NARROW_GROUP], end[NARROW_GROUP];
     bool win = false;
     for (int q = 0; q < n; q++) {
       const rowspan *r = &s->rows[g0 + q - fb];
       int64_t hi;
-      time_bounds(s, s->tree_time[fr->batch[g0 + q]], &lo[q], &hi);
+      tq[q] = row_topo(s, t, r);
+      time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
       a[q] = r->start;
       b[q] = r->start + r->deg;
       if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
@@ -1314,7 +1361,7 @@ static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const 
       if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
       win |= lo[q] != INT64_MIN;
     }
-    if ((rc = search_group_nt(t, nt, a, b, key, n)) != FO_OK) return rc;
+    if ((rc = search_group_nt(tq, nt, a, b, key, n)) != FO_OK) return rc;
     for (int q = 0; q < n; q++) {
       const rowspan *r = &s->rows[g0 + q - fb];
       end[q] = a[q];
@@ -1323,7 +1370,7 @@ static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const 
       key[q] = lo[q];
       if (lo[q] == INT64_MIN) b[q] = a[q]; /* no window: the range starts at the row */
     }
-    if (win && (rc = search_group_nt(t, nt, a, b, key, n)) != FO_OK) return rc;
+    if (win && (rc = search_group_nt(tq, nt, a, b, key, n)) != FO_OK) return rc;
     for (int q = 0; q < n; q++) {
       rowspan *r = &s->rows[g0 + q - fb];
       const int64_t start = lo[q] == INT64_MIN ? r->start : a[q];
@@ -1348,13 +1395,14 @@ static int narrow_node_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
     return rc;
   for (int64_t i = fb; i < fe; i++) {
     rowspan *r = &s->rows[i - fb];
+    const fo_topology *rt = row_topo(s, t, r);
     const int64_t a = at;
     int64_t lo, hi;
-    time_bounds(s, s->tree_time[fr->batch[i]], &lo, &hi);
+    time_bounds(s, tree_time_of(s, fr, i), &lo, &hi);
     for (int64_t p = r->start; p < r->start + r->deg; p++) {
-      const int64_t u = load_ix(t->indices, t->indices_bytes, p);
+      const int64_t u = load_ix(rt->indices, rt->indices_bytes, p);
       int64_t tu;
-      if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, p, u);
+      if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(rt, p, u);
       tu = nt[u];
       s->elig[at] = p;
       at += tu >= lo && tu <= hi;
@@ -1367,7 +1415,7 @@ static int narrow_node_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
       int64_t k = 0;
       for (int64_t q = a; q < at; q++, k++) {
         tp[k].pos = s->elig[q];
-        tp[k].time = nt[load_ix(t->indices, t->indices_bytes, s->elig[q])];
+        tp[k].time = nt[load_ix(rt->indices, rt->indices_bytes, s->elig[q])];
       }
       qsort(tp, (size_t)k, sizeof *tp, cmp_tpos);
       for (int64_t q = 0; q < k; q++) s->elig[a + q] = tp[q].pos;
@@ -1719,11 +1767,6 @@ static int induce(fo__idmap *map, bool disjoint, fo_batch_t *nb, const fo_batch_
 
 int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_part) {
   const fo_dataset_t *d = s->d;
-  if (s->temporal != FO_TEMPORAL_NONE)
-    return FO_FAIL(FO_ENOSYS, "distributed sampling: temporal mode is not supported yet (the "
-                   "one-hop request carries no per-node time bounds)");
-  if (s->weighted)
-    return FO_FAIL(FO_ENOSYS, "distributed sampling: weighted mode is not supported yet");
   if (!d->n_parts || local_part < 0 || local_part >= d->n_parts || !d->parts[local_part])
     return FO_FAIL(FO_EINVAL, "distributed sampling needs a partitioned dataset with part %d open",
                    (int)local_part);
@@ -1752,6 +1795,38 @@ int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_p
   s->remote = *r;
   s->local_part = local_part;
   s->dist = true;
+  return FO_OK;
+}
+
+/* What a one-hop request's mode needs of the part answering it: weights, edge times in the
+ * sampled direction, or the neighbors' node times; a temporal request names its times. */
+static int hop_mode_check(const fo_sampler_t *s, const fo__hop_req *req) {
+  const fo_topology *sh = &s->pshards[req->part];
+  const fo_dataset_t *d = s->d;
+  fo_edge_type ty;
+  fo_dataset_edge_type(d, req->etype, &ty);
+  if ((unsigned)req->temporal > FO_TEMPORAL_LAST || req->window < -1 ||
+      (req->temporal && (!req->times || !req->disjoint)) ||
+      (req->temporal && req->weighted &&
+       (req->temporal == FO_TEMPORAL_LAST || (req->time_node && !s->topos[req->etype].rows_by_node_time))))
+    return FO_FAIL(FO_EINVAL, "one-hop request: temporal mode %d (window %lld, %s, %s): not one "
+                   "this kernel answers", (int)req->temporal, (long long)req->window,
+                   req->times ? "times" : "no times", req->weighted ? "weighted" : "unweighted");
+  if (req->weighted && !sh->weight)
+    return FO_FAIL(FO_EINVAL, "weighted one-hop request, but part %d of '%s'%s%s%s stores no edge "
+                   "weights (import with --edge-weight, then partition)", (int)req->part, d->path,
+                   s->typed ? " (edge type '" : "", s->typed ? ty.name : "", s->typed ? "')" : "");
+  if (req->temporal && !req->time_node && !sh->time)
+    return FO_FAIL(FO_EINVAL, "edge-time temporal one-hop request, but part %d of '%s'%s%s%s "
+                   "stores no edge times (import with --edge-time or --time-col, then partition)",
+                   (int)req->part, d->path, s->typed ? " (edge type '" : "", s->typed ? ty.name : "",
+                   s->typed ? "')" : "");
+  if (req->temporal && req->time_node && !s->ntype_time[s->nbr_t[req->etype]])
+    return FO_FAIL(FO_EINVAL, "node-time temporal one-hop request, but '%s' has no node times%s%s%s "
+                   "(import with --node-time, then partition)", d->path,
+                   s->typed ? " for node type '" : "",
+                   s->typed ? fo_dataset_node_type_name(d, s->nbr_t[req->etype]) : "",
+                   s->typed ? "'" : "");
   return FO_OK;
 }
 
@@ -1784,11 +1859,32 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   if (req->n) memcpy(sb->node, req->nodes, (size_t)req->n * sizeof *sb->node);
   if (req->disjoint && req->n) memcpy(sb->batch, req->trees, (size_t)req->n * sizeof *sb->batch);
   sb->n_nodes = req->n;
+  if ((rc = hop_mode_check(s, req)) != FO_OK) return rc;
   if ((rc = read_rows_sharded(s, sb, 0, req->n, &hp, &total)) != FO_OK) return rc;
   if ((rc = batch_edges(sb, total)) != FO_OK) return rc;
-  if ((rc = choose_positions(s, sb, sb, 0, req->n, &hp)) != FO_OK ||
-      (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK)
-    return rc;
+  {
+    /* the request's mode: the kernel the asking sampler runs locally (weighted, temporal with
+     * the request's per-node times), then this sampler's own mode back */
+    const fo_temporal_strategy t0 = s->temporal;
+    const bool w0 = s->weighted, n0 = s->time_node, st0 = s->strict;
+    const int64_t win0 = s->window;
+    s->temporal = (fo_temporal_strategy)req->temporal;
+    s->weighted = req->weighted;
+    s->time_node = req->time_node;
+    s->strict = req->strict;
+    s->window = req->window;
+    s->req_time = req->times;
+    rc = req->temporal ? choose_temporal(s, &s->topos[req->etype], sb, sb, 0, req->n, &hp)
+         : req->weighted ? choose_weighted(s, &s->topos[req->etype], sb, sb, 0, req->n, &hp)
+                         : choose_positions(s, sb, sb, 0, req->n, &hp);
+    s->temporal = t0;
+    s->weighted = w0;
+    s->time_node = n0;
+    s->strict = st0;
+    s->window = win0;
+    s->req_time = NULL;
+    if (rc != FO_OK || (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK) return rc;
+  }
   /* counts per node from col (edges come node by node) */
   if ((rc = fo__grow(&s->counts, &s->cap_counts, req->n, sizeof *s->counts, "sampler scratch")) != FO_OK)
     return rc;
@@ -1800,6 +1896,16 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   res->nbr = sb->row;
   res->eid = sb->edge;
   return FO_OK;
+}
+
+/* A request's mode: the sampler's (times: the nodes' tree times when temporal). */
+static void req_mode(const fo_sampler_t *s, fo__hop_req *r, const int64_t *times) {
+  r->weighted = s->weighted;
+  r->temporal = (int32_t)s->temporal;
+  r->time_node = s->time_node;
+  r->strict = s->strict;
+  r->window = s->window;
+  r->times = s->temporal != FO_TEMPORAL_NONE ? times : NULL;
 }
 
 /* One hop of a distributed sampler: the frontier split by owner, the local part's nodes sampled
@@ -1820,6 +1926,10 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   if (hp->disjoint && (rc = fo__grow(&s->group_trees, &s->cap_group_trees, nf + 1,
                                       sizeof *s->group_trees, "sampler scratch")) != FO_OK)
     return rc;
+  if (s->temporal != FO_TEMPORAL_NONE &&
+      (rc = fo__grow(&s->group_times, &s->cap_group_times, nf + 1, sizeof *s->group_times,
+                     "sampler scratch")) != FO_OK)
+    return rc;
   /* owners, and the nodes of each part packed in frontier order */
   memset(s->gcount, 0, (size_t)P * sizeof *s->gcount);
   for (int64_t i = fb; i < fe; i++) {
@@ -1839,6 +1949,7 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     int k = s->fowner[i - fb];
     s->group[start[k]] = out->node[i];
     if (hp->disjoint) s->group_trees[start[k]] = out->batch[i];
+    if (s->group_times) s->group_times[start[k]] = s->tree_time[out->batch[i]];
     start[k]++;
   }
   for (int k = 0; k < P; k++) start[k] -= s->gcount[k];
@@ -1857,6 +1968,7 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     r->n = s->gcount[k];
     r->nodes = s->group + start[k];
     r->trees = hp->disjoint ? s->group_trees + start[k] : NULL;
+    req_mode(s, r, s->group_times ? s->group_times + start[k] : NULL);
     if (k == s->local_part && (rc = fo__sampler_hop(s, r, s->scratch, &local)) != FO_OK) return rc;
   }
   if (n_req && (rc = s->remote.hop(s->remote.ctx, s->reqs, n_req, s->res)) != FO_OK) return rc;
@@ -1938,7 +2050,9 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
   if ((rc = fo__grow(&ty->owner, &ty->cap_owner, total + 1, sizeof *ty->owner, "sampler scratch")) != FO_OK ||
       (rc = fo__grow(&ty->nodes, &ty->cap_nodes, total + 1, sizeof *ty->nodes, "sampler scratch")) != FO_OK ||
       (s->disjoint && (rc = fo__grow(&ty->trees, &ty->cap_trees, total + 1, sizeof *ty->trees,
-                                     "sampler scratch")) != FO_OK))
+                                     "sampler scratch")) != FO_OK) ||
+      (s->temporal != FO_TEMPORAL_NONE &&
+       (rc = fo__grow(&ty->times, &ty->cap_times, total + 1, sizeof *ty->times, "sampler scratch")) != FO_OK))
     return rc;
   memset(ty->count, 0, (size_t)E * (size_t)P * sizeof *ty->count);
   for (int32_t et = 0; et < E; et++) {
@@ -1966,6 +2080,7 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
       const int64_t g = (int64_t)ty->owner[ty->off[et] + i - s->hop_fb[ft]] * E + et;
       ty->nodes[ty->start[g]] = fr->node[i];
       if (s->disjoint) ty->trees[ty->start[g]] = fr->batch[i];
+      if (s->temporal != FO_TEMPORAL_NONE) ty->times[ty->start[g]] = s->tree_time[fr->batch[i]];
       ty->start[g]++;
     }
   }
@@ -1990,6 +2105,7 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
       r.n = ty->count[g];
       r.nodes = ty->nodes + ty->start[g];
       r.trees = s->disjoint ? ty->trees + ty->start[g] : NULL;
+      req_mode(s, &r, s->temporal != FO_TEMPORAL_NONE ? ty->times + ty->start[g] : NULL);
       if (k == s->local_part) {
         /* the local groups: sampled now, counts copied out of the kernel's scratch */
         fo__hop_res *lr = &ty->local[et];

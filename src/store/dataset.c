@@ -267,12 +267,12 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   if (!ip || !ix || (je && !ei) || (jw && !wa) || (jc && !wc) || (jt && !tm))
     return FO_FAIL(FO_EFORMAT, "topology '%s': names an array that is not listed", label);
   if (wa && ((strcmp(wa->dtype, "<f4") && strcmp(wa->dtype, "<f8")) || wa->ndim != 1 ||
-             wa->shape[0] != d->n_edges))
+             wa->shape[0] != m))
     return FO_FAIL(FO_EFORMAT, "%s: edge weights must be float32 or float64 [%lld], are %s [%lld]",
-                   wa->file, (long long)d->n_edges, wa->dtype, (long long)wa->shape[0]);
-  if (wc && (strcmp(wc->dtype, "<i8") || wc->ndim != 1 || wc->shape[0] != d->n_edges))
+                   wa->file, (long long)m, wa->dtype, (long long)wa->shape[0]);
+  if (wc && (strcmp(wc->dtype, "<i8") || wc->ndim != 1 || wc->shape[0] != m))
     return FO_FAIL(FO_EFORMAT, "%s: weight alias tables must be int64 [%lld], are %s [%lld]",
-                   wc->file, (long long)d->n_edges, wc->dtype, (long long)wc->shape[0]);
+                   wc->file, (long long)m, wc->dtype, (long long)wc->shape[0]);
   if (tm && (strcmp(tm->dtype, "<i8") || tm->ndim != 1 || tm->shape[0] != m))
     return FO_FAIL(FO_EFORMAT, "%s: edge times must be int64 [%lld], are %s [%lld]", tm->file,
                    (long long)m, tm->dtype, (long long)tm->shape[0]);
@@ -1244,8 +1244,6 @@ int fo_dataset_node_time(const fo_dataset_t *d, const int64_t **t, int64_t *n) {
   if (!d || !t || !n) return FO_FAIL(FO_EINVAL, "node time: NULL argument");
   *t = NULL;
   *n = 0;
-  if (d->n_parts)
-    return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned: its node times are in its parts", d->path);
   if (d->typed)
     return FO_FAIL(FO_EINVAL, "dataset '%s' is typed: its node times are per node type "
                    "(fo_dataset_node_data)", d->path);

@@ -70,9 +70,9 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
         return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld < %s[%lld] = %lld: row %lld is not sorted by "
                        "time", t->time_name, (long long)e, (long long)t->time[e], t->time_name,
                        (long long)(e - 1), (long long)t->time[e - 1], (long long)v);
-  if (t->rows_by_node_time && !d->is_view) {
-    /* rows ordered by neighbor node time (version 1; typed views are checked by the sampler's
-     * use only) */
+  if (t->rows_by_node_time && !d->is_view && !t->row_nodes) {
+    /* rows ordered by neighbor node time (version 1; typed views and parts, whose node times
+     * are at the partitioned dataset's top level, are checked by the sampler's use only) */
     const int64_t *nt = d->node_time ? d->node_time->data : NULL;
     if (!nt)
       return FO_FAIL(FO_EFORMAT, "%s: rows are ordered by node time, but there are no node times",

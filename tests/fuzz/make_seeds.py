@@ -107,13 +107,21 @@ nodes = [0, 5, 17, 633, 2700]
 hop = msg(1, [7, 0, 3, 0, 10, 0, 0, len(nodes)] + nodes)
 hopd = msg(1, [7, 1, 3, 1, -1, 3, 0, 2, 4, 8, 0, 1])
 fetch = msg(2, [3, 0, len(nodes)] + nodes)
+# weighted (flag 8); temporal (flag 16, disjoint): mode (1 uniform | 256 node times | 512
+# strict), window, then nodes, trees, times
+hopw = msg(1, [7, 0, 3, 0, 10, 8, 0, len(nodes)] + nodes)
+hopt = msg(1, [7, 1, 3, 1, 5, 18, 0, 2, 1 | 512, 30, 4, 8, 0, 1, 100, 200])
+hoptn = msg(1, [7, 1, 3, 0, -1, 19, 0, 2, 2 | 256, -1, 4, 8, 1, 0, 50, 60])
 hopres = msg(3, [2, 3, 1, 2, 10, 11, 12, 100, 200, 300])
 fres = msg(4, [2, 3, 1, 1, 0x010203, 0x040506, 1, 2])
 err = msg(5, [-4, 5, struct.unpack("<q", b"bad\0\0\0\0\0")[0]])
 for sel, name, m in [(0, "hop-req", hop), (0, "hop-req-disjoint", hopd), (1, "hop-resp", hopres),
                      (2, "fetch-req", fetch), (3, "fetch-resp", fres), (4, "error", err), (5, "kind", hop),
                      (6, "server-hop", hop), (6, "server-hop-disjoint", hopd), (6, "server-fetch", fetch),
-                     (14, "server-hop-hdr", hop), (30, "server-fetch-hdr", fetch)]:
+                     (14, "server-hop-hdr", hop), (30, "server-fetch-hdr", fetch),
+                     (0, "hop-req-weighted", hopw), (0, "hop-req-temporal", hopt),
+                     (0, "hop-req-temporal-node", hoptn), (6, "server-hop-weighted", hopw),
+                     (6, "server-hop-temporal", hopt), (6, "server-hop-temporal-node", hoptn)]:
     put("wire", name, bytes([sel]) + m)
 
 # book: no change, and a few small corruptions (records: array, offset u16, len, bytes)

@@ -349,12 +349,13 @@ static int mode_disagree(const char *parts, int ppm) {
   if (!dd) return finish();
   CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
   if (!d) return finish();
-  for (int k = 0; k <= 16; k++) {
+  for (int k = 0; k <= 19; k++) {
     fo_loader_opts lo;
     fo_loader_t *L = NULL;
     fo_dist_tail tail = FO_DIST_TAIL_KEEP;
     int who = k % g_size, rc;
-    bool odd = g_rank == who && k < 16; /* k == 16: all agree */
+    bool odd = g_rank == who && k < 19; /* k == 19: all agree */
+    const int64_t times_a[4] = {10, 20, 30, 40}, times_b[4] = {10, 20, 30, 41};
     char want[200];
     const char *name = "";
     fo_loader_opts_init(&lo);
@@ -380,10 +381,23 @@ static int mode_disagree(const char *parts, int ppm) {
     case 13: name = "tail"; tail = odd ? FO_DIST_TAIL_PAD : FO_DIST_TAIL_KEEP; break;
     case 14: name = "input_type"; lo.input_type = odd ? "paper" : NULL; break;
     case 15: name = "edge_type_fanouts"; lo.sampler.edge_type_fanouts = odd ? fb : NULL; break;
+    case 16: name = "weighted"; lo.sampler.weighted = odd; break;
+    case 17:
+      name = "temporal";
+      lo.sampler.temporal = FO_TEMPORAL_UNIFORM;
+      lo.sampler.time_strict = odd;
+      break;
+    case 18:
+      name = "input_time";
+      lo.sampler.temporal = FO_TEMPORAL_UNIFORM;
+      lo.input_nodes = nodes_a;
+      lo.n_input_nodes = 4;
+      lo.input_time = odd ? times_b : times_a;
+      break;
     default: break;
     }
     rc = fo_dist_loader_create(dd, d, &lo, tail, &L);
-    if (k == 16) {
+    if (k == 19) {
       CHECK(rc == FO_OK, "agreeing options: %s (%s)", fo_last_error(), fo_status_name(rc));
     } else {
       char second[32];

@@ -334,6 +334,38 @@ def typed(parts, plain, ppm):
         say(f"ok   python typed rank {rank}: {n} batches equal NeighborLoader's over the plain dataset")
 
 
+def temporal(parts, plain, ppm):
+    """Weighted and temporal DistNeighborLoader: this rank's batches b equal NeighborLoader's
+    batch b over the plain dataset (the hop requests carry the mode and the seeds' times)."""
+    import numpy as np
+
+    seeds = np.arange(0, 400, 3, dtype=np.int64)
+    times = (seeds * 7919) % 1000
+    runs = [dict(num_neighbors=[5, 3], batch_size=16, weighted=True, seed=2),
+            dict(num_neighbors=[5, 3], batch_size=16, weighted=True, replace=True, seed=3),
+            dict(num_neighbors=[4, 2], batch_size=16, input_nodes=seeds, input_time=times,
+                 time_attr="edge", temporal_strategy="uniform", seed=4, num_workers=2),
+            dict(num_neighbors=[4, 2], batch_size=16, input_nodes=seeds, input_time=times,
+                 time_attr="node", temporal_strategy="last", seed=5),
+            dict(num_neighbors=[4, 2], batch_size=16, input_nodes=seeds, time_attr="node",
+                 temporal_strategy="uniform", seed=6)]
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        ds = ctx.open_dataset(parts)
+        rank, n = ctx.rank, 0
+        with fanout.Dataset(plain) as g:
+            for kw in runs:
+                kw = dict(kw, features=False, labels=False)
+                want = [b.digest() for b in fanout.NeighborLoader(g, **kw)]
+                loader = fanout.DistNeighborLoader(ctx, ds, **kw)
+                for b in loader:
+                    if b.digest() != want[b.index] or b.index % ctx.world_size != rank:
+                        say(f"rank {rank}: batch {b.index} differs from NeighborLoader's ({kw})")
+                        sys.exit(1)
+                    n += 1
+                b = loader = None
+        say(f"ok   python temporal rank {rank}: {n} weighted and temporal batches equal NeighborLoader's")
+
+
 def lowthread(parts):
     import mpi4py
 
@@ -410,6 +442,8 @@ if __name__ == "__main__":
         placement(args[0], int(args[1]))
     elif mode == "typed":
         typed(args[0], args[1], int(args[2]))
+    elif mode == "temporal":
+        temporal(args[0], args[1], int(args[2]))
     elif mode == "lowthread":
         lowthread(args[0])
     elif mode == "disagree":

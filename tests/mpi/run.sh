@@ -40,6 +40,12 @@
 #            digests equal single process (features, labels, edge_dir out, disjoint,
 #            per-edge-type fanouts), one request per remote machine per hop and per batch, the
 #            typed options that must agree (MPMD)
+#   temporal weighted and temporal sampling over MPI: a random graph with edge weights, edge times
+#            and node times (and one with node times only: rows ordered by neighbor time),
+#            partitioned by hash and range into 2 and 4 parts: --dist digests equal single
+#            process for --weighted (with and without replacement), --temporal uniform and last,
+#            --time edge and node, --strict, --window; a typed graph with per-type weights;
+#            DistNeighborLoader weighted and temporal (py_dist.py temporal)
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
@@ -577,6 +583,74 @@ transfer)
   fi
   ;;
 
+temporal)
+  # weighted and temporal sampling over MPI: the hop requests carry the mode and each node's
+  # time bound, so every digest equals single process
+  D="$WORK/temporal-data"
+  rm -rf "$D" && mkdir -p "$D" && cd "$D" || exit 1
+  if ! $PY -c 'import numpy' 2> /dev/null; then echo "SKIP: $PY with numpy is needed"; exit 77; fi
+  $PY - << 'EOF' || exit 1
+import numpy as np
+rng = np.random.default_rng(23)
+n, m = 400, 6000
+with open("g.txt", "w") as f:
+    for s, d in zip(rng.integers(0, n, m), rng.integers(0, n // 4, m)):
+        f.write(f"{s} {d}\n")
+w = rng.uniform(0, 10, m)
+w[rng.integers(0, m, m // 8)] = 0
+np.save("w.npy", w.astype(np.float32))
+np.save("t.npy", rng.integers(0, 1000, m).astype(np.int64))
+np.save("nt.npy", rng.integers(0, 1000, n).astype(np.int64))
+for name, a, b, k in (("ab", 300, 200, 2500), ("bb", 200, 200, 1500)):
+    with open(name + ".txt", "w") as f:
+        for s, d in zip(rng.integers(0, a, k), rng.integers(0, b, k)):
+            f.write(f"{s} {d}\n")
+    np.save(name + "w.npy", rng.uniform(0.1, 5, k))
+EOF
+  "$FANOUT" import -q g.txt --num-nodes 400 --edge-weight w.npy --edge-time t.npy \
+    --node-time nt.npy -o g > /dev/null || exit 1
+  "$FANOUT" import -q g.txt --num-nodes 400 --node-time nt.npy -o gn > /dev/null || exit 1
+  "$FANOUT" import -q --edge-type a,r,b ab.txt --edge-type b,s,b bb.txt --num-nodes a=300 \
+    --num-nodes b=200 --reverse-edges --csc --csr --edge-weight a__r__b=abw.npy \
+    --edge-weight b__s__b=bbw.npy -o ty > /dev/null || exit 1
+  for g in g gn ty; do
+    for p in 2 4; do
+      "$FANOUT" partition $g -n $p -q -o $g-h$p > /dev/null || exit 1
+    done
+    "$FANOUT" partition $g -n 2 --method range -q -o $g-r2 > /dev/null || exit 1
+  done
+  cd "$WORK/$case_name" || exit 1
+  base=(--fanout 5,3 --batch-size 32 --seed 7 --threads 2 --batches 8)
+  for parts in h2 h4 r2; do
+    r=${parts#?}
+    same_digest "weighted, $parts" "$r" 1 g-$parts g "${base[@]}" --weighted
+    same_digest "weighted, replace, disjoint, $parts" "$r" 1 g-$parts g "${base[@]}" --weighted --replace --disjoint
+    same_digest "temporal uniform, edge times, $parts" "$r" 1 g-$parts g "${base[@]}" --temporal uniform --time edge
+    same_digest "temporal last, edge times, strict, window, $parts" "$r" 1 g-$parts g "${base[@]}" \
+      --temporal last --time edge --strict --window 300
+    same_digest "temporal uniform, node times (filtered rows), $parts" "$r" 1 g-$parts g "${base[@]}" \
+      --temporal uniform --time node --strict
+    same_digest "temporal last, node times (rows by node time), $parts" "$r" 1 gn-$parts gn "${base[@]}" \
+      --temporal last --time node
+    same_digest "temporal uniform, node times, window, replace, $parts" "$r" 1 gn-$parts gn "${base[@]}" \
+      --temporal uniform --time node --window 200 --replace
+    same_digest "typed weighted, edge_dir out, $parts" "$r" 1 ty-$parts ty --input-type b --fanout 4,2 \
+      --batch-size 16 --seed 3 --threads 1 --weighted --edge-dir out
+    same_digest "typed weighted, replace, $parts" "$r" 1 ty-$parts ty --input-type a --fanout 3,3 \
+      --batch-size 16 --seed 4 --threads 0 --weighted --replace
+  done
+  # DistNeighborLoader(weighted=True, time_attr=..., input_time=...), where the module is built
+  if [ -f "${PYFANOUT:-}/fanout/__init__.py" ] && PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    for p in 2 4; do
+      if PYTHONPATH=$PYFANOUT PYTHONDONTWRITEBYTECODE=1 mpi $p $PY "$(dirname "${BASH_SOURCE[0]}")/py_dist.py" \
+        temporal "$D/g-h$p" "$D/g" 1 > pyt.out 2>&1 && [ "$(grep -c '^ok   python temporal' pyt.out)" = $p ]; then
+        grep '^ok' pyt.out
+      else fail "python temporal on $p machines"; cat pyt.out; fi
+    done
+  else
+    echo "skip python temporal: the Python module is not built here"
+  fi
+  ;;
 typed)
   # a typed graph of its own (papers, authors, terms; writes, cites, has and their reverses;
   # features of papers and authors, author labels and a train split), partitioned by hash,

@@ -240,11 +240,180 @@ static void cit_hepph_dates(void **state) {
   fot_rmtree(tmp);
 }
 
+/* The distributed path in one process (P machines over pd): batch b of machine b mod P equals
+ * batch b of the plain loader over d. */
+static void dist_equal(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o,
+                       int64_t max_batches) {
+  fo_loader_t *L0, *L[4];
+  fo_dist_t *dd[4];
+  fo_loader_batch_t *bt;
+  uint64_t *want = malloc((size_t)max_batches * 8);
+  int64_t nw = 0;
+  assert_fo_ok(fo_loader_create(d, o, &L0));
+  while (nw < max_batches && fo_loader_next(L0, &bt) == FO_OK && bt) {
+    want[nw++] = fo_loader_batch_digest(bt);
+    fo_loader_release(L0, bt);
+  }
+  fo_loader_destroy(L0);
+  for (int r = 0; r < P; r++) {
+    assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
+    assert_fo_ok(fo_dist_loader_create(dd[r], pd, o, FO_DIST_TAIL_KEEP, &L[r]));
+  }
+  for (int64_t b = 0; b < nw; b++) {
+    assert_fo_ok(fo_loader_next(L[b % P], &bt));
+    assert_non_null(bt);
+    if (fo_loader_batch_digest(bt) != want[b]) fail_msg("batch %lld differs from one process", (long long)b);
+    fo_loader_release(L[b % P], bt);
+  }
+  for (int r = 0; r < P; r++) {
+    fo_loader_destroy(L[r]);
+    assert_fo_ok(fo_dist_finalize(dd[r]));
+  }
+  free(want);
+}
+
+/* cit-HepPh as a typed dataset (one node type "paper", edge type paper__cites__paper, with
+ * --node-time paper=dates and --edge-time paper__cites__paper=the citing paper's date): its
+ * temporal batches equal the untyped import's, edge for edge (node-time and edge-time modes,
+ * in and out edges), and over 4 parts and the distributed path in one process (4 machines)
+ * they equal one process. */
+static void cit_hepph_typed(void **state) {
+  (void)state;
+  char *edges = fot_path(fot_shared_data_dir(), "cit-hepph/cit-HepPh.tsv.gz");
+  char *dates = fot_path(fot_shared_data_dir(), "cit-hepph/cit-HepPh.nodedates.tsv.gz");
+  char *tmp = fot_tmpdir(), *ntp = fot_path(tmp, "nt.npy"), *etp = fot_path(tmp, "et.npy");
+  char *tdir = fot_path(tmp, "typed"), *pdir = fot_path(tmp, "typed-p4"), line[512];
+  const int64_t n = 34546;
+  int64_t *nt = malloc((size_t)n * 8), *et = malloc((size_t)421578 * 8), m = 0, *seeds = malloc(64 * 8);
+  gzFile z = gzopen(dates, "rb");
+  fot_ds g;
+  fo_dataset_t *td, *pd;
+  fo_import_opts o;
+  fo_import_edge_type ets[1] = {{"paper", "cites", "paper", edges}};
+  fo_import_node_type nto[1] = {{"paper", 34546, NULL, NULL, NULL, NULL}};
+  fo_import_node_time ntt[1] = {{"paper", ntp}};
+  fo_import_edge_weight ett[1] = {{"paper__cites__paper", etp}};
+  fo_partition_opts po;
+  fo_batch_t *b1, *b2;
+  uint64_t st = 5;
+  assert_non_null(z);
+  for (int64_t v = 0; v < n; v++) nt[v] = INT64_MAX / 2; /* no date: after every dated paper */
+  while (gzgets(z, line, sizeof line)) {
+    long long node, snap;
+    char date[32];
+    int64_t t;
+    if (line[0] == '#') continue;
+    assert_int_equal(sscanf(line, "%lld\t%lld\t%31s", &node, &snap, date), 3);
+    assert_true(fo__parse_iso8601(date, strlen(date), &t));
+    nt[node] = t;
+  }
+  gzclose(z);
+  z = gzopen(edges, "rb");
+  assert_non_null(z);
+  while (gzgets(z, line, sizeof line)) {
+    long long a, c;
+    if (line[0] == '#') continue;
+    assert_int_equal(sscanf(line, "%lld\t%lld", &a, &c), 2);
+    et[m++] = nt[a]; /* a citation happens when the citing paper is submitted */
+  }
+  gzclose(z);
+  assert_int_equal(m, 421578);
+  fot_write_npy(ntp, "<i8", 1, &n, nt, (size_t)n * 8);
+  fot_write_npy(etp, "<i8", 1, &m, et, (size_t)m * 8);
+  /* untyped, and typed */
+  fo_import_opts_init(&o);
+  o.node_time = ntp;
+  o.edge_time = etp;
+  o.num_nodes = n;
+  o.csc = o.csr = true;
+  fot_ds_import(&g, (const char *const[]){edges}, 1, &o);
+  fo_import_opts_init(&o);
+  o.csc = o.csr = true;
+  o.edge_types = ets;
+  o.n_edge_types = 1;
+  o.node_type_opts = nto;
+  o.n_node_type_opts = 1;
+  o.node_times = ntt;
+  o.n_node_times = 1;
+  o.edge_times = ett;
+  o.n_edge_times = 1;
+  assert_fo_ok(fo_import(NULL, 0, tdir, &o, NULL));
+  assert_fo_ok(fo_dataset_open(tdir, NULL, &td));
+  assert_fo_ok(fo_dataset_verify(td));
+  fo_partition_opts_init(&po);
+  po.n_parts = 4;
+  assert_fo_ok(fo_partition(tdir, pdir, &po, NULL));
+  assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+  assert_fo_ok(fo_batch_create(&b1));
+  assert_fo_ok(fo_batch_create(&b2));
+  for (int mode = 0; mode < 4; mode++) {
+    fo_sampler_opts so;
+    fo_sampler_t *s1, *s2;
+    const int32_t f[] = {10, 5};
+    int64_t edges_seen = 0;
+    fo_sampler_opts_init(&so);
+    so.fanouts = f;
+    so.n_hops = 2;
+    so.temporal = mode & 1 ? FO_TEMPORAL_LAST : FO_TEMPORAL_UNIFORM;
+    so.time_attr = mode < 2 ? FO_TIME_ATTR_NODE : FO_TIME_ATTR_EDGE;
+    so.time_strict = mode == 1;
+    so.time_window = mode == 3 ? 2 * 365 * 86400 : -1;
+    so.edge_dir = mode & 1 ? FO_EDGE_DIR_IN : FO_EDGE_DIR_OUT;
+    so.seed = 6;
+    assert_fo_ok(fo_sampler_create(g.d, &so, &s1));
+    assert_fo_ok(fo_sampler_create(td, &so, &s2));
+    for (uint64_t bi = 0; bi < 100; bi++) {
+      int64_t times[64];
+      for (int i = 0; i < 64; i++) {
+        seeds[i] = (int64_t)(fot_rand(&st) % (uint64_t)n);
+        /* out-edges at the paper's date; in-edges (later citations) at a later time */
+        times[i] = nt[seeds[i]] < INT64_MAX / 2 ? nt[seeds[i]] + (mode & 1 ? 3 * 365 * 86400 : 0) : 1000000000;
+      }
+      assert_fo_ok(fo_sampler_sample_at(s1, 0, seeds, times, 64, 0, bi, b1));
+      assert_fo_ok(fo_sampler_sample_at(s2, 0, seeds, times, 64, 0, bi, b2));
+      {
+        const fo_batch_t *x = fo_batch_node_type(b2, 0), *y = fo_batch_edge_type(b2, 0);
+        assert_int_equal(b1->n_nodes, x->n_nodes);
+        assert_int_equal(b1->n_edges, y->n_edges);
+        assert_memory_equal(b1->node, x->node, (size_t)b1->n_nodes * 8);
+        if (b1->n_edges) {
+          assert_memory_equal(b1->row, y->row, (size_t)b1->n_edges * 8);
+          assert_memory_equal(b1->col, y->col, (size_t)b1->n_edges * 8);
+          assert_memory_equal(b1->edge, y->edge, (size_t)b1->n_edges * 8);
+        }
+        edges_seen += b1->n_edges;
+      }
+    }
+    assert_true(edges_seen > 1000);
+    fo_sampler_destroy(s1);
+    fo_sampler_destroy(s2);
+    {
+      /* over the parts and the distributed path (typed parts carry both directions) */
+      fo_loader_opts lo;
+      fo_loader_opts_init(&lo);
+      lo.sampler = so;
+      lo.batch_size = 256;
+      lo.shuffle = true;
+      lo.num_workers = 1;
+      lo.features = lo.labels = false;
+      dist_equal(td, pd, 4, &lo, 24);
+    }
+  }
+  fo_batch_destroy(b1);
+  fo_batch_destroy(b2);
+  fo_dataset_close(pd);
+  fo_dataset_close(td);
+  fot_ds_close(&g);
+  free(nt), free(et), free(seeds), free(ntp), free(etp), free(tdir), free(pdir), free(edges), free(dates);
+  fot_rmtree(tmp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(collegemsg),
       cmocka_unit_test(jodie_wikipedia),
       cmocka_unit_test(cit_hepph_dates),
+      cmocka_unit_test(cit_hepph_typed),
   };
   if (!fot_shared_data_dir()) {
     printf("shared data directory absent (set FO_SHARED_DATA): skipped\n");

@@ -266,6 +266,70 @@ static void server_refuses_oversize_draws(void **state) {
   fo__server_fini(&sv);
 }
 
+/* Weighted and temporal hop requests: the mode and the per-node times round-trip; a malformed
+ * mode is FO_EFORMAT; a part without what the mode needs (Cora has no weights or times) answers
+ * with an ERROR naming it, which the caller reports. */
+static void mode_requests(void **state) {
+  fo__server sv;
+  fo__buf b = {0};
+  fo__hop_req r = {0}, d;
+  fo__hop_res res;
+  int64_t v = 0, tree = 3, t = 1234, row;
+  int owner;
+  (void)state;
+  assert_fo_ok(fo_dataset_node_part(G.parts[0], v, &owner, &row));
+  r.part = owner;
+  r.fanout = 4;
+  r.disjoint = true;
+  r.n = 1;
+  r.nodes = &v;
+  r.trees = &tree;
+  r.temporal = FO_TEMPORAL_LAST;
+  r.time_node = true;
+  r.strict = true;
+  r.window = 77;
+  r.times = &t;
+  assert_fo_ok(fo__enc_hop_req(&b, &r));
+  assert_fo_ok(fo__dec_hop_req(b.w, (size_t)b.n * 8, 2708, 3, &d));
+  assert_int_equal(d.temporal, FO_TEMPORAL_LAST);
+  assert_true(d.time_node && d.strict && d.disjoint && !d.weighted);
+  assert_int_equal(d.window, 77);
+  assert_int_equal(d.n, 1);
+  assert_int_equal(d.trees[0], 3);
+  assert_int_equal(d.times[0], 1234);
+  /* the mode word's strategy, its unknown bits, the window; temporal without trees */
+  b.w[2 + 8] = 3;
+  assert_fo_error(fo__dec_hop_req(b.w, (size_t)b.n * 8, 2708, 3, &d), FO_EFORMAT, "temporal mode 3");
+  b.w[2 + 8] = 1 | 1 << 12;
+  assert_fo_error(fo__dec_hop_req(b.w, (size_t)b.n * 8, 2708, 3, &d), FO_EFORMAT, "malformed hop request: temporal mode");
+  b.w[2 + 8] = 1;
+  b.w[2 + 9] = -2;
+  assert_fo_error(fo__dec_hop_req(b.w, (size_t)b.n * 8, 2708, 3, &d), FO_EFORMAT, "window -2");
+  b.w[2 + 9] = -1;
+  b.w[2 + 5] &= ~2;
+  assert_fo_error(fo__dec_hop_req(b.w, (size_t)b.n * 8, 2708, 3, &d), FO_EFORMAT, "not disjoint");
+  b.w[2 + 5] |= 2;
+  assert_fo_error(fo__dec_hop_req(b.w, (size_t)b.n * 8 - 8, 2708, 3, &d), FO_EFORMAT, "malformed");
+  /* the server of a part without times or weights names what is missing */
+  assert_fo_ok(fo__server_init(&sv, G.parts[0], owner));
+  for (int k = 0; k < 3; k++) {
+    static const char *const want[] = {"edge-time temporal one-hop request, but part",
+                                       "node-time temporal one-hop request, but",
+                                       "weighted one-hop request, but part"};
+    r.temporal = k < 2 ? FO_TEMPORAL_UNIFORM : FO_TEMPORAL_NONE;
+    r.time_node = k == 1;
+    r.weighted = k == 2;
+    r.times = k < 2 ? &t : NULL;
+    fo__buf_free(&b);
+    assert_fo_ok(fo__enc_hop_req(&b, &r));
+    assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+    assert_int_equal(fo__msg_kind(sv.out.w, (size_t)sv.out.n * 8), FO_MSG_ERROR);
+    assert_fo_error(fo__dec_hop_res(sv.out.w, (size_t)sv.out.n * 8, 2708, 10556, &res), FO_EINVAL, want[k]);
+  }
+  fo__buf_free(&b);
+  fo__server_fini(&sv);
+}
+
 /* Fuzz: random mutations and truncations of valid messages never crash a decoder or server. */
 static void decoder_fuzz(void **state) {
   fo__server sv;
@@ -422,7 +486,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sampler_equals_plain), cmocka_unit_test(loaders_equal_plain),
       cmocka_unit_test(tail_modes),           cmocka_unit_test(server_refuses_foreign_nodes),
-      cmocka_unit_test(server_refuses_oversize_draws),
+      cmocka_unit_test(server_refuses_oversize_draws), cmocka_unit_test(mode_requests),
       cmocka_unit_test(decoder_fuzz),         cmocka_unit_test(errors),
       cmocka_unit_test(node_part_one_part_open),
   };

@@ -632,8 +632,90 @@ static void test_uniform_among_eligible(void **state) {
 
 /* ---- determinism: threads and parts -------------------------------------------------------- */
 
-static uint64_t epoch_digest(const fo_dataset_t *d, int workers, const int64_t *inputs,
-                             const int64_t *itime, int64_t n, fo_temporal_strategy st) {
+typedef struct tmode {
+  fo_temporal_strategy st;
+  fo_time_attr at;
+  bool strict;
+  int64_t window;
+} tmode;
+
+/* The loader options of an epoch in mode m. */
+static void epoch_opts(fo_loader_opts *lo, int workers, const int64_t *inputs, const int64_t *itime,
+                       int64_t n, tmode m) {
+  static const int32_t f[] = {6, 4};
+  fo_loader_opts_init(lo);
+  lo->sampler.fanouts = f;
+  lo->sampler.n_hops = 2;
+  lo->sampler.temporal = m.st;
+  lo->sampler.time_attr = m.at;
+  lo->sampler.time_strict = m.strict;
+  lo->sampler.time_window = m.window;
+  lo->sampler.seed = 9;
+  lo->batch_size = 16;
+  lo->shuffle = true;
+  lo->num_workers = workers;
+  lo->input_nodes = inputs;
+  lo->n_input_nodes = n;
+  lo->input_time = itime;
+  lo->features = lo->labels = false;
+}
+
+/* The distributed path in one process (fo_dist_init_local, P machines over the partitioned
+ * pd): batch b from machine b mod P equals batch b of the plain loader over d, and remote
+ * machines were asked (the hop requests carry the mode and the nodes' times). */
+static void dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o) {
+  fo_loader_t *L0, *L[4];
+  fo_dist_t *dd[4];
+  fo_loader_batch_t *bt;
+  uint64_t want[64];
+  int64_t nw = 0, total = 0, hops = 0;
+  assert_fo_ok(fo_loader_create(d, o, &L0));
+  while (nw < 64 && fo_loader_next(L0, &bt) == FO_OK && bt) {
+    want[nw++] = fo_loader_batch_digest(bt);
+    fo_loader_release(L0, bt);
+  }
+  fo_loader_destroy(L0);
+  for (int r = 0; r < P; r++) {
+    assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
+    assert_fo_ok(fo_dist_loader_create(dd[r], pd, o, FO_DIST_TAIL_KEEP, &L[r]));
+    total += fo_loader_num_batches(L[r]);
+  }
+  assert_int_equal(total, nw);
+  for (int64_t b = 0; b < total; b++) {
+    assert_fo_ok(fo_loader_next(L[b % P], &bt));
+    assert_non_null(bt);
+    assert_int_equal(bt->index, b);
+    if (fo_loader_batch_digest(bt) != want[b]) fail_msg("batch %lld differs from the plain loader's", (long long)b);
+    fo_loader_release(L[b % P], bt);
+  }
+  for (int r = 0; r < P; r++) {
+    fo_dist_stats ds;
+    fo_dist_get_stats(dd[r], &ds);
+    for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
+    fo_loader_destroy(L[r]);
+    assert_fo_ok(fo_dist_finalize(dd[r]));
+  }
+  assert_true(hops > 0);
+}
+
+/* The digest of a loader epoch (up to 256 batches) with options lo. */
+static uint64_t epoch_digest_typed(const fo_dataset_t *d, const fo_loader_opts *lo) {
+  fo_loader_t *L;
+  fo_loader_batch_t *bb;
+  uint64_t dig[256];
+  int64_t k = 0;
+  assert_fo_ok(fo_loader_create(d, lo, &L));
+  while (k < 256 && fo_loader_next(L, &bb) == FO_OK && bb) {
+    dig[k++] = fo_loader_batch_digest(bb);
+    fo_loader_release(L, bb);
+  }
+  fo_loader_destroy(L);
+  assert_true(k > 0);
+  return fo_digest_sequence(dig, k);
+}
+
+static uint64_t epoch_digest_as(const fo_dataset_t *d, int workers, const int64_t *inputs,
+                                const int64_t *itime, int64_t n, tmode m) {
   fo_loader_opts lo;
   fo_loader_t *L;
   fo_loader_batch_t *bb;
@@ -643,7 +725,10 @@ static uint64_t epoch_digest(const fo_dataset_t *d, int workers, const int64_t *
   fo_loader_opts_init(&lo);
   lo.sampler.fanouts = f;
   lo.sampler.n_hops = 2;
-  lo.sampler.temporal = st;
+  lo.sampler.temporal = m.st;
+  lo.sampler.time_attr = m.at;
+  lo.sampler.time_strict = m.strict;
+  lo.sampler.time_window = m.window;
   lo.sampler.seed = 9;
   lo.batch_size = 16;
   lo.shuffle = true;
@@ -654,14 +739,77 @@ static uint64_t epoch_digest(const fo_dataset_t *d, int workers, const int64_t *
   lo.features = lo.labels = false;
   assert_fo_ok(fo_loader_create(d, &lo, &L));
   while (fo_loader_next(L, &bb) == FO_OK && bb) {
-    assert_non_null(bb->input_time);
-    for (int64_t i = 0; i < bb->batch_size; i++)
-      assert_int_equal(bb->input_time[i], itime[bb->input_id[i]]);
+    if (itime) {
+      assert_non_null(bb->input_time);
+      for (int64_t i = 0; i < bb->batch_size; i++)
+        assert_int_equal(bb->input_time[i], itime[bb->input_id[i]]);
+    }
     dig[k++] = fo_loader_batch_digest(bb);
     fo_loader_release(L, bb);
   }
   fo_loader_destroy(L);
+  assert_true(k > 0);
   return fo_digest_sequence(dig, k);
+}
+
+static uint64_t epoch_digest(const fo_dataset_t *d, int workers, const int64_t *inputs,
+                             const int64_t *itime, int64_t n, fo_temporal_strategy st) {
+  return epoch_digest_as(d, workers, inputs, itime, n, (tmode){st, FO_TIME_ATTR_EDGE, false, -1});
+}
+
+/* Over parts (hash, range and both layouts: rows by edge time, or by neighbor node time), every
+ * mode gives the unpartitioned epoch: node times are carried into the partitioned dataset's top
+ * level, edge times with their rows; seed times given, or defaulting to the node times. */
+static void test_parts_every_mode(void **state) {
+  (void)state;
+  int64_t inputs[200], itime[200];
+  uint64_t st = 5;
+  const tmode modes[] = {{FO_TEMPORAL_UNIFORM, FO_TIME_ATTR_EDGE, false, -1},
+                         {FO_TEMPORAL_LAST, FO_TIME_ATTR_EDGE, true, 300},
+                         {FO_TEMPORAL_UNIFORM, FO_TIME_ATTR_NODE, false, -1},
+                         {FO_TEMPORAL_UNIFORM, FO_TIME_ATTR_NODE, true, 250},
+                         {FO_TEMPORAL_LAST, FO_TIME_ATTR_NODE, false, -1},
+                         {FO_TEMPORAL_LAST, FO_TIME_ATTR_NODE, true, 400}};
+  for (int i = 0; i < 200; i++) {
+    inputs[i] = (int64_t)(fot_rand(&st) % 500);
+    itime[i] = (int64_t)(fot_rand(&st) % 1000);
+  }
+  for (int layout = 0; layout < 2; layout++) {
+    tds g;
+    random_temporal_as(&g, 500, 8000, 31 + (uint64_t)layout, 1000, layout == 0, layout == 0);
+    for (int method = 0; method < 2; method++) {
+      char *pdir = fot_path(g.tmp, method ? "range" : "hash");
+      fo_dataset_t *pd;
+      fo_partition_opts po;
+      const int64_t *nt;
+      int64_t nn;
+      fo_partition_opts_init(&po);
+      po.n_parts = 3;
+      po.method = method ? FO_PARTITION_RANGE : FO_PARTITION_HASH;
+      assert_fo_ok(fo_partition(g.dir, pdir, &po, NULL));
+      assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+      assert_fo_ok(fo_dataset_verify(pd));
+      assert_fo_ok(fo_dataset_node_time(pd, &nt, &nn));
+      assert_int_equal(nn, 500);
+      for (size_t q = 0; q < sizeof modes / sizeof *modes; q++) {
+        if (layout == 1 && modes[q].at == FO_TIME_ATTR_EDGE) continue; /* no edge times */
+        const uint64_t d1 = epoch_digest_as(g.d, 0, inputs, itime, 200, modes[q]);
+        assert_int_equal(epoch_digest_as(pd, 2, inputs, itime, 200, modes[q]), d1);
+        /* default seed times: the seeds' node times, read from the top level */
+        assert_int_equal(epoch_digest_as(pd, 0, inputs, NULL, 200, modes[q]),
+                         epoch_digest_as(g.d, 0, inputs, NULL, 200, modes[q]));
+        /* distributed, in one process: 3 machines */
+        {
+          fo_loader_opts lo;
+          epoch_opts(&lo, 0, inputs, q % 2 ? NULL : itime, 200, modes[q]);
+          dist_same(g.d, pd, 3, &lo);
+        }
+      }
+      fo_dataset_close(pd);
+      free(pdir);
+    }
+    tds_free(&g);
+  }
 }
 
 static void test_determinism_threads_and_parts(void **state) {
@@ -692,6 +840,280 @@ static void test_determinism_threads_and_parts(void **state) {
   fo_dataset_close(pd);
   free(pdir);
   tds_free(&g);
+}
+
+/* ---- typed imports and sampling -------------------------------------------------------------- */
+
+/* A random bipartite typed graph a -r-> b (and b -s-> b), written as edge lists with a time
+ * column and as .npy times, imported with --reverse-edges: per edge type --edge-time (or
+ * --time-col), --node-time per node type. */
+typedef struct tgraph {
+  char *tmp, *dir;
+  fo_dataset_t *d;
+} tgraph;
+
+static void tgraph_make(tgraph *g, uint64_t seed, bool edge_times, bool time_col) {
+  char *fr = NULL, *fs = NULL, *tr = NULL, *ts = NULL, *na = NULL, *nb = NULL;
+  const int64_t na_n = 120, nb_n = 80, mr = 1500, ms = 900;
+  int64_t *t_r = malloc((size_t)mr * 8), *t_s = malloc((size_t)ms * 8);
+  int64_t *nt_a = malloc((size_t)na_n * 8), *nt_b = malloc((size_t)nb_n * 8);
+  char *text_r = malloc((size_t)mr * 40 + 1), *text_s = malloc((size_t)ms * 40 + 1);
+  size_t at_r = 0, at_s = 0;
+  uint64_t st = seed;
+  fo_import_edge_type et[2];
+  fo_import_edge_weight etimes[2];
+  fo_import_node_time ntimes[2];
+  fo_import_opts o;
+  g->tmp = fot_tmpdir();
+  g->dir = fot_path(g->tmp, "ds");
+  fr = fot_path(g->tmp, "r.txt");
+  fs = fot_path(g->tmp, "s.txt");
+  tr = fot_path(g->tmp, "tr.npy");
+  ts = fot_path(g->tmp, "ts.npy");
+  na = fot_path(g->tmp, "na.npy");
+  nb = fot_path(g->tmp, "nb.npy");
+  for (int64_t i = 0; i < mr; i++) {
+    t_r[i] = (int64_t)(fot_rand(&st) % 1000);
+    at_r += (size_t)sprintf(text_r + at_r, "%lld %lld %lld\n", (long long)(fot_rand(&st) % (uint64_t)na_n),
+                            (long long)(fot_rand(&st) % (uint64_t)(nb_n / 4)), (long long)t_r[i]);
+  }
+  for (int64_t i = 0; i < ms; i++) {
+    t_s[i] = (int64_t)(fot_rand(&st) % 1000);
+    at_s += (size_t)sprintf(text_s + at_s, "%lld %lld %lld\n", (long long)(fot_rand(&st) % (uint64_t)nb_n),
+                            (long long)(fot_rand(&st) % (uint64_t)nb_n), (long long)t_s[i]);
+  }
+  for (int64_t v = 0; v < na_n; v++) nt_a[v] = (int64_t)(fot_rand(&st) % 1000);
+  for (int64_t v = 0; v < nb_n; v++) nt_b[v] = (int64_t)(fot_rand(&st) % 1000);
+  fot_write_file(fr, text_r);
+  fot_write_file(fs, text_s);
+  fot_write_npy(tr, "<i8", 1, &mr, t_r, (size_t)mr * 8);
+  fot_write_npy(ts, "<i8", 1, &ms, t_s, (size_t)ms * 8);
+  fot_write_npy(na, "<i8", 1, &na_n, nt_a, (size_t)na_n * 8);
+  fot_write_npy(nb, "<i8", 1, &nb_n, nt_b, (size_t)nb_n * 8);
+  et[0] = (fo_import_edge_type){"a", "r", "b", fr};
+  et[1] = (fo_import_edge_type){"b", "s", "b", fs};
+  etimes[0] = (fo_import_edge_weight){"a__r__b", tr};
+  etimes[1] = (fo_import_edge_weight){"b__s__b", ts};
+  ntimes[0] = (fo_import_node_time){"a", na};
+  ntimes[1] = (fo_import_node_time){"b", nb};
+  fo_import_opts_init(&o);
+  o.csc = o.csr = true;
+  o.edge_types = et;
+  o.n_edge_types = 2;
+  o.reverse_edges = true;
+  o.node_times = ntimes;
+  o.n_node_times = 2;
+  if (edge_times && time_col) o.time_column = 2;
+  if (edge_times && !time_col) {
+    o.edge_times = etimes;
+    o.n_edge_times = 2;
+  }
+  assert_fo_ok(fo_import(NULL, 0, g->dir, &o, NULL));
+  assert_fo_ok(fo_dataset_open(g->dir, NULL, &g->d));
+  assert_fo_ok(fo_dataset_verify(g->d));
+  free(fr), free(fs), free(tr), free(ts), free(na), free(nb);
+  free(t_r), free(t_s), free(nt_a), free(nt_b), free(text_r), free(text_s);
+}
+
+static void tgraph_free(tgraph *g) {
+  fo_dataset_close(g->d);
+  free(g->dir);
+  fot_rmtree(g->tmp);
+}
+
+/* Typed imports store times as untyped ones do: each edge type's rows sorted by time (the
+ * reverse type with its edge's times), node times per node type, rows ordered by neighbor node
+ * time without edge times (the CSC by the source type's, the CSR by the target type's); the
+ * time column and the .npy give the same dataset. Temporal sampling in every mode never goes
+ * past a tree's time, and over parts (and distributed, in one process) equals one process. */
+static void test_typed_times(void **state) {
+  (void)state;
+  tgraph g[3];
+  tgraph_make(&g[0], 71, true, false);
+  tgraph_make(&g[1], 71, true, true);
+  tgraph_make(&g[2], 72, false, false);
+  for (int k = 0; k < 3; k++) {
+    const fo_dataset_t *d = g[k].d;
+    for (int32_t et = 0; et < fo_dataset_num_edge_types(d); et++) {
+      fo_edge_type ty;
+      fo_dataset_edge_type(d, et, &ty);
+      for (int dir = 0; dir < 2; dir++) {
+        fo_topology t;
+        const int64_t *nt;
+        int64_t nn;
+        assert_fo_ok(fo_dataset_edge_topology(d, et, dir ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN, &t));
+        assert_fo_ok(fo_dataset_node_time(fo_dataset_node_data(d, dir ? ty.dst_type : ty.src_type), &nt, &nn));
+        assert_true(k == 2 ? !t.time && t.rows_by_node_time : t.time && !t.rows_by_node_time);
+        for (int64_t v = 0; v < t.n_rows; v++)
+          for (int64_t p = t.indptr[v] + 1; p < t.indptr[v + 1]; p++) {
+            if (t.time) assert_true(t.time[p - 1] <= t.time[p]);
+            else assert_true(nt[ldi(t.indices, t.indices_bytes, p - 1)] <= nt[ldi(t.indices, t.indices_bytes, p)]);
+          }
+      }
+    }
+  }
+  /* --time-col 2 and --edge-time give the same arrays */
+  assert_int_equal(fo_dataset_num_edge_types(g[0].d), 3); /* a__r__b, b__s__b, b__rev_r__a */
+  for (int32_t et = 0; et < 3; et++) {
+    fo_topology a, b;
+    assert_fo_ok(fo_dataset_edge_topology(g[0].d, et, FO_EDGE_DIR_IN, &a));
+    assert_fo_ok(fo_dataset_edge_topology(g[1].d, et, FO_EDGE_DIR_IN, &b));
+    assert_int_equal(a.n_edges, b.n_edges);
+    assert_memory_equal(a.time, b.time, (size_t)a.n_edges * 8);
+    assert_memory_equal(a.indices, b.indices, (size_t)a.n_edges * (size_t)a.indices_bytes);
+  }
+  /* sampling: no future leaks; parts and the distributed path equal one process */
+  for (int k = 0; k < 3; k += 2) {
+    char *pdir = fot_path(g[k].tmp, "p");
+    fo_dataset_t *pd;
+    fo_partition_opts po;
+    fo_partition_opts_init(&po);
+    po.n_parts = 3;
+    assert_fo_ok(fo_partition(g[k].dir, pdir, &po, NULL));
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    assert_fo_ok(fo_dataset_verify(pd));
+    for (int m = 0; m < 4; m++) {
+      fo_loader_opts lo;
+      fo_loader_t *L;
+      fo_loader_batch_t *bb;
+      const int32_t f[] = {5, 3};
+      const fo_time_attr at = k == 2 || m >= 2 ? FO_TIME_ATTR_NODE : FO_TIME_ATTR_EDGE;
+      const int32_t ta = fo_dataset_node_type_find(g[k].d, m & 1 ? "a" : "b");
+      const int64_t *nt_seed;
+      int64_t nn, checked = 0;
+      fo_loader_opts_init(&lo);
+      lo.sampler.fanouts = f;
+      lo.sampler.n_hops = 2;
+      lo.sampler.temporal = m & 1 ? FO_TEMPORAL_LAST : FO_TEMPORAL_UNIFORM;
+      lo.sampler.time_attr = at;
+      lo.sampler.time_strict = m == 1;
+      lo.sampler.time_window = m == 3 ? 250 : -1;
+      lo.sampler.edge_dir = m & 1 ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
+      lo.sampler.seed = 4;
+      lo.batch_size = 8;
+      lo.input_type = m & 1 ? "a" : "b";
+      lo.features = lo.labels = false;
+      assert_fo_ok(fo_dataset_node_time(fo_dataset_node_data(g[k].d, ta), &nt_seed, &nn));
+      /* the tree time bounds every sampled edge (seeds at their node times) */
+      assert_fo_ok(fo_loader_create(g[k].d, &lo, &L));
+      while (fo_loader_next(L, &bb) == FO_OK && bb) {
+        const fo_batch_t *b = bb->sample;
+        for (int32_t et = 0; et < b->n_edge_types; et++) {
+          const fo_batch_t *eb = fo_batch_edge_type(b, et);
+          fo_edge_type ty;
+          fo_topology csc;
+          const int64_t *ntn;
+          fo_dataset_edge_type(g[k].d, et, &ty);
+          assert_fo_ok(fo_dataset_edge_topology(g[k].d, et, FO_EDGE_DIR_IN, &csc));
+          assert_fo_ok(fo_dataset_node_time(fo_dataset_node_data(g[k].d, lo.sampler.edge_dir == FO_EDGE_DIR_IN ? ty.src_type : ty.dst_type), &ntn, &nn));
+          for (int64_t e = 0; e < eb->n_edges; e++) {
+            const fo_batch_t *fr = fo_batch_node_type(b, lo.sampler.edge_dir == FO_EDGE_DIR_IN ? ty.dst_type : ty.src_type);
+            const fo_batch_t *nbt = fo_batch_node_type(b, lo.sampler.edge_dir == FO_EDGE_DIR_IN ? ty.src_type : ty.dst_type);
+            const int64_t tree = fr->batch[eb->col[e]], tt = bb->input_time[tree];
+            const int64_t x = at == FO_TIME_ATTR_NODE ? ntn[nbt->node[eb->row[e]]] : csc.time[eb->edge[e]];
+            fo_sampler_opts so = lo.sampler;
+            assert_true(fot_time_eligible(&so, x, tt));
+            checked++;
+          }
+        }
+        fo_loader_release(L, bb);
+      }
+      fo_loader_destroy(L);
+      assert_true(checked > 0);
+      assert_int_equal(epoch_digest_typed(pd, &lo), epoch_digest_typed(g[k].d, &lo));
+      dist_same(g[k].d, pd, 3, &lo);
+    }
+    fo_dataset_close(pd);
+    free(pdir);
+  }
+  for (int k = 0; k < 3; k++) tgraph_free(&g[k]);
+}
+
+/* Typed time imports: the homogeneous checks and messages (file, value; nothing written). */
+static void test_typed_time_errors(void **state) {
+  (void)state;
+  char *tmp = fot_tmpdir(), *dir = fot_path(tmp, "ds"), *fr = fot_path(tmp, "r.txt");
+  char *tp = fot_path(tmp, "t.npy"), *bad = fot_path(tmp, "bad.txt");
+  fo_import_edge_type et[1] = {{"a", "r", "b", fr}};
+  fo_import_edge_weight ts[2] = {{"a__r__b", tp}, {"a__r__b", tp}};
+  fo_import_node_time nts[2] = {{"a", tp}, {"a", tp}};
+  const int64_t t3[] = {1, 2, 3}, t2[] = {1, 2};
+  const int64_t n3 = 3, n2 = 2;
+  fo_import_opts o;
+  struct stat st;
+  fot_write_file(fr, "0 0 5\n1 0 2020-01-01\n2 1 7\n");
+  fot_write_npy(tp, "<i8", 1, &n3, t3, sizeof t3);
+  fo_import_opts_init(&o);
+  o.edge_types = et;
+  o.n_edge_types = 1;
+  o.edge_times = ts;
+  o.n_edge_times = 2;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "--edge-time a__r__b given twice");
+  ts[1].edge_type = "a__x__b";
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "the import has no edge type 'a__x__b'");
+  ts[1].edge_type = "b__rev_r__a";
+  o.reverse_edges = true;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "takes the times of its edge type");
+  o.reverse_edges = false;
+  o.n_edge_times = 1;
+  fot_write_npy(tp, "<i8", 1, &n2, t2, sizeof t2);
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EFORMAT, "shape must be (3,), one time per input edge, is (2,)");
+  /* a time column that does not parse: file, line and value */
+  o.n_edge_times = 0;
+  o.time_column = 2;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EFORMAT, "r.txt:2: time '2020-01-01' is not an integer");
+  o.time_format = FO_TIME_ISO8601;
+  fot_write_file(bad, "0 0 2020-01-01\n1 0 yesterday\n");
+  et[0].path = bad;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EFORMAT, "bad.txt:2: time 'yesterday'");
+  fot_write_file(bad, "0 0 1.5\n1 0\n");
+  o.time_format = FO_TIME_UNIX;
+  o.time_column = -1;
+  o.weight_column = 2;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EFORMAT, "bad.txt:2: expected two node ids, a weight in column 2");
+  fot_write_file(bad, "0 0 1.5\n1 0 -2\n");
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_ERANGE, "bad.txt:2");
+  o.n_edge_weights = 1;
+  o.edge_weights = ts;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "--weight-col and --edge-weight a__r__b=... both");
+  o.n_edge_weights = 0;
+  o.weight_column = -1;
+  /* node times */
+  et[0].path = fr;
+  fot_write_npy(tp, "<i8", 1, &n3, t3, sizeof t3);
+  o.node_times = nts;
+  o.n_node_times = 2;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "--node-time a given twice");
+  nts[1].node_type = "c";
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "--node-time c=");
+  assert_true(strstr(fo_last_error(), "the import has no node type 'c'") != NULL);
+  o.n_node_times = 1;
+  fot_write_npy(tp, "<i8", 1, &n2, t2, sizeof t2);
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "--node-time a=");
+  assert_true(strstr(fo_last_error(), "has 2 entries, node type 'a' has 3 nodes") != NULL);
+  /* untyped options in a typed import, typed ones in an untyped import */
+  o.n_node_times = 0;
+  o.edge_time = tp;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "a typed import takes edge times per edge type");
+  o.edge_time = NULL;
+  o.node_time = tp;
+  assert_fo_error(fo_import(NULL, 0, dir, &o, NULL), FO_EINVAL, "a typed import takes node times per node type");
+  assert_int_not_equal(stat(dir, &st), 0); /* nothing written */
+  {
+    const int64_t src[] = {0}, dst[] = {1};
+    fo_import_opts u;
+    fo_import_opts_init(&u);
+    u.edge_times = ts;
+    u.n_edge_times = 1;
+    assert_fo_error(fo_import_edges(src, dst, 1, dir, &u, NULL), FO_EINVAL, "times per edge type need a typed import");
+    fo_import_opts_init(&u);
+    u.node_times = nts;
+    u.n_node_times = 1;
+    assert_fo_error(fo_import_edges(src, dst, 1, dir, &u, NULL), FO_EINVAL, "times per node type need a typed import");
+  }
+  assert_int_not_equal(stat(dir, &st), 0);
+  free(dir), free(fr), free(tp), free(bad);
+  fot_rmtree(tmp);
 }
 
 /* ---- errors -------------------------------------------------------------------------------- */
@@ -750,24 +1172,29 @@ static void test_errors(void **state) {
     lo.n_input_nodes = 1;
     assert_fo_error(fo_loader_create(timed.d, &lo, &L), FO_EINVAL, "the sampler is not temporal");
   }
-  /* node-time mode over a partitioned dataset */
+  /* over a partitioned dataset: node-time mode without node times, edge-time mode without
+   * edge times */
   {
-    tds nt;
-    const int64_t ntime[] = {1, 2, 3};
     char *pdir;
     fo_dataset_t *pd;
     fo_partition_opts po;
-    tds_make(&nt, src, dst, 2, et, ntime, 3, false);
-    pdir = fot_path(nt.tmp, "p");
+    pdir = fot_path(timed.tmp, "p");
     fo_partition_opts_init(&po);
     po.n_parts = 2;
-    assert_fo_ok(fo_partition(nt.dir, pdir, &po, NULL));
+    assert_fo_ok(fo_partition(timed.dir, pdir, &po, NULL));
     assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    o.temporal = FO_TEMPORAL_UNIFORM;
     o.time_attr = FO_TIME_ATTR_NODE;
-    assert_fo_error(fo_sampler_create(pd, &o, &s), FO_ENOSYS, "node-time temporal sampling of a partitioned dataset");
+    assert_fo_error(fo_sampler_create(pd, &o, &s), FO_EINVAL, "has no node times (import with --node-time)");
     fo_dataset_close(pd);
     free(pdir);
-    tds_free(&nt);
+    pdir = fot_path(plain.tmp, "p");
+    assert_fo_ok(fo_partition(plain.dir, pdir, &po, NULL));
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    o.time_attr = FO_TIME_ATTR_EDGE;
+    assert_fo_error(fo_sampler_create(pd, &o, &s), FO_EINVAL, "stores no edge times (import with --edge-time or --time-col, then partition)");
+    fo_dataset_close(pd);
+    free(pdir);
   }
   fo_batch_destroy(b);
   tds_free(&plain);
@@ -789,6 +1216,9 @@ int main(void) {
       cmocka_unit_test(test_no_future_random),
       cmocka_unit_test(test_uniform_among_eligible),
       cmocka_unit_test(test_determinism_threads_and_parts),
+      cmocka_unit_test(test_parts_every_mode),
+      cmocka_unit_test(test_typed_times),
+      cmocka_unit_test(test_typed_time_errors),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

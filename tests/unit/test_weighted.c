@@ -979,6 +979,280 @@ static void test_typed_weighted_distribution(void **state) {
   fot_rmtree(tmp);
 }
 
+/* ---- partitioned datasets ------------------------------------------------------------------ */
+
+/* Batches of two samplers are equal, type by type (a version-1 batch is its own only type). */
+static void same_typed(const fo_batch_t *a, const fo_batch_t *b) {
+  assert_int_equal(a->n_node_types, b->n_node_types);
+  assert_int_equal(a->n_edge_types, b->n_edge_types);
+  for (int32_t t = 0; t < (a->n_node_types ? a->n_node_types : 1); t++) {
+    const fo_batch_t *x = a->n_node_types ? fo_batch_node_type(a, t) : a;
+    const fo_batch_t *y = b->n_node_types ? fo_batch_node_type(b, t) : b;
+    assert_int_equal(x->n_nodes, y->n_nodes);
+    if (x->n_nodes) assert_memory_equal(x->node, y->node, (size_t)x->n_nodes * sizeof *x->node);
+  }
+  for (int32_t et = 0; et < (a->n_edge_types ? a->n_edge_types : 1); et++) {
+    const fo_batch_t *x = a->n_edge_types ? fo_batch_edge_type(a, et) : a;
+    const fo_batch_t *y = b->n_edge_types ? fo_batch_edge_type(b, et) : b;
+    assert_int_equal(x->n_edges, y->n_edges);
+    if (!x->n_edges) continue;
+    assert_memory_equal(x->row, y->row, (size_t)x->n_edges * sizeof *x->row);
+    assert_memory_equal(x->col, y->col, (size_t)x->n_edges * sizeof *x->col);
+    assert_memory_equal(x->edge, y->edge, (size_t)x->n_edges * sizeof *x->edge);
+  }
+}
+
+/* The distributed path in one process (fo_dist_init_local, P machines over pd): batch b from
+ * machine b mod P equals batch b of the plain loader over d; remote machines were asked. */
+static void dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o) {
+  fo_loader_t *L0, *L[4];
+  fo_dist_t *dd[4];
+  fo_loader_batch_t *bt;
+  uint64_t want[128];
+  int64_t nw = 0, total = 0, hops = 0;
+  assert_fo_ok(fo_loader_create(d, o, &L0));
+  while (nw < 128 && fo_loader_next(L0, &bt) == FO_OK && bt) {
+    want[nw++] = fo_loader_batch_digest(bt);
+    fo_loader_release(L0, bt);
+  }
+  fo_loader_destroy(L0);
+  for (int r = 0; r < P; r++) {
+    assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
+    assert_fo_ok(fo_dist_loader_create(dd[r], pd, o, FO_DIST_TAIL_KEEP, &L[r]));
+    total += fo_loader_num_batches(L[r]);
+  }
+  assert_int_equal(total, nw);
+  for (int64_t b = 0; b < total; b++) {
+    assert_fo_ok(fo_loader_next(L[b % P], &bt));
+    assert_non_null(bt);
+    if (fo_loader_batch_digest(bt) != want[b]) fail_msg("batch %lld differs from the plain loader's", (long long)b);
+    fo_loader_release(L[b % P], bt);
+  }
+  for (int r = 0; r < P; r++) {
+    fo_dist_stats ds;
+    fo_dist_get_stats(dd[r], &ds);
+    for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
+    fo_loader_destroy(L[r]);
+    assert_fo_ok(fo_dist_finalize(dd[r]));
+  }
+  assert_true(hops > 0);
+}
+
+/* Weights and alias tables travel with their rows into the parts, so weighted sampling over a
+ * partitioned dataset (hash and range, 3 parts) gives the unpartitioned batches, with and
+ * without replacement, disjoint or not; and a loader epoch's digest. */
+static void test_parts_equal(void **state) {
+  (void)state;
+  const int64_t n = 300, m = 6000;
+  int64_t *src = malloc((size_t)m * 8), *dst = malloc((size_t)m * 8);
+  double *w = malloc((size_t)m * 8);
+  uint64_t st = 41;
+  wds g;
+  fo_batch_t *b1, *b2;
+  for (int64_t i = 0; i < m; i++) {
+    src[i] = (int64_t)(fot_rand(&st) % (uint64_t)n);
+    dst[i] = (int64_t)(fot_rand(&st) % (uint64_t)(n / 5)); /* long rows */
+    w[i] = fot_rand(&st) % 7 == 0 ? 0 : (double)(1 + fot_rand(&st) % 1000) / 10;
+  }
+  wds_make(&g, src, dst, m, w, false, true);
+  assert_fo_ok(fo_batch_create(&b1));
+  assert_fo_ok(fo_batch_create(&b2));
+  for (int method = 0; method < 2; method++) {
+    char *pdir = fot_path(g.tmp, method ? "range" : "hash");
+    fo_partition_opts po;
+    fo_dataset_t *pd;
+    fo_partition_opts_init(&po);
+    po.n_parts = 3;
+    po.method = method ? FO_PARTITION_RANGE : FO_PARTITION_HASH;
+    assert_fo_ok(fo_partition(g.dir, pdir, &po, NULL));
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    assert_fo_ok(fo_dataset_verify(pd));
+    for (int k = 0; k < 4; k++) {
+      const int32_t f[] = {k == 3 ? 60 : 5, 3};
+      fo_sampler_t *s1 = wsampler(g.d, f, 2, k & 1, 13 + (uint64_t)k);
+      fo_sampler_t *s2 = wsampler(pd, f, 2, k & 1, 13 + (uint64_t)k);
+      for (uint64_t bi = 0; bi < 30; bi++) {
+        int64_t seeds[8];
+        for (int i = 0; i < 8; i++) seeds[i] = (int64_t)(fot_rand(&st) % (uint64_t)n);
+        assert_fo_ok(fo_sampler_sample(s1, seeds, 8, 2, bi, b1));
+        assert_fo_ok(fo_sampler_sample(s2, seeds, 8, 2, bi, b2));
+        assert_true(b1->n_edges > 0);
+        same_typed(b1, b2);
+      }
+      fo_sampler_destroy(s1);
+      fo_sampler_destroy(s2);
+      {
+        /* distributed, in one process: the hop requests say weighted */
+        fo_loader_opts lo;
+        fo_loader_opts_init(&lo);
+        lo.sampler.fanouts = f;
+        lo.sampler.n_hops = 2;
+        lo.sampler.replace = k & 1;
+        lo.sampler.disjoint = k == 2;
+        lo.sampler.weighted = true;
+        lo.sampler.seed = 3 + (uint64_t)k;
+        lo.batch_size = 32;
+        lo.shuffle = true;
+        lo.features = lo.labels = false;
+        dist_same(g.d, pd, 3, &lo);
+        /* and loader threads: the distributed epoch with 3 threads per machine equals the
+         * plain one without */
+        {
+          fo_loader_opts l3 = lo;
+          l3.num_workers = 3;
+          dist_same(g.d, pd, 3, &l3);
+        }
+      }
+    }
+    fo_dataset_close(pd);
+    free(pdir);
+  }
+  fo_batch_destroy(b1);
+  fo_batch_destroy(b2);
+  free(src);
+  free(dst);
+  free(w);
+  wds_free(&g);
+}
+
+/* Weighted temporal (weights among the eligible edges) over parts and over the distributed
+ * path in one process: the parts carry weights, alias tables and edge times with their rows and
+ * the hop requests carry both modes, so every batch equals the unpartitioned one. */
+static void test_temporal_parts_equal(void **state) {
+  (void)state;
+  const int64_t n = 300, m = 6000;
+  int64_t *src = malloc((size_t)m * 8), *dst = malloc((size_t)m * 8), *tm = malloc((size_t)m * 8);
+  int64_t shape[1] = {m}, itime[400], inputs[400];
+  double *w = malloc((size_t)m * 8);
+  uint64_t st = 43;
+  wds g;
+  fo_import_opts o;
+  char *wp, *tp;
+  for (int64_t i = 0; i < m; i++) {
+    src[i] = (int64_t)(fot_rand(&st) % (uint64_t)n);
+    dst[i] = (int64_t)(fot_rand(&st) % (uint64_t)(n / 5));
+    tm[i] = (int64_t)(fot_rand(&st) % 1000);
+    w[i] = fot_rand(&st) % 7 == 0 ? 0 : (double)(1 + fot_rand(&st) % 1000) / 10;
+  }
+  for (int i = 0; i < 400; i++) {
+    inputs[i] = (int64_t)(fot_rand(&st) % (uint64_t)n);
+    itime[i] = (int64_t)(fot_rand(&st) % 1200);
+  }
+  g.tmp = fot_tmpdir();
+  g.dir = fot_path(g.tmp, "ds");
+  wp = fot_path(g.tmp, "w.npy");
+  tp = fot_path(g.tmp, "t.npy");
+  fot_write_npy(wp, "<f8", 1, shape, w, (size_t)m * 8);
+  fot_write_npy(tp, "<i8", 1, shape, tm, (size_t)m * 8);
+  fo_import_opts_init(&o);
+  o.csc = o.csr = true;
+  o.edge_weight = wp;
+  o.edge_time = tp;
+  assert_fo_ok(fo_import_edges(src, dst, m, g.dir, &o, NULL));
+  assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
+  for (int method = 0; method < 2; method++) {
+    char *pdir = fot_path(g.tmp, method ? "range" : "hash");
+    fo_partition_opts po;
+    fo_dataset_t *pd;
+    fo_partition_opts_init(&po);
+    po.n_parts = 3;
+    po.method = method ? FO_PARTITION_RANGE : FO_PARTITION_HASH;
+    assert_fo_ok(fo_partition(g.dir, pdir, &po, NULL));
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    for (int k = 0; k < 4; k++) {
+      const int32_t f[] = {k == 3 ? 40 : 5, 3};
+      fo_loader_opts lo;
+      fo_loader_opts_init(&lo);
+      lo.sampler.fanouts = f;
+      lo.sampler.n_hops = 2;
+      lo.sampler.replace = k & 1;
+      lo.sampler.weighted = true;
+      lo.sampler.temporal = FO_TEMPORAL_UNIFORM;
+      lo.sampler.time_strict = k == 2;
+      lo.sampler.time_window = k == 1 ? 300 : -1;
+      lo.sampler.seed = 5 + (uint64_t)k;
+      lo.batch_size = 32;
+      lo.shuffle = true;
+      lo.input_nodes = inputs;
+      lo.n_input_nodes = 400;
+      lo.input_time = itime;
+      lo.features = lo.labels = false;
+      dist_same(g.d, pd, 3, &lo);
+      lo.num_workers = 2;
+      dist_same(g.d, pd, 3, &lo);
+    }
+    fo_dataset_close(pd);
+    free(pdir);
+  }
+  free(wp);
+  free(tp);
+  free(src);
+  free(dst);
+  free(tm);
+  free(w);
+  wds_free(&g);
+}
+
+/* The same on a typed dataset: every edge type's weights (float32 and float64) in its parts, CSC
+ * and CSR, so both directions give the unpartitioned batches. */
+static void test_typed_parts_equal(void **state) {
+  (void)state;
+  const double wr[] = {1, 10, 0, 100, 1000, 3}, wq[] = {50, 1, 5, 0, 20, 400, 2};
+  char *tmp = fot_tmpdir(), *dir = typed_weighted(tmp, "ds", wr, 6, wq, 7, true);
+  char *pdir = fot_path(tmp, "p");
+  fo_dataset_t *d, *pd;
+  fo_partition_opts po;
+  fo_batch_t *b1, *b2;
+  assert_fo_ok(fo_dataset_open(dir, NULL, &d));
+  fo_partition_opts_init(&po);
+  po.n_parts = 2;
+  assert_fo_ok(fo_partition(dir, pdir, &po, NULL));
+  assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+  assert_fo_ok(fo_dataset_verify(pd));
+  assert_fo_ok(fo_batch_create(&b1));
+  assert_fo_ok(fo_batch_create(&b2));
+  for (int k = 0; k < 4; k++) {
+    const int32_t f[] = {2, 2};
+    fo_sampler_opts o;
+    fo_sampler_t *s1, *s2;
+    const int32_t ti = fo_dataset_node_type_find(d, k & 2 ? "u" : "i");
+    fo_sampler_opts_init(&o);
+    o.fanouts = f;
+    o.n_hops = 2;
+    o.replace = k & 1;
+    o.weighted = true;
+    o.edge_dir = k & 2 ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
+    o.seed = 5;
+    assert_fo_ok(fo_sampler_create(d, &o, &s1));
+    assert_fo_ok(fo_sampler_create(pd, &o, &s2));
+    for (uint64_t bi = 0; bi < 50; bi++) {
+      const int64_t seeds[] = {0, 1};
+      assert_fo_ok(fo_sampler_sample_typed(s1, ti, seeds, 2, 0, bi, b1));
+      assert_fo_ok(fo_sampler_sample_typed(s2, ti, seeds, 2, 0, bi, b2));
+      assert_true(b1->n_edges > 0);
+      same_typed(b1, b2);
+    }
+    fo_sampler_destroy(s1);
+    fo_sampler_destroy(s2);
+    {
+      fo_loader_opts lo;
+      fo_loader_opts_init(&lo);
+      lo.sampler = o;
+      lo.batch_size = 1;
+      lo.input_type = k & 2 ? "u" : "i";
+      lo.features = lo.labels = false;
+      dist_same(d, pd, 2, &lo);
+    }
+  }
+  fo_batch_destroy(b1);
+  fo_batch_destroy(b2);
+  fo_dataset_close(pd);
+  fo_dataset_close(d);
+  free(pdir);
+  free(dir);
+  fot_rmtree(tmp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_weights_stored_aligned),
@@ -993,6 +1267,9 @@ int main(void) {
       cmocka_unit_test(test_typed_weights_stored),
       cmocka_unit_test(test_typed_weight_errors),
       cmocka_unit_test(test_typed_weighted_distribution),
+      cmocka_unit_test(test_parts_equal),
+      cmocka_unit_test(test_temporal_parts_equal),
+      cmocka_unit_test(test_typed_parts_equal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
