@@ -403,6 +403,10 @@ static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t r
   return gather_plain(ctx, nodes, n, x, row_bytes, y, n_y);
 }
 
+static bool take_sampled(void *ctx, uint64_t epoch, int64_t j, fo_batch_t **b) {
+  return fo__dist_cache_take(((loader_ctx *)ctx)->cache, epoch, j, b);
+}
+
 static int prepare(void *ctx, fo_loader_t *L) {
   loader_ctx *c = ctx;
   return c->cache ? fo__dist_cache_prepare(c->cache, L) : FO_OK;
@@ -782,6 +786,7 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
   h.make_sampler = make_sampler;
   h.gather = gather;
   h.prepare = prepare;
+  h.take_sampled = lo.cache_policy == FO_DIST_CACHE_LOOKAHEAD ? take_sampled : NULL;
   h.gather_typed = d->typed ? gather_typed : NULL;
   h.shard = dd->rank;
   h.n_shards = dd->size;

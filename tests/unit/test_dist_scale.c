@@ -8,6 +8,8 @@
 
 #include "dist/dist_internal.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <time.h>
 
 typedef struct graph {
@@ -330,7 +332,7 @@ static void belady_exact(void **state) {
 }
 
 /* Loaders with a cache of each policy give the batches of a loader without one (digests of the
- * epoch, global and local seeds, 0 and 2 threads), with hits; a bad cache option fails. */
+ * epoch, global and local seeds, 0, 2 and 4 threads), with hits; a bad cache option fails. */
 static void cache_keeps_batches(void **state) {
   const fo_dist_cache_policy pols[3] = {FO_DIST_CACHE_DEGREE, FO_DIST_CACHE_FREQUENCY,
                                         FO_DIST_CACHE_LOOKAHEAD};
@@ -342,7 +344,7 @@ static void cache_keeps_batches(void **state) {
     for (int r = 0; r < 3; r++) {
       uint64_t want = 0;
       for (int p = -1; p < 3; p++)
-        for (int t = 0; t <= 2; t += 2) {
+        for (int t = 0; t <= 4; t += 2) {
           fo_dist_loader_opts dlo;
           fo_dist_t *dd;
           fo_loader_t *L;
@@ -402,6 +404,82 @@ static void cache_keeps_batches(void **state) {
   }
 }
 
+/* A rendezvous of two lookahead gathers right before their fetches (fo__cache_fetch_hook): met
+ * only if one gather's fetch does not shut the other out of the cache. A thread waits at most
+ * 10 s for a partner; after one such wait nobody waits again (rv_met -1). */
+static pthread_mutex_t rv_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rv_cv = PTHREAD_COND_INITIALIZER;
+static int rv_in, rv_met;
+
+static void rendezvous(void) {
+  struct timespec until;
+  pthread_mutex_lock(&rv_mu);
+  if (!rv_met && ++rv_in >= 2) {
+    rv_met = 1;
+    pthread_cond_broadcast(&rv_cv);
+  } else if (!rv_met) {
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    while (!rv_met)
+      if (pthread_cond_timedwait(&rv_cv, &rv_mu, &until) == ETIMEDOUT) {
+        if (!rv_met) rv_met = -1;
+        break;
+      }
+    rv_in--;
+  }
+  pthread_mutex_unlock(&rv_mu);
+}
+
+/* The lookahead cache fetches its misses without its lock: two loader threads are in their
+ * fetches at once (the fix of a lock held across the remote fetch, which ran the loader at one
+ * thread's speed); the batches stay those of a loader without a cache, and the topologies
+ * sampled ahead are used, not sampled again. */
+static void lookahead_fetches_overlap(void **state) {
+  fo_loader_opts o;
+  uint64_t want = 0;
+  int64_t hops[2] = {0, 0};
+  (void)state;
+  base_opts(&o);
+  o.batch_size = 64;
+  for (int p = 0; p < 2; p++) {
+    fo_dist_loader_opts dlo;
+    fo_dist_t *dd;
+    fo_loader_t *L;
+    fo_loader_batch_t *b;
+    uint64_t dg[64];
+    int64_t n = 0;
+    fo_dist_loader_opts_init(&dlo);
+    if (p) {
+      dlo.cache_bytes = 100 * (1433 * 4 + 8);
+      dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+      dlo.lookahead = 3;
+      fo__cache_fetch_hook = rendezvous;
+    }
+    o.num_workers = 2;
+    assert_fo_ok(fo_dist_init_local(G.parts[1], 1, NULL, &dd));
+    assert_fo_ok(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L));
+    while (fo_loader_next(L, &b) == FO_OK && b && n < 64) {
+      dg[n++] = fo_loader_batch_digest(b);
+      fo_loader_release(L, b);
+    }
+    fo_loader_destroy(L);
+    fo__cache_fetch_hook = NULL;
+    {
+      fo_dist_stats ds;
+      fo_dist_get_stats(dd, &ds);
+      for (int h = 0; h < 2; h++) hops[p] += ds.hop_requests[h];
+    }
+    assert_fo_ok(fo_dist_finalize(dd));
+    if (!p) want = fo_digest_sequence(dg, n);
+    else assert_true(fo_digest_sequence(dg, n) == want);
+  }
+  assert_int_equal(rv_met, 1);
+  /* each batch sampled exactly once: the loader takes the topology sampled ahead, or waits for
+   * the thread sampling it (sampling each batch twice made twice the hop requests) */
+  if (!(hops[0] > 0 && hops[1] == hops[0]))
+    fail_msg("hop requests %lld with lookahead, %lld without", (long long)hops[1], (long long)hops[0]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(local_seeds_cover_and_repeat),
@@ -409,6 +487,7 @@ int main(void) {
       cmocka_unit_test(batch_stats_count_kept_batches),
       cmocka_unit_test(belady_exact),
       cmocka_unit_test(cache_keeps_batches),
+      cmocka_unit_test(lookahead_fetches_overlap),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
