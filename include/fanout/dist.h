@@ -263,6 +263,14 @@ typedef struct fo_dist_loader_opts {
   fo_dist_cache_policy cache_policy;     /**< default FO_DIST_CACHE_DEGREE */
   int32_t lookahead;                     /**< FO_DIST_CACHE_LOOKAHEAD: batches sampled ahead,
                                               1..1024; default 8 */
+  int32_t pipeline;                      /**< FO_DIST_CACHE_LOOKAHEAD: threads of this
+                                              process that sample the next `lookahead`
+                                              batches ahead of the loader's threads, so that
+                                              several batches' hop requests are in flight
+                                              even with one loader thread; 0..64, default 0
+                                              (each gather plans the batches after its own).
+                                              Per process (not checked to agree); batches
+                                              are the same for every value. */
 } fo_dist_loader_opts;
 
 /** Write the defaults into `o`. Cost: O(1). */

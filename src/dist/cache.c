@@ -233,6 +233,7 @@ typedef struct ahead {
   fo__seed_scratch sc;
   int64_t *seeds;
   struct ahead *next;
+  struct fo__dist_cache *owner; /* pipelining threads */
 } ahead;
 
 struct fo__dist_cache {
@@ -251,6 +252,13 @@ struct fo__dist_cache {
   uint64_t started_epoch;
   unsigned char *started; /* [n_started] batch j of started_epoch begun by a loader thread */
   int64_t n_started;
+  int64_t lo;         /* the lowest batch of started_epoch not begun */
+  /* pipelining: threads that sample the batches lo .. lo + K - 1 ahead (none: the gathers plan) */
+  int32_t n_threads, started_threads;
+  pthread_t *threads;
+  ahead **thread_ahead;
+  pthread_cond_t work_cv; /* the window moved, or stop */
+  bool stop, ahead_failed;
   fo_loader_t *L;
   ahead *pool;        /* free samplers of the batches ahead */
   plan *plans;        /* [K + 1], batch j at j mod (K + 1) */
@@ -267,8 +275,8 @@ const char *fo__cache_policy_name(int policy) {
 }
 
 int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
-                          int32_t lookahead, bool features, bool labels, fo__gather_fn plain,
-                          void *plain_ctx, fo__dist_cache **out) {
+                          int32_t lookahead, int32_t pipeline, bool features, bool labels,
+                          fo__gather_fn plain, void *plain_ctx, fo__dist_cache **out) {
   const fo_dataset_t *mine = d->parts[dd->machine];
   fo__dist_cache *c;
   fo_features f;
@@ -279,12 +287,14 @@ int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_by
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "feature cache");
   pthread_mutex_init(&c->mu, NULL);
   pthread_cond_init(&c->cv, NULL);
+  pthread_cond_init(&c->work_cv, NULL);
   c->dd = dd;
   c->d = d;
   c->plain = plain;
   c->plain_ctx = plain_ctx;
   c->policy = policy;
   c->K = lookahead;
+  c->n_threads = policy == FO_DIST_CACHE_LOOKAHEAD ? pipeline : 0;
   if (features && fo_dataset_features(mine, &f) == FO_OK && f.data && f.dim > 0)
     c->xb = f.dim * f.itemsize;
   c->y = labels && fo_dataset_labels(mine, &ly, &lny, &lnc) == FO_OK && ly;
@@ -312,6 +322,16 @@ static void ahead_free(ahead *a) {
 
 void fo__dist_cache_destroy(fo__dist_cache *c) {
   if (!c) return;
+  pthread_mutex_lock(&c->mu);
+  c->stop = true;
+  pthread_cond_broadcast(&c->work_cv);
+  pthread_mutex_unlock(&c->mu);
+  /* a thread in a remote request ends with it, within the transport's deadline */
+  for (int32_t i = 0; i < c->started_threads; i++) pthread_join(c->threads[i], NULL);
+  for (int32_t i = 0; c->thread_ahead && i < c->n_threads; i++) ahead_free(c->thread_ahead[i]);
+  free(c->thread_ahead);
+  free(c->threads);
+  pthread_cond_destroy(&c->work_cv);
   fo__rcache_destroy(c->rc);
   while (c->pool) {
     ahead *a = c->pool;
@@ -446,6 +466,86 @@ out:
   return rc;
 }
 
+/* Whether batch t of `epoch` may be planned now (lock held): no loader thread has begun it, its
+ * slot is not being sampled, does not hold it already and holds no other plan still to be
+ * taken. */
+static bool claimable(const fo__dist_cache *c, uint64_t epoch, int64_t t) {
+  const plan *p = &c->plans[t % (c->K + 1)];
+  const bool cur = c->started_epoch == epoch;
+  if ((cur && t < c->n_started && c->started[t]) || p->busy || (p->j == t && p->epoch == epoch))
+    return false;
+  return !(p->has_b && p->epoch == epoch && cur && p->j >= 0 && p->j < c->n_started &&
+           !c->started[p->j]);
+}
+
+/* Claim batch t's plan (lock held); plan_fill then fills it without the lock, plan_release
+ * gives it back (with the lock). */
+static plan *plan_claim(fo__dist_cache *c, int64_t t) {
+  plan *p = &c->plans[t % (c->K + 1)];
+  p->busy = true;
+  p->busy_j = t;
+  p->j = -1;
+  p->has_b = false;
+  return p;
+}
+
+static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64_t t) {
+  const int me = c->dd->machine;
+  fo_batch_t *b;
+  int rc;
+  if ((rc = sample_ahead(c, a, epoch, t, &p->traffic)) != FO_OK ||
+      (rc = fo__grow(&p->nodes, &p->cap, a->b->n_nodes, sizeof *p->nodes, "plan")) != FO_OK)
+    return rc;
+  p->n = 0;
+  for (int64_t i = 0; i < a->b->n_nodes; i++)
+    if (fo__owner(c->d, a->b->node[i]) != me) p->nodes[p->n++] = a->b->node[i];
+  b = p->b; /* the plan keeps the topology; the sampler gets the plan's old batch */
+  p->b = a->b;
+  a->b = b;
+  return FO_OK;
+}
+
+static void plan_release(fo__dist_cache *c, plan *p, uint64_t epoch, int64_t t, bool ok) {
+  p->busy = false;
+  if (ok) {
+    p->j = t;
+    p->epoch = epoch;
+    p->has_b = true;
+  }
+  pthread_cond_broadcast(&c->cv);
+}
+
+/* A pipelining thread: plans the lowest claimable batch of the window lo .. lo + K - 1 of the
+ * current epoch, so that up to n_threads batches' hop requests are in flight while the loader
+ * gathers and hands out earlier ones. After a failure it stops planning (the loader's own
+ * sampling of those batches then fails with the context's error). */
+static void *ahead_main(void *arg) {
+  ahead *a = arg;
+  fo__dist_cache *c = a->owner;
+  const int64_t nb = fo_loader_num_batches(c->L);
+  pthread_mutex_lock(&c->mu);
+  while (!c->stop) {
+    const uint64_t epoch = c->started_epoch;
+    int64_t t = c->lo;
+    plan *p;
+    int rc;
+    for (; !c->ahead_failed && t < c->lo + c->K && t < nb; t++)
+      if (claimable(c, epoch, t)) break;
+    if (c->ahead_failed || t >= c->lo + c->K || t >= nb) {
+      pthread_cond_wait(&c->work_cv, &c->mu);
+      continue;
+    }
+    p = plan_claim(c, t);
+    pthread_mutex_unlock(&c->mu);
+    rc = plan_fill(c, a, p, epoch, t);
+    pthread_mutex_lock(&c->mu);
+    plan_release(c, p, epoch, t, rc == FO_OK);
+    if (rc != FO_OK) c->ahead_failed = true;
+  }
+  pthread_mutex_unlock(&c->mu);
+  return NULL;
+}
+
 int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
   const fo_dataset_t *d = c->d;
   const int me = c->dd->machine;
@@ -466,6 +566,20 @@ int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
     /* one sampler now: a bad option fails the creation, not the first batch */
     if ((rc = ahead_new(c, &a)) != FO_OK) return rc;
     ahead_put_locked(c, a); /* no other thread yet */
+    if (!c->n_threads) return FO_OK;
+    if (!(c->threads = calloc((size_t)c->n_threads, sizeof *c->threads)) ||
+        !(c->thread_ahead = calloc((size_t)c->n_threads, sizeof *c->thread_ahead)))
+      return FO_FAIL(FO_ENOMEM, "feature cache: %d pipelining threads", (int)c->n_threads);
+    for (int32_t i = 0; i < c->n_threads; i++) {
+      if ((rc = ahead_new(c, &c->thread_ahead[i])) != FO_OK) return rc;
+      c->thread_ahead[i]->owner = c;
+      c->thread_ahead[i]->sc.own = true; /* the loader's order may change under it */
+    }
+    for (int32_t i = 0; i < c->n_threads; i++) {
+      int err = pthread_create(&c->threads[i], NULL, ahead_main, c->thread_ahead[i]);
+      if (err) return FO_FAIL(FO_EIO, "feature cache: start pipelining thread %d: %s", (int)i, strerror(err));
+      c->started_threads = i + 1;
+    }
     return FO_OK;
   }
   if (!(score = calloc((size_t)(d->n_nodes ? d->n_nodes : 1), sizeof *score)))
@@ -501,55 +615,26 @@ out:
  * (fetched[0..nf), rows of the store's row size) with the next uses of the plans at hand. */
 static int lookahead_step(fo__dist_cache *c, uint64_t epoch, int64_t j, const int64_t *fetched,
                           const unsigned char *rows, int64_t nf) {
-  const int me = c->dd->machine;
   const int64_t nb = fo_loader_num_batches(c->L);
   int64_t claim[1024], n_claim = 0, done = 0;
   ahead *a = NULL;
   int rc = FO_OK;
   pthread_mutex_lock(&c->mu);
-  for (int64_t t = j + 1; t <= j + c->K && t < nb; t++) {
-    plan *p = &c->plans[t % (c->K + 1)];
-    /* batches a loader thread has begun are sampled there: planning them would sample twice;
-     * a plan not yet taken keeps its slot */
-    if ((c->started_epoch == epoch && t < c->n_started && c->started[t]) || p->busy ||
-        (p->j == t && p->epoch == epoch))
-      continue;
-    if (p->has_b && p->epoch == epoch && p->j >= 0 && p->j < c->n_started &&
-        c->started_epoch == epoch && !c->started[p->j])
-      continue;
-    p->busy = true;
-    p->busy_j = t;
-    p->j = -1;
-    claim[n_claim++] = t;
-  }
+  /* batches a loader thread has begun are sampled there (planning them would sample twice); with
+   * pipelining threads they plan, not the gathers */
+  for (int64_t t = j + 1; !c->n_threads && t <= j + c->K && t < nb; t++)
+    if (claimable(c, epoch, t)) {
+      plan_claim(c, t);
+      claim[n_claim++] = t;
+    }
   pthread_mutex_unlock(&c->mu);
   if (n_claim) rc = ahead_get(c, &a);
   /* the claimed plans are this thread's until they are released below */
-  for (; rc == FO_OK && done < n_claim; done++) {
-    plan *p = &c->plans[claim[done] % (c->K + 1)];
-    fo_batch_t *t;
-    p->has_b = false;
-    if ((rc = sample_ahead(c, a, epoch, claim[done], &p->traffic)) != FO_OK ||
-        (rc = fo__grow(&p->nodes, &p->cap, a->b->n_nodes, sizeof *p->nodes, "plan")) != FO_OK)
-      break;
-    p->n = 0;
-    for (int64_t i = 0; i < a->b->n_nodes; i++)
-      if (fo__owner(c->d, a->b->node[i]) != me) p->nodes[p->n++] = a->b->node[i];
-    t = p->b; /* the plan keeps the topology; the sampler gets the plan's old batch */
-    p->b = a->b;
-    a->b = t;
-    p->has_b = true;
-  }
+  for (; rc == FO_OK && done < n_claim; done++)
+    if ((rc = plan_fill(c, a, &c->plans[claim[done] % (c->K + 1)], epoch, claim[done])) != FO_OK) break;
   pthread_mutex_lock(&c->mu);
-  for (int64_t q = 0; q < n_claim; q++) {
-    plan *p = &c->plans[claim[q] % (c->K + 1)];
-    p->busy = false;
-    if (q < done) {
-      p->j = claim[q];
-      p->epoch = epoch;
-    }
-  }
-  if (n_claim) pthread_cond_broadcast(&c->cv);
+  for (int64_t q = 0; q < n_claim; q++)
+    plan_release(c, &c->plans[claim[q] % (c->K + 1)], epoch, claim[q], q < done);
   ahead_put_locked(c, a);
   if (rc == FO_OK) {
     fo__nextuse_clear(&c->nu);
@@ -576,8 +661,11 @@ bool fo__dist_cache_take(fo__dist_cache *c, uint64_t epoch, int64_t j, fo_batch_
   if (c->started_epoch != epoch) {
     c->started_epoch = epoch;
     memset(c->started, 0, (size_t)c->n_started);
+    c->lo = 0;
   }
   if (j < c->n_started) c->started[j] = 1;
+  while (c->lo < c->n_started && c->started[c->lo]) c->lo++;
+  pthread_cond_broadcast(&c->work_cv); /* the window moved */
   if (!p->busy && p->has_b && p->j == j && p->epoch == epoch) {
     fo_batch_t *t = *b;
     *b = p->b;

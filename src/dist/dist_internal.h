@@ -208,11 +208,13 @@ typedef struct fo__dist_cache fo__dist_cache;
 const char *fo__cache_policy_name(int policy);
 /* *out = NULL (and FO_OK) when no row fits in cache_bytes or nothing is gathered. */
 int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
-                          int32_t lookahead, bool features, bool labels, fo__gather_fn plain,
-                          void *plain_ctx, fo__dist_cache **out);
+                          int32_t lookahead, int32_t pipeline, bool features, bool labels,
+                          fo__gather_fn plain, void *plain_ctx, fo__dist_cache **out);
 void fo__dist_cache_destroy(fo__dist_cache *c);
 int64_t fo__dist_cache_rows(const fo__dist_cache *c); /* capacity in rows */
-/* The static fills (degree, frequency); lookahead: its sampler. Before the loader's threads. */
+/* The static fills (degree, frequency); lookahead: its sampler, and its `pipeline` threads
+ * that sample the batches ahead (none: each gather plans the batches after its own). Before
+ * the loader's threads. */
 int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L);
 /* The loader's gather through the cache (hits from it, the rest through `plain`). Any number
  * of loader threads at once: lookahead copies hits and changes the store under the cache's

@@ -231,7 +231,7 @@ int fo__loader_batch_seeds(const fo_loader_t *L, uint64_t epoch, int64_t j, fo__
   const bool local = L->hooks.local_seeds;
   const int64_t *order = local ? L->mine : L->order;
   int64_t avail = local ? L->n_mine : L->n_inputs, off;
-  if (epoch != L->epoch) {
+  if (sc->own || epoch != L->epoch) {
     if (!sc->valid || sc->epoch != epoch) {
       int rc;
       if (!sc->order && !(sc->order = fo__malloc_n(L->n_inputs, sizeof *sc->order)))

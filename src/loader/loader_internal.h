@@ -94,6 +94,9 @@ extern _Thread_local const fo__batch_pos *fo__cur_batch_pos;
 /* Another epoch's input order, for fo__loader_batch_seeds (zero-initialize; free with
  * fo__seed_scratch_fini). */
 typedef struct fo__seed_scratch {
+  bool own;   /* set by the caller: always make the order here, even of the current epoch (a
+                 thread that is not one of the loader's workers: the current order may change
+                 under it) */
   bool valid;
   uint64_t epoch;
   int64_t *order, *mine, n_mine;

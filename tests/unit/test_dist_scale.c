@@ -480,6 +480,87 @@ static void lookahead_fetches_overlap(void **state) {
     fail_msg("hop requests %lld with lookahead, %lld without", (long long)hops[1], (long long)hops[0]);
 }
 
+/* Pipelining threads (pipeline 1 and 3, one loader thread and none, two epochs): the batches
+ * of a loader without a cache, each sampled exactly once (hop requests equal), and a context
+ * that fails mid-epoch fails the loader with its error, not a hang; bad values are refused. */
+static void pipeline_keeps_batches(void **state) {
+  fo_loader_opts o;
+  uint64_t want = 0;
+  int64_t want_hops = 0;
+  (void)state;
+  base_opts(&o);
+  o.batch_size = 64;
+  for (int p = 0; p <= 3; p += p ? 2 : 1)
+    for (int t = 0; t <= 1; t++) {
+      fo_dist_loader_opts dlo;
+      fo_dist_t *dd;
+      fo_loader_t *L;
+      fo_loader_batch_t *b;
+      fo_dist_stats ds;
+      uint64_t dg[128];
+      int64_t n = 0, hops = 0;
+      fo_dist_loader_opts_init(&dlo);
+      if (p) {
+        dlo.cache_bytes = 100 * (1433 * 4 + 8);
+        dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+        dlo.lookahead = 4;
+        dlo.pipeline = p;
+      }
+      o.num_workers = t;
+      assert_fo_ok(fo_dist_init_local(G.parts[1], 2, NULL, &dd));
+      assert_fo_ok(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L));
+      for (uint64_t e = 0; e < 2; e++) {
+        if (e) assert_fo_ok(fo_loader_start_epoch(L, e));
+        while (fo_loader_next(L, &b) == FO_OK && b && n < 128) {
+          dg[n++] = fo_loader_batch_digest(b);
+          fo_loader_release(L, b);
+        }
+      }
+      fo_loader_destroy(L);
+      fo_dist_get_stats(dd, &ds);
+      for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
+      assert_fo_ok(fo_dist_finalize(dd));
+      if (!p && !t) {
+        want = fo_digest_sequence(dg, n);
+        want_hops = hops;
+      } else {
+        assert_true(fo_digest_sequence(dg, n) == want);
+        if (hops != want_hops)
+          fail_msg("pipeline %d, %d threads: %lld hop requests, %lld without", p, t, (long long)hops,
+                   (long long)want_hops);
+      }
+    }
+  {
+    fo_dist_loader_opts dlo;
+    fo_dist_t *dd;
+    fo_loader_t *L = NULL;
+    fo_loader_batch_t *b;
+    int rc = FO_OK;
+    assert_fo_ok(fo_dist_init_local(G.parts[1], 0, NULL, &dd));
+    fo_dist_loader_opts_init(&dlo);
+    dlo.pipeline = 2;
+    assert_fo_error(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L), FO_EINVAL,
+                    "pipeline 2 needs cache_policy lookahead");
+    dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+    dlo.cache_bytes = 1 << 20;
+    dlo.pipeline = 65;
+    assert_fo_error(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L), FO_EINVAL,
+                    "pipeline 65 is not in 0..64");
+    dlo.pipeline = 2;
+    o.num_workers = 1;
+    assert_fo_ok(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L));
+    assert_fo_ok(fo_loader_next(L, &b));
+    assert_non_null(b);
+    fo_loader_release(L, b);
+    assert_int_equal(fo_dist_abort(dd, "test stops here"), FO_ECANCELED);
+    while (rc == FO_OK && (rc = fo_loader_next(L, &b)) == FO_OK && b) fo_loader_release(L, b);
+    assert_int_equal(rc, FO_ECANCELED);
+    assert_non_null(strstr(fo_last_error(), "test stops here"));
+    fo_loader_destroy(L);
+    assert_int_equal(fo_dist_finalize(dd), FO_ECANCELED);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(local_seeds_cover_and_repeat),
@@ -488,6 +569,7 @@ int main(void) {
       cmocka_unit_test(belady_exact),
       cmocka_unit_test(cache_keeps_batches),
       cmocka_unit_test(lookahead_fetches_overlap),
+      cmocka_unit_test(pipeline_keeps_batches),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
