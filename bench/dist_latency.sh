@@ -7,7 +7,8 @@
 #        libnetfilter-queue-dev)
 # env:   FO_BENCH_DIR (default /tmp/fanout-bench; cora and cora-h2 are made if missing),
 #        RUNS (default 3), RTTS (default "0 0.2 1 5 10", ms; 0 = no added delay),
-#        EPOCHS (default 3: --epochs, 129 batches in all)
+#        EPOCHS (default 3: --epochs, 129 batches in all), CFGS (names of the configurations
+#        to run, separated by ';', e.g. "1;1, lookahead + pipeline 8"; default all)
 #
 # Cora with its 1,433 float32 features in 2 hash parts, 2 hosts x 1 process (one machine each),
 # fanout [10,5], batch 64, all 2,708 nodes as seeds (43 batches an epoch; --epochs repeats them),
@@ -48,6 +49,13 @@ cfgs=("1|--threads 1" "4|--threads 4" "8|--threads 8"
   "4, lookahead cache|--threads 4 --cache-mb 4 --cache-policy lookahead --lookahead 8"
   "1, lookahead + pipeline 8|--threads 1 --cache-mb 4 --cache-policy lookahead --lookahead 16 --pipeline 8"
   "2, lookahead + pipeline 16|--threads 2 --cache-mb 4 --cache-policy lookahead --lookahead 32 --pipeline 16")
+if [ -n "${CFGS:-}" ]; then # only the configurations whose names are listed (separated by ';')
+  keep=()
+  for c in "${cfgs[@]}"; do
+    case ";$CFGS;" in *";${c%%|*};"*) keep+=("$c") ;; esac
+  done
+  cfgs=("${keep[@]}")
+fi
 for run in $(seq "$RUNS"); do
   for rtt in $RTTS; do
     nh_delay "$rtt"

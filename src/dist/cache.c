@@ -223,6 +223,13 @@ typedef struct plan {
   fo_dist_batch_stats traffic; /* hop requests, bytes and edges of sampling it */
   int64_t *nodes; /* remote nodes of batch j */
   int64_t n, cap;
+  /* pipelining: the rows of pf[0..n_pf) (those of `nodes` not in the store when planned, in
+   * batch order) fetched ahead, store rows; in_use from the take until batch j's gather has
+   * copied them */
+  int64_t *pf, n_pf, cap_pf;
+  unsigned char *rows;
+  int64_t cap_rows;
+  bool in_use;
 } plan;
 
 /* A sampler of the batches sampled ahead (and of the frequency pass): one per thread that
@@ -340,6 +347,8 @@ void fo__dist_cache_destroy(fo__dist_cache *c) {
   }
   for (int32_t i = 0; c->plans && i <= c->K; i++) {
     free(c->plans[i].nodes);
+    free(c->plans[i].pf);
+    free(c->plans[i].rows);
     fo_batch_destroy(c->plans[i].b);
   }
   free(c->plans);
@@ -472,7 +481,8 @@ out:
 static bool claimable(const fo__dist_cache *c, uint64_t epoch, int64_t t) {
   const plan *p = &c->plans[t % (c->K + 1)];
   const bool cur = c->started_epoch == epoch;
-  if ((cur && t < c->n_started && c->started[t]) || p->busy || (p->j == t && p->epoch == epoch))
+  if ((cur && t < c->n_started && c->started[t]) || p->busy || p->in_use ||
+      (p->j == t && p->epoch == epoch))
     return false;
   return !(p->has_b && p->epoch == epoch && cur && p->j >= 0 && p->j < c->n_started &&
            !c->started[p->j]);
@@ -502,7 +512,25 @@ static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64
   b = p->b; /* the plan keeps the topology; the sampler gets the plan's old batch */
   p->b = a->b;
   a->b = b;
-  return FO_OK;
+  p->n_pf = 0;
+  if (!a->owner) return FO_OK; /* a gather plans: fetching there would hide no latency */
+  /* pipelining: fetch the rows the store does not hold now (a row evicted meanwhile is
+   * fetched by the gather, one admitted meanwhile is copied from here) */
+  if ((rc = fo__grow(&p->pf, &p->cap_pf, p->n, sizeof *p->pf, "plan")) != FO_OK ||
+      (rc = fo__grow(&p->rows, &p->cap_rows, p->n * (c->xb + (c->y ? 8 : 0)), 1, "plan")) != FO_OK)
+    return rc;
+  pthread_mutex_lock(&c->mu);
+  for (int64_t i = 0; i < p->n; i++)
+    if (fo__rcache_find(c->rc, p->nodes[i]) < 0) p->pf[p->n_pf++] = p->nodes[i];
+  pthread_mutex_unlock(&c->mu);
+  if (p->n_pf) {
+    fo_dist_batch_stats *cur = fo__cur_batch_stats;
+    fo__cur_batch_stats = &p->traffic; /* the batch's own fetch, made ahead */
+    rc = fetch_store_rows(c, p->pf, p->n_pf, p->rows);
+    fo__cur_batch_stats = cur;
+    if (rc != FO_OK) p->n_pf = 0;
+  }
+  return rc;
 }
 
 static void plan_release(fo__dist_cache *c, plan *p, uint64_t epoch, int64_t t, bool ok) {
@@ -658,10 +686,11 @@ bool fo__dist_cache_take(fo__dist_cache *c, uint64_t epoch, int64_t j, fo_batch_
   /* another thread samples this very batch ahead: wait for it rather than sample it twice (it
    * ends, with the batch or an error, within the transport's deadline) */
   while (p->busy && p->busy_j == j) pthread_cond_wait(&c->cv, &c->mu);
-  if (c->started_epoch != epoch) {
+  if (c->started_epoch != epoch) { /* no gather of the old epoch runs now */
     c->started_epoch = epoch;
     memset(c->started, 0, (size_t)c->n_started);
     c->lo = 0;
+    for (int32_t i = 0; i <= c->K; i++) c->plans[i].in_use = false;
   }
   if (j < c->n_started) c->started[j] = 1;
   while (c->lo < c->n_started && c->started[c->lo]) c->lo++;
@@ -671,13 +700,19 @@ bool fo__dist_cache_take(fo__dist_cache *c, uint64_t epoch, int64_t j, fo_batch_
     *b = p->b;
     p->b = t;
     p->has_b = false;
+    p->in_use = p->n_pf > 0; /* until this batch's gather copies the rows fetched ahead */
     took = true;
-    if (fo__cur_batch_stats) /* the batch's own hop traffic, made ahead */
+    if (fo__cur_batch_stats) { /* the batch's own traffic, made ahead */
+      fo_dist_batch_stats *s = fo__cur_batch_stats;
       for (int h = 0; h < 64; h++) {
-        fo__cur_batch_stats->hop_requests[h] += p->traffic.hop_requests[h];
-        fo__cur_batch_stats->hop_bytes[h] += p->traffic.hop_bytes[h];
-        fo__cur_batch_stats->hop_edges[h] += p->traffic.hop_edges[h];
+        s->hop_requests[h] += p->traffic.hop_requests[h];
+        s->hop_bytes[h] += p->traffic.hop_bytes[h];
+        s->hop_edges[h] += p->traffic.hop_edges[h];
       }
+      s->fetch_requests += p->traffic.fetch_requests;
+      s->fetch_bytes += p->traffic.fetch_bytes;
+      s->remote_rows += p->traffic.remote_rows;
+    }
   }
   pthread_mutex_unlock(&c->mu);
   return took;
@@ -691,6 +726,8 @@ int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, vo
   const bool la = c->policy == FO_DIST_CACHE_LOOKAHEAD;
   int64_t m = 0, hits = 0, nf = 0, *miss, *pos, *my = NULL, *fetched = NULL;
   unsigned char *mx = NULL, *fetched_rows = NULL;
+  plan *pl = NULL;
+  int64_t q = 0;
   int rc = FO_OK;
   /* a gather the cache was not made for (features or labels differ): the plain one */
   if ((x != NULL) != (c->xb > 0) || (x && row_bytes != c->xb) || (y != NULL) != c->y)
@@ -700,14 +737,36 @@ int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, vo
   pos = fo__malloc_n(n1, sizeof *pos);
   if (x) mx = fo__malloc_n(n1, (size_t)c->xb);
   if (y) my = fo__malloc_n(n1, sizeof *my);
-  if (!miss || !pos || (x && !mx) || (y && !my)) {
+  if (la) {
+    fetched = fo__malloc_n(n1, sizeof *fetched);
+    fetched_rows = fo__malloc_n(n1, (size_t)row);
+  }
+  if (!miss || !pos || (x && !mx) || (y && !my) || (la && (!fetched || !fetched_rows))) {
     rc = FO_FAIL(FO_ENOMEM, "cache gather of %lld rows", (long long)n);
     goto out;
   }
   /* hits are copied out under the lock (lookahead changes the store; static fills do not) */
-  if (la) pthread_mutex_lock(&c->mu);
+  if (la) {
+    pthread_mutex_lock(&c->mu);
+    if (fo__cur_batch_pos && c->plans) { /* rows a pipelining thread fetched ahead */
+      plan *p = &c->plans[fo__cur_batch_pos->local_index % (c->K + 1)];
+      if (p->in_use && p->j == fo__cur_batch_pos->local_index && p->epoch == fo__cur_batch_pos->epoch)
+        pl = p;
+    }
+  }
   for (int64_t i = 0; i < n; i++) {
     int64_t v = nodes[i], s;
+    /* the rows fetched ahead are those of the batch's remote nodes in batch order */
+    if (pl && q < pl->n_pf && pl->pf[q] == v) {
+      const unsigned char *r = pl->rows + q * row;
+      if (x) memcpy((unsigned char *)x + i * c->xb, r, (size_t)c->xb);
+      if (y && i < n_y) memcpy(&y[i], r + c->xb, 8);
+      fetched[nf] = v; /* for Belady's step, as if fetched now */
+      memcpy(fetched_rows + nf * row, r, (size_t)row);
+      nf++;
+      q++;
+      continue;
+    }
     if (v >= 0 && v < d->n_nodes && fo__owner(d, v) != me && (s = fo__rcache_find(c->rc, v)) >= 0) {
       const unsigned char *r = fo__rcache_row(c->rc, s);
       if (x) memcpy((unsigned char *)x + i * c->xb, r, (size_t)c->xb);
@@ -717,6 +776,10 @@ int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, vo
     }
     miss[m] = v;
     pos[m++] = i;
+  }
+  if (pl) {
+    pl->in_use = false; /* its slot may be planned again */
+    pthread_cond_broadcast(&c->work_cv);
   }
   if (la) pthread_mutex_unlock(&c->mu);
   /* the misses, in one request per remote machine, without the lock */
@@ -728,11 +791,6 @@ int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, vo
   }
   /* Belady's step over the fetched remote rows, with the next uses of the batches ahead */
   if (la && fo__cur_batch_pos) {
-    if (!(fetched = fo__malloc_n(m ? m : 1, sizeof *fetched)) ||
-        !(fetched_rows = fo__malloc_n(m ? m : 1, (size_t)row))) {
-      rc = FO_FAIL(FO_ENOMEM, "cache of %lld fetched rows", (long long)m);
-      goto out;
-    }
     for (int64_t t = 0; t < m; t++) {
       if (fo__owner(d, miss[t]) == me) continue;
       fetched[nf] = miss[t];

@@ -481,12 +481,13 @@ static void lookahead_fetches_overlap(void **state) {
 }
 
 /* Pipelining threads (pipeline 1 and 3, one loader thread and none, two epochs): the batches
- * of a loader without a cache, each sampled exactly once (hop requests equal), and a context
+ * of a loader without a cache, each sampled exactly once (hop requests equal), its remote rows
+ * counted once whether hits, fetched ahead by those threads or fetched, and a context
  * that fails mid-epoch fails the loader with its error, not a hang; bad values are refused. */
 static void pipeline_keeps_batches(void **state) {
   fo_loader_opts o;
   uint64_t want = 0;
-  int64_t want_hops = 0;
+  int64_t want_hops = 0, want_rows = 0;
   (void)state;
   base_opts(&o);
   o.batch_size = 64;
@@ -498,7 +499,7 @@ static void pipeline_keeps_batches(void **state) {
       fo_loader_batch_t *b;
       fo_dist_stats ds;
       uint64_t dg[128];
-      int64_t n = 0, hops = 0;
+      int64_t n = 0, hops = 0, rows = 0, hits = 0;
       fo_dist_loader_opts_init(&dlo);
       if (p) {
         dlo.cache_bytes = 100 * (1433 * 4 + 8);
@@ -512,6 +513,10 @@ static void pipeline_keeps_batches(void **state) {
       for (uint64_t e = 0; e < 2; e++) {
         if (e) assert_fo_ok(fo_loader_start_epoch(L, e));
         while (fo_loader_next(L, &b) == FO_OK && b && n < 128) {
+          fo_dist_batch_stats bs;
+          fo_dist_batch_stats_get(b, &bs);
+          rows += bs.remote_rows;
+          hits += bs.cache_hits;
           dg[n++] = fo_loader_batch_digest(b);
           fo_loader_release(L, b);
         }
@@ -523,8 +528,12 @@ static void pipeline_keeps_batches(void **state) {
       if (!p && !t) {
         want = fo_digest_sequence(dg, n);
         want_hops = hops;
+        want_rows = rows;
       } else {
         assert_true(fo_digest_sequence(dg, n) == want);
+        /* every remote row counted once with its batch: a hit, fetched ahead, or fetched */
+        assert_int_equal(rows, want_rows);
+        if (p) assert_true(hits > 0);
         if (hops != want_hops)
           fail_msg("pipeline %d, %d threads: %lld hop requests, %lld without", p, t, (long long)hops,
                    (long long)want_hops);
