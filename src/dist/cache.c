@@ -241,6 +241,7 @@ typedef struct ahead {
   int64_t *seeds;
   struct ahead *next;
   struct fo__dist_cache *owner; /* pipelining threads */
+  fo__nextuse seen;             /* pipelining: rows earlier plans fetch */
 } ahead;
 
 struct fo__dist_cache {
@@ -323,6 +324,7 @@ static void ahead_free(ahead *a) {
   fo_sampler_destroy(a->s);
   fo_batch_destroy(a->b);
   fo__seed_scratch_fini(&a->sc);
+  fo__nextuse_free(&a->seen);
   free(a->seeds);
   free(a);
 }
@@ -514,15 +516,28 @@ static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64
   a->b = b;
   p->n_pf = 0;
   if (!a->owner) return FO_OK; /* a gather plans: fetching there would hide no latency */
-  /* pipelining: fetch the rows the store does not hold now (a row evicted meanwhile is
-   * fetched by the gather, one admitted meanwhile is copied from here) */
+  /* pipelining: fetch the rows the store does not hold now and no earlier batch planned in
+   * the window fetches ahead (Belady's step at that batch's gather will likely keep those: the
+   * next use is near). A row evicted meanwhile is fetched by the gather, one admitted
+   * meanwhile is copied from here. */
   if ((rc = fo__grow(&p->pf, &p->cap_pf, p->n, sizeof *p->pf, "plan")) != FO_OK ||
       (rc = fo__grow(&p->rows, &p->cap_rows, p->n * (c->xb + (c->y ? 8 : 0)), 1, "plan")) != FO_OK)
     return rc;
   pthread_mutex_lock(&c->mu);
-  for (int64_t i = 0; i < p->n; i++)
-    if (fo__rcache_find(c->rc, p->nodes[i]) < 0) p->pf[p->n_pf++] = p->nodes[i];
+  fo__nextuse_clear(&a->seen);
+  for (int64_t u = c->lo; rc == FO_OK && u < t; u++) {
+    const plan *e = &c->plans[u % (c->K + 1)];
+    if (e == p || e->busy || e->j != u || e->epoch != epoch || !(e->has_b || e->in_use)) continue;
+    for (int64_t i = 0; rc == FO_OK && i < e->n_pf; i++) rc = fo__nextuse_put_first(&a->seen, e->pf[i], u);
+  }
+  for (int64_t i = 0; rc == FO_OK && i < p->n; i++)
+    if (fo__rcache_find(c->rc, p->nodes[i]) < 0 && fo__nextuse_get(&a->seen, p->nodes[i]) == INT64_MAX)
+      p->pf[p->n_pf++] = p->nodes[i];
   pthread_mutex_unlock(&c->mu);
+  if (rc != FO_OK) {
+    p->n_pf = 0;
+    return rc;
+  }
   if (p->n_pf) {
     fo_dist_batch_stats *cur = fo__cur_batch_stats;
     fo__cur_batch_stats = &p->traffic; /* the batch's own fetch, made ahead */
