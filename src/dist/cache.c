@@ -10,6 +10,14 @@
  * machine's and the misses) to the plain gather in one call, so misses still travel in one
  * request per remote machine. Hits are copies of the owner's rows: batches are bit-identical
  * with or without a cache.
+ *
+ * Lookahead keeps a ring of K + 1 plans: batch t's topology sampled ahead (the loader takes it
+ * for batch t instead of sampling again: fo__dist_cache_take), the traffic of that sampling,
+ * and its remote nodes (the next uses for Belady's step). Without pipelining threads, batch j's
+ * gather plans j+1 .. j+K; with them (`pipeline`), they plan lo .. lo + K - 1 (lo: the first
+ * batch no loader thread has begun) and also fetch the rows the store lacks. One mutex guards
+ * the store, the plans' states, the next uses and the sampler pool; it is never held across a
+ * remote request (a plan being filled is `busy`, owned by its filler).
  */
 #include "dist/dist_internal.h"
 
