@@ -7,13 +7,15 @@
 #        libnetfilter-queue-dev)
 # env:   FO_BENCH_DIR (default /tmp/fanout-bench; cora and cora-h2 are made if missing),
 #        RUNS (default 3), RTTS (default "0 0.2 1 5 10", ms; 0 = no added delay),
-#        EPOCHS (default 3: --epochs, 129 batches in all)
+#        EPOCHS (default 3: --epochs, 129 batches in all), CFGS (names of the configurations
+#        to run, separated by ';', e.g. "1;1, lookahead + pipeline 8"; default all)
 #
 # Cora with its 1,433 float32 features in 2 hash parts, 2 hosts x 1 process (one machine each),
 # fanout [10,5], batch 64, all 2,708 nodes as seeds (43 batches an epoch; --epochs repeats them),
 # global seeds (every hop and the feature fetch go to the other machine), loader threads 1, 4
 # and 8 (N threads: N batches in flight), and 4 threads with a 4 MiB cache (about half of the
-# other machine's rows), degree and lookahead (8 batches ahead). Per-rank batches/s = batches per rank / the slowest rank's seconds.
+# other machine's rows), degree and lookahead (8 batches ahead), and the lookahead cache with
+# pipelining threads (--pipeline D: D batches' hop requests in flight beside the loader threads). Per-rank batches/s = batches per rank / the slowest rank's seconds.
 # Every run's digest is checked against the single-process digest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +46,16 @@ want=$($F bench "$DIR/cora" "${base[@]}" --threads 1 |
   sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p')
 cfgs=("1|--threads 1" "4|--threads 4" "8|--threads 8"
   "4, degree cache|--threads 4 --cache-mb 4 --cache-policy degree"
-  "4, lookahead cache|--threads 4 --cache-mb 4 --cache-policy lookahead --lookahead 8")
+  "4, lookahead cache|--threads 4 --cache-mb 4 --cache-policy lookahead --lookahead 8"
+  "1, lookahead + pipeline 8|--threads 1 --cache-mb 4 --cache-policy lookahead --lookahead 16 --pipeline 8"
+  "2, lookahead + pipeline 16|--threads 2 --cache-mb 4 --cache-policy lookahead --lookahead 32 --pipeline 16")
+if [ -n "${CFGS:-}" ]; then # only the configurations whose names are listed (separated by ';')
+  keep=()
+  for c in "${cfgs[@]}"; do
+    case ";$CFGS;" in *";${c%%|*};"*) keep+=("$c") ;; esac
+  done
+  cfgs=("${keep[@]}")
+fi
 for run in $(seq "$RUNS"); do
   for rtt in $RTTS; do
     nh_delay "$rtt"

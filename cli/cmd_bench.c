@@ -66,8 +66,10 @@ static void help(void) {
          "  --json               print one JSON object\n"
          "  -q, --quiet          no progress line (drawn on stderr only when it is a terminal,\n"
          "                       never with --json)\n"
-         "\n"
-         "Distributed (under mpirun; DIR is a partitioned dataset with one part per machine):\n"
+         "\n",
+         o.sampler.replace ? "on" : "off", o.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
+         o.sampler.disjoint ? "on" : "off");
+  printf("Distributed (under mpirun; DIR is a partitioned dataset with one part per machine):\n"
          "  --dist               every rank samples its share of each epoch (global batches b\n"
          "                       with b mod ranks = rank) with remote hops and features; rank 0\n"
          "                       prints the totals, per-hop remote requests and bytes, and with\n"
@@ -85,9 +87,12 @@ static void help(void) {
          "                       most frequent in a pre-sampling pass, or Belady's rule over\n"
          "                       the batches sampled ahead (default degree)\n"
          "  --lookahead K        batches sampled ahead for --cache-policy lookahead (default 8)\n"
+         "  --pipeline D         --cache-policy lookahead: D threads per rank sample those\n"
+         "                       batches ahead of the loader threads, so that D batches'\n"
+         "                       hop requests are in flight even with --threads 1 (0..64,\n"
+         "                       default 0: each gather plans the batches after its own)\n"
          "  --batches N          with --dist: the batches of index 0..N-1 of each epoch\n",
-         o.sampler.replace ? "on" : "off", o.sampler.edge_dir == FO_EDGE_DIR_IN ? "in" : "out",
-         o.sampler.disjoint ? "on" : "off", 600.0);
+         600.0);
 }
 
 /* AnonHugePages of this process in MiB, from /proc/self/smaps_rollup (0 if unavailable). */
@@ -106,8 +111,8 @@ enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, 
        OPT_DISJOINT, OPT_LOAD, OPT_JSON, OPT_EPOCHS, OPT_THREADS, OPT_PREFETCH, OPT_SPLIT,
        OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
        OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED, OPT_SEEDS,
-       OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD, OPT_TEMPORAL, OPT_TIME, OPT_STRICT,
-       OPT_WINDOW, OPT_EDGE_SPLIT, OPT_EDGE_TYPE, OPT_NEG, OPT_NO_STRICT, OPT_EXCLUDE };
+       OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD, OPT_PIPELINE, OPT_TEMPORAL, OPT_TIME,
+       OPT_STRICT, OPT_WINDOW, OPT_EDGE_SPLIT, OPT_EDGE_TYPE, OPT_NEG, OPT_NO_STRICT, OPT_EXCLUDE };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -224,6 +229,7 @@ typedef struct dist_cfg {
   int64_t cache_bytes;
   fo_dist_cache_policy cache_policy;
   int32_t lookahead;
+  int32_t pipeline;
 } dist_cfg;
 
 #ifndef FO_WITH_MPI
@@ -434,6 +440,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo_in, const fo_da
     dlo.cache_bytes = dc->cache_bytes;
     dlo.cache_policy = dc->cache_policy;
     dlo.lookahead = dc->lookahead;
+    dlo.pipeline = dc->pipeline;
     if ((rc = fo_dist_loader_create_ex(dd, d, lo, &dlo, &L)) != FO_OK) goto fail;
   }
   { /* this command's own options that every rank must share (the loader checked its own) */
@@ -573,7 +580,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo_in, const fo_da
       printf(", \"load\": \"%s\", \"mode\": \"dist\", \"ranks\": %d, \"machines\": %d, "
              "\"procs_per_machine\": %d, \"deadline_s\": %g, \"tail\": \"%s\", "
              "\"seed_placement\": \"%s\", \"cache_bytes\": %lld, \"cache_policy\": \"%s\", "
-             "\"lookahead\": %d, "
+             "\"lookahead\": %d, \"pipeline\": %d, "
              "\"threads\": %d, \"batch_size\": %lld, \"batches\": %lld, \"seconds\": %.6f, "
              "\"open_seconds\": %.6f, \"sampled_nodes\": %lld, \"sampled_edges\": %lld, "
              "\"edges_per_s\": %.1f, \"nodes_per_s\": %.1f, \"feature_bytes\": %lld, "
@@ -583,7 +590,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo_in, const fo_da
              dc->seeds == FO_DIST_SEEDS_LOCAL ? "local" : "global", (long long)dc->cache_bytes,
              dc->cache_policy == FO_DIST_CACHE_LOOKAHEAD ? "lookahead"
              : dc->cache_policy == FO_DIST_CACHE_FREQUENCY ? "frequency" : "degree",
-             (int)dc->lookahead, (int)lo->num_workers,
+             (int)dc->lookahead, (int)dc->pipeline, (int)lo->num_workers,
              (long long)lo->batch_size, (long long)nb, s, maxs[1], (long long)tot[SUM_NODES],
              (long long)tot[SUM_EDGES], s > 0 ? (double)tot[SUM_EDGES] / s : 0.0,
              s > 0 ? (double)tot[SUM_NODES] / s : 0.0, (long long)tot[SUM_XBYTES],
@@ -695,6 +702,7 @@ int cmd_bench(int argc, char **argv) {
       {"edge-type", required_argument, NULL, OPT_EDGE_TYPE}, {"neg", required_argument, NULL, OPT_NEG},
       {"no-strict", no_argument, NULL, OPT_NO_STRICT},
       {"exclude-seed-edges", no_argument, NULL, OPT_EXCLUDE},
+      {"pipeline", required_argument, NULL, OPT_PIPELINE},
       {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
@@ -707,7 +715,7 @@ int cmd_bench(int argc, char **argv) {
   bool quiet = false;
   cli_progress pg = {0};
   dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP, false, FO_DIST_SEEDS_GLOBAL, 0,
-                 FO_DIST_CACHE_DEGREE, 8};
+                 FO_DIST_CACHE_DEGREE, 8, 0};
   cli_link_bench lk = {0};
   double memcpy_bps = 0;
   fo_loader_stats ls;
@@ -890,6 +898,15 @@ int cmd_bench(int argc, char **argv) {
       break;
     case OPT_NO_STRICT: lk.link.strict = false; lk.link_opt = true; break;
     case OPT_EXCLUDE: lk.link.exclude_seed_edges = true; lk.link_opt = true; break;
+    case OPT_PIPELINE:
+      if ((ret = cli_i64("bench", "--pipeline", optarg, &v))) goto out;
+      if (v < 0 || v > 64) {
+        ret = cli_usage_error("bench", "--pipeline: %s is not in 0..64", optarg);
+        goto out;
+      }
+      dc.pipeline = (int32_t)v;
+      dc.dist_opt = true;
+      break;
     case 'q': quiet = dc.quiet = true; break;
     case 'h': help(); goto out;
     default: ret = cli_bad_option("bench", c, argv, lopts); goto out;
@@ -910,7 +927,7 @@ int cmd_bench(int argc, char **argv) {
   }
   if (dc.dist_opt && !dc.dist) {
     ret = cli_usage_error("bench", "--procs-per-machine, --deadline, --tail, --seed-placement, "
-                          "--cache-mb, --cache-policy and --lookahead need --dist");
+                          "--cache-mb, --cache-policy, --lookahead and --pipeline need --dist");
     goto out;
   }
   lo.epoch = epoch0;

@@ -249,9 +249,10 @@ typedef enum fo_dist_cache_policy {
    *  of batches j+1 .. j+lookahead ahead of batch j's gather, and after each gather keeps the
    *  rows whose next use within that window is soonest (Belady's rule: the row whose next use
    *  is furthest, or beyond the window, goes first; a fetched row needed later than every
-   *  kept row is not admitted). Gathers run in batch order (a thread that has sampled batch
-   *  j waits for j - 1's gather). The look-ahead samples are topology only and cost their
-   *  own remote hop requests (counted with the batch whose gather made them). */
+   *  kept row is not admitted). Each batch is sampled once: the loader takes the topology
+   *  sampled ahead for that batch (whose counters then hold its hop requests). Several
+   *  loader threads gather at once (no lock is held across a remote request). Memory:
+   *  lookahead + 1 batches' topologies (and, with `pipeline`, their prefetched rows). */
   FO_DIST_CACHE_LOOKAHEAD = 2
 } fo_dist_cache_policy;
 
@@ -266,6 +267,14 @@ typedef struct fo_dist_loader_opts {
   fo_dist_cache_policy cache_policy;     /**< default FO_DIST_CACHE_DEGREE */
   int32_t lookahead;                     /**< FO_DIST_CACHE_LOOKAHEAD: batches sampled ahead,
                                               1..1024; default 8 */
+  int32_t pipeline;                      /**< FO_DIST_CACHE_LOOKAHEAD: threads of this
+                                              process that sample the next `lookahead`
+                                              batches ahead of the loader's threads, so that
+                                              several batches' hop requests are in flight
+                                              even with one loader thread; 0..64, default 0
+                                              (each gather plans the batches after its own).
+                                              Per process (not checked to agree); batches
+                                              are the same for every value. */
 } fo_dist_loader_opts;
 
 /** Write the defaults into `o`. Cost: O(1). */
@@ -280,7 +289,9 @@ FO_API void fo_dist_loader_opts_init(fo_dist_loader_opts *o);
  *         input node's book entry is not a machine.
  */
 /* (cache options: checked as "cache_bytes", "cache_policy" and "lookahead"; FO_EINVAL for a
- * negative cache_bytes, an unknown policy or lookahead outside 1..1024; a cache's fill
+ * negative cache_bytes, an unknown policy or lookahead outside 1..1024, pipeline outside
+ * 0..64 or pipeline > 0 without cache_policy lookahead and cache_bytes > 0 (pipeline is not
+ * compared across processes); FO_ENOSYS for a cache over a typed dataset; a cache's fill
  * requests fail as remote calls do.) */
 FO_API int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
                                     const fo_dist_loader_opts *dopts, fo_loader_t **out);
@@ -310,8 +321,9 @@ typedef struct fo_dist_batch_stats {
   int64_t cache_hits;         /**< of those, rows found in the remote feature cache */
   int64_t cache_bytes_saved;  /**< feature and label bytes the hits did not fetch */
   int64_t ahead_requests;     /**< cache policy lookahead: remote hop requests of the batches
-                                   sampled ahead during this batch's gather (topology only;
-                                   not in hop_requests) */
+                                   sampled ahead during this batch's gather (they count again
+                                   in hop_requests of the batch that uses them; pipelining
+                                   threads count here for no batch) */
   int64_t ahead_bytes;        /**< their bytes */
 } fo_dist_batch_stats;
 

@@ -1458,7 +1458,7 @@ def _install_excepthook() -> None:
 
 class DistNeighborLoader(NeighborLoader):
     """DistNeighborLoader(context, dataset, num_neighbors=[10, 10], batch_size=1, ..., tail="keep",
-    seed_placement="global", cache_bytes=0, cache_policy="degree", lookahead=8)
+    seed_placement="global", cache_bytes=0, cache_policy="degree", lookahead=8, pipeline=0)
 
     This process's share of a distributed epoch: global batch b (the seeds a single-process
     :class:`NeighborLoader` with the same arguments puts in batch b) is sampled by rank
@@ -1479,7 +1479,12 @@ class DistNeighborLoader(NeighborLoader):
     - ``cache_bytes``: bytes of other machines' feature and label rows to keep (0: none), chosen
       by ``cache_policy``: "degree" (most edges into this machine's part), "frequency" (most
       frequent in a pre-sampling pass of another epoch) or "lookahead" (Belady's rule over the
-      ``lookahead`` batches sampled ahead). Batches are the same with or without a cache.
+      ``lookahead`` batches sampled ahead, each then used, not sampled again). Batches are the
+      same with or without a cache.
+    - ``pipeline`` (cache_policy "lookahead" with cache_bytes > 0): threads of this process
+      that sample the next ``lookahead`` batches ahead of the loader's threads, so that several
+      batches' hop requests are in flight even with ``num_workers=1`` (0..64; 0: none).
+      Batches are the same for every value.
 
     ``len(loader)`` is this rank's number of batches per epoch.
     """
@@ -1488,12 +1493,14 @@ class DistNeighborLoader(NeighborLoader):
 
     def __new__(cls, context: DistContext, dataset: Dataset, *args: Any, tail: str = "keep",
                 seed_placement: str = "global", cache_bytes: int = 0,
-                cache_policy: str = "degree", lookahead: int = 8, **kwargs: Any):
+                cache_policy: str = "degree", lookahead: int = 8, pipeline: int = 0,
+                **kwargs: Any):
         if not isinstance(context, _fanout.Dist):
             raise TypeError(f"context: expected a fanout.DistContext, got "
                             f"{type(context).__name__}")
         extra = {"seed_placement": str(seed_placement), "cache_bytes": operator.index(cache_bytes),
-                 "cache_policy": str(cache_policy), "lookahead": operator.index(lookahead)}
+                 "cache_policy": str(cache_policy), "lookahead": operator.index(lookahead),
+                 "pipeline": operator.index(pipeline)}
         return super().__new__(cls, dataset, *args, _dist=(context, tail, extra), **kwargs)
 
     def __reduce__(self):

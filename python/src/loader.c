@@ -132,14 +132,14 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
                            "edge_dir", "prefetch", "epoch", "features", "labels", "dist",
                            "tail", "input_type", "edge_type_fanouts", "num_neighbors_dict",
                            "seed_placement", "cache_bytes", "cache_policy", "lookahead",
-                           "time_attr", "temporal_strategy", "input_time", "weighted", NULL};
+                           "time_attr", "temporal_strategy", "input_time", "weighted", "pipeline", NULL};
   fopy_dataset *ds;
   PyObject *nn, *input_nodes = Py_None, *num_workers = Py_None, *prefetch = Py_None;
   PyObject *dist = Py_None;
   const char *tail = "keep";
   const char *seed_placement = "global", *cache_policy = "degree";
   long long cache_bytes = 0;
-  int lookahead = 8;
+  int lookahead = 8, pipeline = 0;
   fo_dist_loader_opts dlo;
   const char *input_type = NULL;
   PyObject *et_fanouts_arg = Py_None, *nn_dict = Py_None, *et_seq = NULL;
@@ -163,13 +163,14 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   fo_loader_t *L = NULL;
   loader *self = NULL;
 
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOOsLsizsOp:Loader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOppOKppsOKppOszOOsLsizsOpi:Loader", kwlist,
                                    &fopy_DatasetType, &ds, &nn, &batch_size, &input_nodes,
                                    &shuffle, &drop_last, &num_workers, &seed, &replace,
                                    &disjoint, &edge_dir, &prefetch, &epoch, &features, &labels,
                                    &dist, &tail, &input_type, &et_fanouts_arg, &nn_dict,
                                    &seed_placement, &cache_bytes, &cache_policy, &lookahead,
-                                   &time_attr, &temporal_strategy, &input_time, &weighted))
+                                   &time_attr, &temporal_strategy, &input_time, &weighted,
+                                   &pipeline))
     return NULL;
   fo_dist_loader_opts_init(&dlo);
   if (!strcmp(seed_placement, "global")) {
@@ -199,8 +200,13 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_ValueError, "lookahead: expected 1..1024, got %d", lookahead);
     return NULL;
   }
+  if (pipeline < 0 || pipeline > 64) {
+    PyErr_Format(PyExc_ValueError, "pipeline: expected 0..64, got %d", pipeline);
+    return NULL;
+  }
   dlo.cache_bytes = cache_bytes;
   dlo.lookahead = lookahead;
+  dlo.pipeline = pipeline;
   if (!(d = fopy_dataset_get(ds))) return NULL;
   if (dist != Py_None && !(dd = fopy_dist_get(dist))) return NULL;
   if (!strcmp(tail, "keep")) {

@@ -10,6 +10,14 @@
  * machine's and the misses) to the plain gather in one call, so misses still travel in one
  * request per remote machine. Hits are copies of the owner's rows: batches are bit-identical
  * with or without a cache.
+ *
+ * Lookahead keeps a ring of K + 1 plans: batch t's topology sampled ahead (the loader takes it
+ * for batch t instead of sampling again: fo__dist_cache_take), the traffic of that sampling,
+ * and its remote nodes (the next uses for Belady's step). Without pipelining threads, batch j's
+ * gather plans j+1 .. j+K; with them (`pipeline`), they plan lo .. lo + K - 1 (lo: the first
+ * batch no loader thread has begun) and also fetch the rows the store lacks. One mutex guards
+ * the store, the plans' states, the next uses and the sampler pool; it is never held across a
+ * remote request (a plan being filled is `busy`, owned by its filler).
  */
 #include "dist/dist_internal.h"
 
@@ -210,12 +218,39 @@ int fo__rcache_belady(fo__rcache *c, const int64_t *fetched, const unsigned char
 
 /* ---- a loader's cache and its policies ------------------------------------------------------ */
 
+/* Lookahead: batch j (of `epoch`) sampled ahead: its topology (until the loader takes it for
+ * batch j, fo__dist_cache_take), the traffic of that sampling, and its remote nodes (the next
+ * uses). A thread that samples a plan owns it while `busy` (others neither read nor claim it). */
 typedef struct plan {
   uint64_t epoch;
   int64_t j;      /* -1: empty */
+  bool busy;
+  int64_t busy_j;  /* the batch being sampled while busy */
+  bool has_b;     /* b holds batch j's topology, not yet taken */
+  fo_batch_t *b;
+  fo_dist_batch_stats traffic; /* hop requests, bytes and edges of sampling it */
   int64_t *nodes; /* remote nodes of batch j */
   int64_t n, cap;
+  /* pipelining: the rows of pf[0..n_pf) (those of `nodes` not in the store when planned, in
+   * batch order) fetched ahead, store rows; in_use from the take until batch j's gather has
+   * copied them */
+  int64_t *pf, n_pf, cap_pf;
+  unsigned char *rows;
+  int64_t cap_rows;
+  bool in_use;
 } plan;
+
+/* A sampler of the batches sampled ahead (and of the frequency pass): one per thread that
+ * samples at once, kept in a free list. */
+typedef struct ahead {
+  fo_sampler_t *s;
+  fo_batch_t *b;
+  fo__seed_scratch sc;
+  int64_t *seeds;
+  struct ahead *next;
+  struct fo__dist_cache *owner; /* pipelining threads */
+  fo__nextuse seen;             /* pipelining: rows earlier plans fetch */
+} ahead;
 
 struct fo__dist_cache {
   fo_dist_t *dd;
@@ -227,21 +262,27 @@ struct fo__dist_cache {
   int64_t xb;   /* x bytes of a row (0: no features) */
   bool y;       /* rows carry labels */
   fo__rcache *rc;
-  pthread_mutex_t mu; /* lookahead: everything below, and rc */
+  /* lookahead: mu guards rc, plans, nu and pool; it is never held across a remote request */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;  /* a plan stopped being busy */
+  uint64_t started_epoch;
+  unsigned char *started; /* [n_started] batch j of started_epoch begun by a loader thread */
+  int64_t n_started;
+  int64_t lo;         /* the lowest batch of started_epoch not begun */
+  /* pipelining: threads that sample the batches lo .. lo + K - 1 ahead (none: the gathers plan) */
+  int32_t n_threads, started_threads;
+  pthread_t *threads;
+  ahead **thread_ahead;
+  pthread_cond_t work_cv; /* the window moved, or stop */
+  bool stop, ahead_failed;
   fo_loader_t *L;
-  fo_sampler_t *s;    /* topology of the batches sampled ahead, and of the frequency pass */
-  fo_batch_t *b;
-  fo__seed_scratch sc;
-  int64_t *seeds;
+  ahead *pool;        /* free samplers of the batches ahead */
   plan *plans;        /* [K + 1], batch j at j mod (K + 1) */
   fo__nextuse nu;
-  /* gather scratch */
-  int64_t *miss, *miss_pos, cap_miss, cap_miss_pos;
-  unsigned char *mx, *fetched_rows;
-  int64_t cap_mx, cap_fr;
-  int64_t *my, cap_my, *fetched, cap_f;
   int64_t filled;     /* rows of the static fill */
 };
+
+void (*fo__cache_fetch_hook)(void);
 
 static const char *const policy_names[] = {"degree", "frequency", "lookahead"};
 
@@ -250,8 +291,8 @@ const char *fo__cache_policy_name(int policy) {
 }
 
 int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
-                          int32_t lookahead, bool features, bool labels, fo__gather_fn plain,
-                          void *plain_ctx, fo__dist_cache **out) {
+                          int32_t lookahead, int32_t pipeline, bool features, bool labels,
+                          fo__gather_fn plain, void *plain_ctx, fo__dist_cache **out) {
   const fo_dataset_t *mine = d->parts[dd->machine];
   fo__dist_cache *c;
   fo_features f;
@@ -261,12 +302,15 @@ int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_by
   *out = NULL;
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "feature cache");
   pthread_mutex_init(&c->mu, NULL);
+  pthread_cond_init(&c->cv, NULL);
+  pthread_cond_init(&c->work_cv, NULL);
   c->dd = dd;
   c->d = d;
   c->plain = plain;
   c->plain_ctx = plain_ctx;
   c->policy = policy;
   c->K = lookahead;
+  c->n_threads = policy == FO_DIST_CACHE_LOOKAHEAD ? pipeline : 0;
   if (features && fo_dataset_features(mine, &f) == FO_OK && f.data && f.dim > 0)
     c->xb = f.dim * f.itemsize;
   c->y = labels && fo_dataset_labels(mine, &ly, &lny, &lnc) == FO_OK && ly;
@@ -283,43 +327,100 @@ int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_by
   return FO_OK;
 }
 
+static void ahead_free(ahead *a) {
+  if (!a) return;
+  fo_sampler_destroy(a->s);
+  fo_batch_destroy(a->b);
+  fo__seed_scratch_fini(&a->sc);
+  fo__nextuse_free(&a->seen);
+  free(a->seeds);
+  free(a);
+}
+
 void fo__dist_cache_destroy(fo__dist_cache *c) {
   if (!c) return;
+  pthread_mutex_lock(&c->mu);
+  c->stop = true;
+  pthread_cond_broadcast(&c->work_cv);
+  pthread_mutex_unlock(&c->mu);
+  /* a thread in a remote request ends with it, within the transport's deadline */
+  for (int32_t i = 0; i < c->started_threads; i++) pthread_join(c->threads[i], NULL);
+  for (int32_t i = 0; c->thread_ahead && i < c->n_threads; i++) ahead_free(c->thread_ahead[i]);
+  free(c->thread_ahead);
+  free(c->threads);
+  pthread_cond_destroy(&c->work_cv);
   fo__rcache_destroy(c->rc);
-  fo_sampler_destroy(c->s);
-  fo_batch_destroy(c->b);
-  fo__seed_scratch_fini(&c->sc);
-  free(c->seeds);
-  for (int32_t i = 0; c->plans && i <= c->K; i++) free(c->plans[i].nodes);
+  while (c->pool) {
+    ahead *a = c->pool;
+    c->pool = a->next;
+    ahead_free(a);
+  }
+  for (int32_t i = 0; c->plans && i <= c->K; i++) {
+    free(c->plans[i].nodes);
+    free(c->plans[i].pf);
+    free(c->plans[i].rows);
+    fo_batch_destroy(c->plans[i].b);
+  }
   free(c->plans);
   fo__nextuse_free(&c->nu);
-  free(c->miss);
-  free(c->miss_pos);
-  free(c->mx);
-  free(c->fetched_rows);
-  free(c->my);
-  free(c->fetched);
+  free(c->started);
   pthread_mutex_destroy(&c->mu);
+  pthread_cond_destroy(&c->cv);
   free(c);
 }
 
 int64_t fo__dist_cache_rows(const fo__dist_cache *c) { return c ? fo__rcache_capacity(c->rc) : 0; }
 
-/* Sample the topology of this loader's batch j of `epoch` into c->b. */
-static int sample_ahead(fo__dist_cache *c, uint64_t epoch, int64_t j) {
+static int ahead_new(fo__dist_cache *c, ahead **out) {
+  ahead *a;
+  int rc;
+  *out = NULL;
+  if (!(a = calloc(1, sizeof *a))) return FO_FAIL(FO_ENOMEM, "feature cache");
+  if ((rc = fo_dist_sampler_create(c->dd, c->d, fo__loader_sampler_opts(c->L), &a->s)) != FO_OK ||
+      (rc = fo_batch_create(&a->b)) != FO_OK) {
+    ahead_free(a);
+    return fo__context(rc, "feature cache");
+  }
+  if (!(a->seeds = fo__malloc_n(fo__loader_batch_size(c->L), sizeof *a->seeds))) {
+    ahead_free(a);
+    return FO_FAIL(FO_ENOMEM, "feature cache");
+  }
+  *out = a;
+  return FO_OK;
+}
+
+/* A free sampler of the batches ahead (made when none is free); give it back with ahead_put. */
+static int ahead_get(fo__dist_cache *c, ahead **out) {
+  pthread_mutex_lock(&c->mu);
+  *out = c->pool;
+  if (*out) c->pool = (*out)->next;
+  pthread_mutex_unlock(&c->mu);
+  return *out ? FO_OK : ahead_new(c, out);
+}
+
+static void ahead_put_locked(fo__dist_cache *c, ahead *a) {
+  if (!a) return;
+  a->next = c->pool;
+  c->pool = a;
+}
+
+/* Sample the topology of this loader's batch j of `epoch` into a->b (no lock held: it makes
+ * remote hop requests); its traffic into *st (when not NULL). */
+static int sample_ahead(fo__dist_cache *c, ahead *a, uint64_t epoch, int64_t j, fo_dist_batch_stats *st) {
   int64_t k, index;
   int rc;
-  fo_dist_batch_stats ahead, *cur = fo__cur_batch_stats;
-  if ((rc = fo__loader_batch_seeds(c->L, epoch, j, &c->sc, c->seeds, &k, &index)) != FO_OK) return rc;
-  /* its requests are the look-ahead's, not the batch's own */
-  memset(&ahead, 0, sizeof ahead);
-  fo__cur_batch_stats = &ahead;
-  rc = fo_sampler_sample(c->s, c->seeds, k, epoch, (uint64_t)index, c->b);
+  fo_dist_batch_stats own, *cur = fo__cur_batch_stats;
+  if (!st) st = &own;
+  if ((rc = fo__loader_batch_seeds(c->L, epoch, j, &a->sc, a->seeds, &k, &index)) != FO_OK) return rc;
+  /* its requests are the look-ahead's, not the current batch's own */
+  memset(st, 0, sizeof *st);
+  fo__cur_batch_stats = st;
+  rc = fo_sampler_sample(a->s, a->seeds, k, epoch, (uint64_t)index, a->b);
   fo__cur_batch_stats = cur;
   if (cur)
     for (int h = 0; h < 64; h++) {
-      cur->ahead_requests += ahead.hop_requests[h];
-      cur->ahead_bytes += ahead.hop_bytes[h];
+      cur->ahead_requests += st->hop_requests[h];
+      cur->ahead_bytes += st->hop_bytes[h];
     }
   return rc;
 }
@@ -327,17 +428,18 @@ static int sample_ahead(fo__dist_cache *c, uint64_t epoch, int64_t j) {
 /* Rows of nodes[0..n) (every one remote) through the plain gather, as store rows. */
 static int fetch_store_rows(fo__dist_cache *c, const int64_t *nodes, int64_t n, unsigned char *rows) {
   const int64_t row = c->xb + (c->y ? 8 : 0);
-  int rc;
-  if ((rc = fo__grow(&c->mx, &c->cap_mx, n * (c->xb ? c->xb : 1), 1, "cache fill")) != FO_OK ||
-      (rc = fo__grow(&c->my, &c->cap_my, n, sizeof *c->my, "cache fill")) != FO_OK)
-    return rc;
-  if ((rc = c->plain(c->plain_ctx, nodes, n, c->xb ? c->mx : NULL, c->xb, c->y ? c->my : NULL, n)) != FO_OK)
-    return rc;
-  for (int64_t i = 0; i < n; i++) {
-    if (c->xb) memcpy(rows + i * row, c->mx + i * c->xb, (size_t)c->xb);
-    if (c->y) memcpy(rows + i * row + c->xb, &c->my[i], 8);
-  }
-  return FO_OK;
+  unsigned char *mx = fo__malloc_n(n ? n : 1, (size_t)(c->xb ? c->xb : 1));
+  int64_t *my = fo__malloc_n(n ? n : 1, sizeof *my);
+  int rc = FO_OK;
+  if (!mx || !my) rc = FO_FAIL(FO_ENOMEM, "cache fill of %lld rows", (long long)n);
+  else if ((rc = c->plain(c->plain_ctx, nodes, n, c->xb ? mx : NULL, c->xb, c->y ? my : NULL, n)) == FO_OK)
+    for (int64_t i = 0; i < n; i++) {
+      if (c->xb) memcpy(rows + i * row, mx + i * c->xb, (size_t)c->xb);
+      if (c->y) memcpy(rows + i * row + c->xb, &my[i], 8);
+    }
+  free(mx);
+  free(my);
+  return rc;
 }
 
 typedef struct scored {
@@ -383,22 +485,152 @@ out:
   return rc;
 }
 
+/* Whether batch t of `epoch` may be planned now (lock held): no loader thread has begun it, its
+ * slot is not being sampled, does not hold it already and holds no other plan still to be
+ * taken. */
+static bool claimable(const fo__dist_cache *c, uint64_t epoch, int64_t t) {
+  const plan *p = &c->plans[t % (c->K + 1)];
+  const bool cur = c->started_epoch == epoch;
+  if ((cur && t < c->n_started && c->started[t]) || p->busy || p->in_use ||
+      (p->j == t && p->epoch == epoch))
+    return false;
+  return !(p->has_b && p->epoch == epoch && cur && p->j >= 0 && p->j < c->n_started &&
+           !c->started[p->j]);
+}
+
+/* Claim batch t's plan (lock held); plan_fill then fills it without the lock, plan_release
+ * gives it back (with the lock). */
+static plan *plan_claim(fo__dist_cache *c, int64_t t) {
+  plan *p = &c->plans[t % (c->K + 1)];
+  p->busy = true;
+  p->busy_j = t;
+  p->j = -1;
+  p->has_b = false;
+  return p;
+}
+
+static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64_t t) {
+  const int me = c->dd->machine;
+  fo_batch_t *b;
+  int rc;
+  if ((rc = sample_ahead(c, a, epoch, t, &p->traffic)) != FO_OK ||
+      (rc = fo__grow(&p->nodes, &p->cap, a->b->n_nodes, sizeof *p->nodes, "plan")) != FO_OK)
+    return rc;
+  p->n = 0;
+  for (int64_t i = 0; i < a->b->n_nodes; i++)
+    if (fo__owner(c->d, a->b->node[i]) != me) p->nodes[p->n++] = a->b->node[i];
+  b = p->b; /* the plan keeps the topology; the sampler gets the plan's old batch */
+  p->b = a->b;
+  a->b = b;
+  p->n_pf = 0;
+  if (!a->owner) return FO_OK; /* a gather plans: fetching there would hide no latency */
+  /* pipelining: fetch the rows the store does not hold now and no earlier batch planned in
+   * the window fetches ahead (Belady's step at that batch's gather will likely keep those: the
+   * next use is near). A row evicted meanwhile is fetched by the gather, one admitted
+   * meanwhile is copied from here. */
+  if ((rc = fo__grow(&p->pf, &p->cap_pf, p->n, sizeof *p->pf, "plan")) != FO_OK ||
+      (rc = fo__grow(&p->rows, &p->cap_rows, p->n * (c->xb + (c->y ? 8 : 0)), 1, "plan")) != FO_OK)
+    return rc;
+  pthread_mutex_lock(&c->mu);
+  fo__nextuse_clear(&a->seen);
+  for (int64_t u = c->lo; rc == FO_OK && u < t; u++) {
+    const plan *e = &c->plans[u % (c->K + 1)];
+    if (e == p || e->busy || e->j != u || e->epoch != epoch || !(e->has_b || e->in_use)) continue;
+    for (int64_t i = 0; rc == FO_OK && i < e->n_pf; i++) rc = fo__nextuse_put_first(&a->seen, e->pf[i], u);
+  }
+  for (int64_t i = 0; rc == FO_OK && i < p->n; i++)
+    if (fo__rcache_find(c->rc, p->nodes[i]) < 0 && fo__nextuse_get(&a->seen, p->nodes[i]) == INT64_MAX)
+      p->pf[p->n_pf++] = p->nodes[i];
+  pthread_mutex_unlock(&c->mu);
+  if (rc != FO_OK) {
+    p->n_pf = 0;
+    return rc;
+  }
+  if (p->n_pf) {
+    fo_dist_batch_stats *cur = fo__cur_batch_stats;
+    fo__cur_batch_stats = &p->traffic; /* the batch's own fetch, made ahead */
+    rc = fetch_store_rows(c, p->pf, p->n_pf, p->rows);
+    fo__cur_batch_stats = cur;
+    if (rc != FO_OK) p->n_pf = 0;
+  }
+  return rc;
+}
+
+static void plan_release(fo__dist_cache *c, plan *p, uint64_t epoch, int64_t t, bool ok) {
+  p->busy = false;
+  if (ok) {
+    p->j = t;
+    p->epoch = epoch;
+    p->has_b = true;
+  }
+  pthread_cond_broadcast(&c->cv);
+}
+
+/* A pipelining thread: plans the lowest claimable batch of the window lo .. lo + K - 1 of the
+ * current epoch, so that up to n_threads batches' hop requests are in flight while the loader
+ * gathers and hands out earlier ones. After a failure it stops planning (the loader's own
+ * sampling of those batches then fails with the context's error). */
+static void *ahead_main(void *arg) {
+  ahead *a = arg;
+  fo__dist_cache *c = a->owner;
+  const int64_t nb = fo_loader_num_batches(c->L);
+  pthread_mutex_lock(&c->mu);
+  while (!c->stop) {
+    const uint64_t epoch = c->started_epoch;
+    int64_t t = c->lo;
+    plan *p;
+    int rc;
+    for (; !c->ahead_failed && t < c->lo + c->K && t < nb; t++)
+      if (claimable(c, epoch, t)) break;
+    if (c->ahead_failed || t >= c->lo + c->K || t >= nb) {
+      pthread_cond_wait(&c->work_cv, &c->mu);
+      continue;
+    }
+    p = plan_claim(c, t);
+    pthread_mutex_unlock(&c->mu);
+    rc = plan_fill(c, a, p, epoch, t);
+    pthread_mutex_lock(&c->mu);
+    plan_release(c, p, epoch, t, rc == FO_OK);
+    if (rc != FO_OK) c->ahead_failed = true;
+  }
+  pthread_mutex_unlock(&c->mu);
+  return NULL;
+}
+
 int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
   const fo_dataset_t *d = c->d;
   const int me = c->dd->machine;
   uint32_t *score = NULL;
+  ahead *a = NULL;
   int rc = FO_OK;
   c->L = L;
-  if (c->policy != FO_DIST_CACHE_DEGREE) {
-    if ((rc = fo_dist_sampler_create(c->dd, d, fo__loader_sampler_opts(L), &c->s)) != FO_OK ||
-        (rc = fo_batch_create(&c->b)) != FO_OK)
-      return fo__context(rc, "feature cache");
-    if (!(c->seeds = fo__malloc_n(fo__loader_batch_size(L), sizeof *c->seeds)))
-      return FO_FAIL(FO_ENOMEM, "feature cache");
-  }
   if (c->policy == FO_DIST_CACHE_LOOKAHEAD) {
     if (!(c->plans = calloc((size_t)c->K + 1, sizeof *c->plans))) return FO_FAIL(FO_ENOMEM, "feature cache");
-    for (int32_t i = 0; i <= c->K; i++) c->plans[i].j = -1;
+    c->n_started = fo_loader_num_batches(L);
+    if (!(c->started = calloc((size_t)(c->n_started ? c->n_started : 1), 1)))
+      return FO_FAIL(FO_ENOMEM, "feature cache");
+    c->started_epoch = fo__loader_epoch(L);
+    for (int32_t i = 0; i <= c->K; i++) {
+      c->plans[i].j = -1;
+      if ((rc = fo_batch_create(&c->plans[i].b)) != FO_OK) return fo__context(rc, "feature cache");
+    }
+    /* one sampler now: a bad option fails the creation, not the first batch */
+    if ((rc = ahead_new(c, &a)) != FO_OK) return rc;
+    ahead_put_locked(c, a); /* no other thread yet */
+    if (!c->n_threads) return FO_OK;
+    if (!(c->threads = calloc((size_t)c->n_threads, sizeof *c->threads)) ||
+        !(c->thread_ahead = calloc((size_t)c->n_threads, sizeof *c->thread_ahead)))
+      return FO_FAIL(FO_ENOMEM, "feature cache: %d pipelining threads", (int)c->n_threads);
+    for (int32_t i = 0; i < c->n_threads; i++) {
+      if ((rc = ahead_new(c, &c->thread_ahead[i])) != FO_OK) return rc;
+      c->thread_ahead[i]->owner = c;
+      c->thread_ahead[i]->sc.own = true; /* the loader's order may change under it */
+    }
+    for (int32_t i = 0; i < c->n_threads; i++) {
+      int err = pthread_create(&c->threads[i], NULL, ahead_main, c->thread_ahead[i]);
+      if (err) return FO_FAIL(FO_EIO, "feature cache: start pipelining thread %d: %s", (int)i, strerror(err));
+      c->started_threads = i + 1;
+    }
     return FO_OK;
   }
   if (!(score = calloc((size_t)(d->n_nodes ? d->n_nodes : 1), sizeof *score)))
@@ -413,94 +645,151 @@ int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
   } else { /* frequency: how often each remote node is in up to 32 batches of another epoch */
     const uint64_t epoch = fo__loader_epoch(L) + (UINT64_C(1) << 62);
     const int64_t nb = fo_loader_num_batches(L) < 32 ? fo_loader_num_batches(L) : 32;
+    if ((rc = ahead_new(c, &a)) != FO_OK) goto out;
     for (int64_t j = 0; j < nb; j++) {
-      if ((rc = sample_ahead(c, epoch, j)) != FO_OK) goto out;
-      for (int64_t i = 0; i < c->b->n_nodes; i++) {
-        int64_t v = c->b->node[i];
+      if ((rc = sample_ahead(c, a, epoch, j, NULL)) != FO_OK) goto out;
+      for (int64_t i = 0; i < a->b->n_nodes; i++) {
+        int64_t v = a->b->node[i];
         if (fo__owner(d, v) != me && score[v] < UINT32_MAX) score[v]++;
       }
     }
   }
   rc = fill_top(c, score);
 out:
+  ahead_free(a);
   free(score);
   return rc == FO_OK ? FO_OK : fo__context(rc, "fill the %s feature cache", fo__cache_policy_name(c->policy));
 }
 
-/* Lookahead: the plans of batches j+1 .. j+K (sampling those not yet planned) and their next
- * uses in c->nu. */
-static int plan_ahead(fo__dist_cache *c, uint64_t epoch, int64_t j) {
-  const int me = c->dd->machine;
+/* Lookahead, after batch j's gather: plan batches j+1 .. j+K (sampling, without the lock, those
+ * no thread has planned or is planning), then Belady's step over the rows just fetched
+ * (fetched[0..nf), rows of the store's row size) with the next uses of the plans at hand. */
+static int lookahead_step(fo__dist_cache *c, uint64_t epoch, int64_t j, const int64_t *fetched,
+                          const unsigned char *rows, int64_t nf) {
   const int64_t nb = fo_loader_num_batches(c->L);
-  int rc;
-  fo__nextuse_clear(&c->nu);
-  for (int64_t t = j + 1; t <= j + c->K && t < nb; t++) {
-    plan *p = &c->plans[t % (c->K + 1)];
-    if (p->j != t || p->epoch != epoch) {
-      if ((rc = sample_ahead(c, epoch, t)) != FO_OK) return rc;
-      if ((rc = fo__grow(&p->nodes, &p->cap, c->b->n_nodes, sizeof *p->nodes, "plan")) != FO_OK) return rc;
-      p->n = 0;
-      for (int64_t i = 0; i < c->b->n_nodes; i++)
-        if (fo__owner(c->d, c->b->node[i]) != me) p->nodes[p->n++] = c->b->node[i];
-      p->j = t;
-      p->epoch = epoch;
+  int64_t claim[1024], n_claim = 0, done = 0;
+  ahead *a = NULL;
+  int rc = FO_OK;
+  pthread_mutex_lock(&c->mu);
+  /* batches a loader thread has begun are sampled there (planning them would sample twice); with
+   * pipelining threads they plan, not the gathers */
+  for (int64_t t = j + 1; !c->n_threads && t <= j + c->K && t < nb; t++)
+    if (claimable(c, epoch, t)) {
+      plan_claim(c, t);
+      claim[n_claim++] = t;
     }
-    for (int64_t i = 0; i < p->n; i++)
-      if ((rc = fo__nextuse_put_first(&c->nu, p->nodes[i], t)) != FO_OK) return rc;
+  pthread_mutex_unlock(&c->mu);
+  if (n_claim) rc = ahead_get(c, &a);
+  /* the claimed plans are this thread's until they are released below */
+  for (; rc == FO_OK && done < n_claim; done++)
+    if ((rc = plan_fill(c, a, &c->plans[claim[done] % (c->K + 1)], epoch, claim[done])) != FO_OK) break;
+  pthread_mutex_lock(&c->mu);
+  for (int64_t q = 0; q < n_claim; q++)
+    plan_release(c, &c->plans[claim[q] % (c->K + 1)], epoch, claim[q], q < done);
+  ahead_put_locked(c, a);
+  if (rc == FO_OK) {
+    fo__nextuse_clear(&c->nu);
+    for (int64_t t = j + 1; rc == FO_OK && t <= j + c->K && t < nb; t++) {
+      const plan *p = &c->plans[t % (c->K + 1)];
+      if (p->busy || p->j != t || p->epoch != epoch) continue; /* another thread's, in the making */
+      for (int64_t i = 0; rc == FO_OK && i < p->n; i++) rc = fo__nextuse_put_first(&c->nu, p->nodes[i], t);
+    }
+    if (rc == FO_OK) rc = fo__rcache_belady(c->rc, fetched, rows, nf, &c->nu);
   }
-  return FO_OK;
+  pthread_mutex_unlock(&c->mu);
+  return rc;
+}
+
+bool fo__dist_cache_take(fo__dist_cache *c, uint64_t epoch, int64_t j, fo_batch_t **b) {
+  plan *p;
+  bool took = false;
+  if (!c || c->policy != FO_DIST_CACHE_LOOKAHEAD || !c->plans || j < 0) return false;
+  pthread_mutex_lock(&c->mu);
+  p = &c->plans[j % (c->K + 1)];
+  /* another thread samples this very batch ahead: wait for it rather than sample it twice (it
+   * ends, with the batch or an error, within the transport's deadline) */
+  while (p->busy && p->busy_j == j) pthread_cond_wait(&c->cv, &c->mu);
+  if (c->started_epoch != epoch) { /* no gather of the old epoch runs now */
+    c->started_epoch = epoch;
+    memset(c->started, 0, (size_t)c->n_started);
+    c->lo = 0;
+    for (int32_t i = 0; i <= c->K; i++) c->plans[i].in_use = false;
+  }
+  if (j < c->n_started) c->started[j] = 1;
+  while (c->lo < c->n_started && c->started[c->lo]) c->lo++;
+  pthread_cond_broadcast(&c->work_cv); /* the window moved */
+  if (!p->busy && p->has_b && p->j == j && p->epoch == epoch) {
+    fo_batch_t *t = *b;
+    *b = p->b;
+    p->b = t;
+    p->has_b = false;
+    p->in_use = p->n_pf > 0; /* until this batch's gather copies the rows fetched ahead */
+    took = true;
+    if (fo__cur_batch_stats) { /* the batch's own traffic, made ahead */
+      fo_dist_batch_stats *s = fo__cur_batch_stats;
+      for (int h = 0; h < 64; h++) {
+        s->hop_requests[h] += p->traffic.hop_requests[h];
+        s->hop_bytes[h] += p->traffic.hop_bytes[h];
+        s->hop_edges[h] += p->traffic.hop_edges[h];
+      }
+      s->fetch_requests += p->traffic.fetch_requests;
+      s->fetch_bytes += p->traffic.fetch_bytes;
+      s->remote_rows += p->traffic.remote_rows;
+    }
+  }
+  pthread_mutex_unlock(&c->mu);
+  return took;
 }
 
 int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, void *x,
                           int64_t row_bytes, int64_t *y, int64_t n_y) {
   const fo_dataset_t *d = c->d;
   const int me = c->dd->machine;
-  const int64_t row = c->xb + (c->y ? 8 : 0);
+  const int64_t row = c->xb + (c->y ? 8 : 0), n1 = n ? n : 1;
   const bool la = c->policy == FO_DIST_CACHE_LOOKAHEAD;
-  int64_t m = 0, hits = 0, nf = 0;
+  int64_t m = 0, hits = 0, nf = 0, *miss, *pos, *my = NULL, *fetched = NULL;
+  unsigned char *mx = NULL, *fetched_rows = NULL;
+  plan *pl = NULL;
+  int64_t q = 0;
   int rc = FO_OK;
   /* a gather the cache was not made for (features or labels differ): the plain one */
   if ((x != NULL) != (c->xb > 0) || (x && row_bytes != c->xb) || (y != NULL) != c->y)
     return c->plain(c->plain_ctx, nodes, n, x, row_bytes, y, n_y);
-  if (la) pthread_mutex_lock(&c->mu);
-  if (!la) { /* static: per-call scratch (several threads gather at once) */
-    int64_t *miss = fo__malloc_n(n ? n : 1, sizeof *miss), *pos = fo__malloc_n(n ? n : 1, sizeof *pos);
-    unsigned char *mx = x ? fo__malloc_n(n ? n : 1, (size_t)c->xb) : NULL;
-    int64_t *my = y ? fo__malloc_n(n ? n : 1, sizeof *my) : NULL;
-    if (!miss || !pos || (x && !mx) || (y && !my)) {
-      rc = FO_FAIL(FO_ENOMEM, "cache gather");
-    } else {
-      for (int64_t i = 0; i < n; i++) {
-        int64_t v = nodes[i], s;
-        if (v >= 0 && v < d->n_nodes && fo__owner(d, v) != me && (s = fo__rcache_find(c->rc, v)) >= 0) {
-          const unsigned char *r = fo__rcache_row(c->rc, s);
-          if (x) memcpy((unsigned char *)x + i * c->xb, r, (size_t)c->xb);
-          if (y && i < n_y) memcpy(&y[i], r + c->xb, 8);
-          hits++;
-          continue;
-        }
-        miss[m] = v;
-        pos[m++] = i;
-      }
-      if ((rc = c->plain(c->plain_ctx, miss, m, mx, c->xb, my, m)) == FO_OK)
-        for (int64_t t = 0; t < m; t++) {
-          if (x) memcpy((unsigned char *)x + pos[t] * c->xb, mx + t * c->xb, (size_t)c->xb);
-          if (y && pos[t] < n_y) y[pos[t]] = my[t];
-        }
-    }
-    free(miss);
-    free(pos);
-    free(mx);
-    free(my);
-    goto count;
+  /* per-call scratch: several threads gather at once */
+  miss = fo__malloc_n(n1, sizeof *miss);
+  pos = fo__malloc_n(n1, sizeof *pos);
+  if (x) mx = fo__malloc_n(n1, (size_t)c->xb);
+  if (y) my = fo__malloc_n(n1, sizeof *my);
+  if (la) {
+    fetched = fo__malloc_n(n1, sizeof *fetched);
+    fetched_rows = fo__malloc_n(n1, (size_t)row);
   }
-  if ((rc = fo__grow(&c->miss, &c->cap_miss, n, sizeof *c->miss, "cache gather")) != FO_OK ||
-      (rc = fo__grow(&c->miss_pos, &c->cap_miss_pos, n, sizeof *c->miss_pos, "cache gather")) != FO_OK ||
-      (x && (rc = fo__grow(&c->mx, &c->cap_mx, n * c->xb, 1, "cache gather")) != FO_OK) ||
-      (y && (rc = fo__grow(&c->my, &c->cap_my, n, sizeof *c->my, "cache gather")) != FO_OK))
+  if (!miss || !pos || (x && !mx) || (y && !my) || (la && (!fetched || !fetched_rows))) {
+    rc = FO_FAIL(FO_ENOMEM, "cache gather of %lld rows", (long long)n);
     goto out;
+  }
+  /* hits are copied out under the lock (lookahead changes the store; static fills do not) */
+  if (la) {
+    pthread_mutex_lock(&c->mu);
+    if (fo__cur_batch_pos && c->plans) { /* rows a pipelining thread fetched ahead */
+      plan *p = &c->plans[fo__cur_batch_pos->local_index % (c->K + 1)];
+      if (p->in_use && p->j == fo__cur_batch_pos->local_index && p->epoch == fo__cur_batch_pos->epoch)
+        pl = p;
+    }
+  }
   for (int64_t i = 0; i < n; i++) {
     int64_t v = nodes[i], s;
+    /* the rows fetched ahead are those of the batch's remote nodes in batch order */
+    if (pl && q < pl->n_pf && pl->pf[q] == v) {
+      const unsigned char *r = pl->rows + q * row;
+      if (x) memcpy((unsigned char *)x + i * c->xb, r, (size_t)c->xb);
+      if (y && i < n_y) memcpy(&y[i], r + c->xb, 8);
+      fetched[nf] = v; /* for Belady's step, as if fetched now */
+      memcpy(fetched_rows + nf * row, r, (size_t)row);
+      nf++;
+      q++;
+      continue;
+    }
     if (v >= 0 && v < d->n_nodes && fo__owner(d, v) != me && (s = fo__rcache_find(c->rc, v)) >= 0) {
       const unsigned char *r = fo__rcache_row(c->rc, s);
       if (x) memcpy((unsigned char *)x + i * c->xb, r, (size_t)c->xb);
@@ -508,38 +797,45 @@ int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, vo
       hits++;
       continue;
     }
-    c->miss[m] = v;
-    c->miss_pos[m++] = i;
+    miss[m] = v;
+    pos[m++] = i;
   }
-  if ((rc = c->plain(c->plain_ctx, c->miss, m, x ? c->mx : NULL, c->xb, y ? c->my : NULL, m)) != FO_OK)
-    goto out;
+  if (pl) {
+    pl->in_use = false; /* its slot may be planned again */
+    pthread_cond_broadcast(&c->work_cv);
+  }
+  if (la) pthread_mutex_unlock(&c->mu);
+  /* the misses, in one request per remote machine, without the lock */
+  if (la && fo__cache_fetch_hook) fo__cache_fetch_hook();
+  if ((rc = c->plain(c->plain_ctx, miss, m, mx, c->xb, my, m)) != FO_OK) goto out;
   for (int64_t t = 0; t < m; t++) {
-    if (x) memcpy((unsigned char *)x + c->miss_pos[t] * c->xb, c->mx + t * c->xb, (size_t)c->xb);
-    if (y && c->miss_pos[t] < n_y) y[c->miss_pos[t]] = c->my[t];
+    if (x) memcpy((unsigned char *)x + pos[t] * c->xb, mx + t * c->xb, (size_t)c->xb);
+    if (y && pos[t] < n_y) y[pos[t]] = my[t];
   }
   /* Belady's step over the fetched remote rows, with the next uses of the batches ahead */
-  if (fo__cur_batch_pos) {
-    if ((rc = fo__grow(&c->fetched, &c->cap_f, m, sizeof *c->fetched, "cache")) != FO_OK ||
-        (rc = fo__grow(&c->fetched_rows, &c->cap_fr, m * row, 1, "cache")) != FO_OK)
-      goto out;
+  if (la && fo__cur_batch_pos) {
     for (int64_t t = 0; t < m; t++) {
-      if (fo__owner(d, c->miss[t]) == me) continue;
-      c->fetched[nf] = c->miss[t];
-      if (x) memcpy(c->fetched_rows + nf * row, c->mx + t * c->xb, (size_t)c->xb);
-      if (y) memcpy(c->fetched_rows + nf * row + c->xb, &c->my[t], 8);
+      if (fo__owner(d, miss[t]) == me) continue;
+      fetched[nf] = miss[t];
+      if (x) memcpy(fetched_rows + nf * row, mx + t * c->xb, (size_t)c->xb);
+      if (y) memcpy(fetched_rows + nf * row + c->xb, &my[t], 8);
       nf++;
     }
-    if ((rc = plan_ahead(c, fo__cur_batch_pos->epoch, fo__cur_batch_pos->local_index)) != FO_OK ||
-        (rc = fo__rcache_belady(c->rc, c->fetched, c->fetched_rows, nf, &c->nu)) != FO_OK)
+    if ((rc = lookahead_step(c, fo__cur_batch_pos->epoch, fo__cur_batch_pos->local_index, fetched,
+                             fetched_rows, nf)) != FO_OK)
       goto out;
   }
-count:
-  if (rc == FO_OK && fo__cur_batch_stats) {
+  if (fo__cur_batch_stats) {
     fo__cur_batch_stats->remote_rows += hits; /* the plain gather counted the misses */
     fo__cur_batch_stats->cache_hits += hits;
     fo__cur_batch_stats->cache_bytes_saved += hits * row;
   }
 out:
-  if (la) pthread_mutex_unlock(&c->mu);
+  free(miss);
+  free(pos);
+  free(mx);
+  free(my);
+  free(fetched);
+  free(fetched_rows);
   return rc;
 }

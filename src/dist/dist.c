@@ -401,6 +401,7 @@ typedef struct loader_ctx {
   fo_dist_t *dd;
   const fo_dataset_t *d;
   fo__dist_cache *cache; /* NULL: none (cache.c) */
+  int32_t seed_type;     /* typed datasets: the input nodes' type (seed placement local) */
 } loader_ctx;
 
 static void loader_ctx_free(void *ctx) {
@@ -418,6 +419,10 @@ static int gather(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t r
   loader_ctx *c = ctx;
   if (c->cache) return fo__dist_cache_gather(c->cache, nodes, n, x, row_bytes, y, n_y);
   return gather_plain(ctx, nodes, n, x, row_bytes, y, n_y);
+}
+
+static bool take_sampled(void *ctx, uint64_t epoch, int64_t j, fo_batch_t **b) {
+  return fo__dist_cache_take(((loader_ctx *)ctx)->cache, epoch, j, b);
 }
 
 static int prepare(void *ctx, fo_loader_t *L) {
@@ -552,6 +557,7 @@ void fo_dist_loader_opts_init(fo_dist_loader_opts *o) {
   o->cache_bytes = 0;
   o->cache_policy = FO_DIST_CACHE_DEGREE;
   o->lookahead = 8;
+  o->pipeline = 0;
 }
 
 /* The fo_dist_loader_opts fields every process must share (after check_loader_opts). */
@@ -571,8 +577,10 @@ static int check_dist_loader_opts(fo_dist_t *dd, const fo_dist_loader_opts *lo) 
 }
 
 static int32_t owner_of(void *ctx, int64_t v) {
-  const fo_dataset_t *d = ((loader_ctx *)ctx)->d;
-  return v >= 0 && v < d->n_nodes ? (int32_t)fo__owner(d, v) : -1;
+  const loader_ctx *c = ctx;
+  /* typed: v is an id of the input node type, owned through that type's book */
+  const fo_dataset_t *d = c->d->typed ? fo_dataset_node_data(c->d, c->seed_type) : c->d;
+  return d && v >= 0 && v < d->n_nodes ? (int32_t)fo__owner(d, v) : -1;
 }
 
 /* Typed: every node type's feature rows (and the seed type's labels) of a batch: this machine's
@@ -780,16 +788,25 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
   if (lo.lookahead < 1 || lo.lookahead > 1024)
     return FO_FAIL(FO_EINVAL, "create distributed loader: lookahead %d is not in 1..1024",
                    (int)lo.lookahead);
-  if (d->typed && (lo.seed_placement != FO_DIST_SEEDS_GLOBAL || lo.cache_bytes > 0))
-    return FO_FAIL(FO_ENOSYS, "create distributed loader: typed dataset '%s': %s is not "
-                   "supported for typed datasets yet (seed_placement global, no cache)", d->path,
-                   lo.cache_bytes > 0 ? "the remote feature cache (cache_bytes)" : "seed_placement local");
+  if (lo.pipeline < 0 || lo.pipeline > 64)
+    return FO_FAIL(FO_EINVAL, "create distributed loader: pipeline %d is not in 0..64",
+                   (int)lo.pipeline);
+  if (lo.pipeline > 0 && (lo.cache_policy != FO_DIST_CACHE_LOOKAHEAD || lo.cache_bytes <= 0))
+    return FO_FAIL(FO_EINVAL, "create distributed loader: pipeline %d needs cache_policy "
+                   "lookahead with cache_bytes > 0 (its threads fill the look-ahead's plans)",
+                   (int)lo.pipeline);
+  if (d->typed && lo.cache_bytes > 0)
+    return FO_FAIL(FO_ENOSYS, "create distributed loader: typed dataset '%s': the remote feature "
+                   "cache (cache_bytes) is not supported for typed datasets yet", d->path);
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");
   c->dd = dd;
   c->d = d;
+  /* an unknown input type fails in the loader's set-up, before any owner is asked */
+  if (d->typed && o->input_type && (c->seed_type = fo_dataset_node_type_find(d, o->input_type)) < 0)
+    c->seed_type = 0;
   if (lo.cache_bytes > 0 && d->parts && d->parts[dd->machine] &&
-      (rc = fo__dist_cache_create(dd, d, lo.cache_bytes, (int)lo.cache_policy, lo.lookahead,
+      (rc = fo__dist_cache_create(dd, d, lo.cache_bytes, (int)lo.cache_policy, lo.lookahead, lo.pipeline,
                                   o->features, o->labels, gather_plain, c, &c->cache)) != FO_OK) {
     free(c);
     return fo__context(rc, "create distributed loader");
@@ -799,6 +816,7 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
   h.make_sampler = make_sampler;
   h.gather = gather;
   h.prepare = prepare;
+  h.take_sampled = lo.cache_policy == FO_DIST_CACHE_LOOKAHEAD ? take_sampled : NULL;
   h.gather_typed = d->typed ? gather_typed : NULL;
   h.shard = dd->rank;
   h.n_shards = dd->size;

@@ -215,15 +215,28 @@ typedef struct fo__dist_cache fo__dist_cache;
 const char *fo__cache_policy_name(int policy);
 /* *out = NULL (and FO_OK) when no row fits in cache_bytes or nothing is gathered. */
 int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
-                          int32_t lookahead, bool features, bool labels, fo__gather_fn plain,
-                          void *plain_ctx, fo__dist_cache **out);
+                          int32_t lookahead, int32_t pipeline, bool features, bool labels,
+                          fo__gather_fn plain, void *plain_ctx, fo__dist_cache **out);
 void fo__dist_cache_destroy(fo__dist_cache *c);
 int64_t fo__dist_cache_rows(const fo__dist_cache *c); /* capacity in rows */
-/* The static fills (degree, frequency); lookahead: its sampler. Before the loader's threads. */
+/* The static fills (degree, frequency); lookahead: its sampler, and its `pipeline` threads
+ * that sample the batches ahead (none: each gather plans the batches after its own). Before
+ * the loader's threads. */
 int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L);
-/* The loader's gather through the cache (hits from it, the rest through `plain`). */
+/* The loader's gather through the cache (hits from it, the rest through `plain`). Any number
+ * of loader threads at once: lookahead copies hits and changes the store under the cache's
+ * mutex, but fetches the misses and samples the batches ahead without it. */
 int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, void *x,
                           int64_t row_bytes, int64_t *y, int64_t n_y);
+/* Lookahead: when batch j of `epoch` (this loader's numbering) was sampled ahead and not yet
+ * taken, swap its topology into *b (the plan keeps *b's old batch), add that sampling's hop
+ * traffic to the current batch's counters and return true; false otherwise (and for the other
+ * policies, or c NULL). The topology is the one fo_sampler_sample gives for the batch's seeds,
+ * epoch and index: the loader need not sample it again. */
+bool fo__dist_cache_take(fo__dist_cache *c, uint64_t epoch, int64_t j, fo_batch_t **b);
+/* Tests only (NULL otherwise): called by a lookahead gather right before it fetches its misses,
+ * with no lock of the cache held. */
+extern void (*fo__cache_fetch_hook)(void);
 
 /* fo_dist_check_same: the most options, and how much of a value a message shows. */
 #define FO__SAME_MAX 64

@@ -231,7 +231,7 @@ int fo__loader_batch_seeds(const fo_loader_t *L, uint64_t epoch, int64_t j, fo__
   const bool local = L->hooks.local_seeds;
   const int64_t *order = local ? L->mine : L->order;
   int64_t avail = local ? L->n_mine : L->n_inputs, off;
-  if (epoch != L->epoch) {
+  if (sc->own || epoch != L->epoch) {
     if (!sc->valid || sc->epoch != epoch) {
       int rc;
       if (!sc->order && !(sc->order = fo__malloc_n(L->n_inputs, sizeof *sc->order)))
@@ -307,10 +307,14 @@ static int produce_batch(fo_loader_t *L, fo_sampler_t *s, slot *sl, uint64_t epo
     sl->pub.input_time = L->input_time || nt ? sl->time : NULL;
   }
   t0 = fo__now_ns();
-  rc = L->o.sampler.temporal != FO_TEMPORAL_NONE
-           ? fo_sampler_sample_at(s, L->seed_type, seeds, sl->pub.input_time, k, epoch,
-                                  (uint64_t)index, sl->b)
-           : fo_sampler_sample_typed(s, L->seed_type, seeds, k, epoch, (uint64_t)index, sl->b);
+  if (L->o.sampler.temporal == FO_TEMPORAL_NONE && L->hooks.take_sampled &&
+      L->hooks.take_sampled(L->hooks.ctx, epoch, local_index, &sl->b))
+    rc = FO_OK; /* sampled ahead (the dist layer's look-ahead): the same topology */
+  else
+    rc = L->o.sampler.temporal != FO_TEMPORAL_NONE
+             ? fo_sampler_sample_at(s, L->seed_type, seeds, sl->pub.input_time, k, epoch,
+                                    (uint64_t)index, sl->b)
+             : fo_sampler_sample_typed(s, L->seed_type, seeds, k, epoch, (uint64_t)index, sl->b);
   t1 = fo__now_ns();
   st->batches++;
   st->sample_ns += (int64_t)(t1 - t0);

@@ -73,6 +73,10 @@ typedef struct fo__loader_hooks {
   /* Optional: called once the loader is set up (its first epoch's order made), before its
    * worker threads start; a failure fails the creation. */
   int (*prepare)(void *ctx, fo_loader_t *L);
+  /* Optional: batch local_index of `epoch` already sampled (a cache's look-ahead): swap its
+   * topology into *b and return true, or false (the loader samples it). Not for temporal
+   * samplers. */
+  bool (*take_sampled)(void *ctx, uint64_t epoch, int64_t local_index, fo_batch_t **b);
   void (*free_ctx)(void *ctx); /* called when the loader is destroyed (or its creation fails) */
 } fo__loader_hooks;
 
@@ -90,6 +94,9 @@ extern _Thread_local const fo__batch_pos *fo__cur_batch_pos;
 /* Another epoch's input order, for fo__loader_batch_seeds (zero-initialize; free with
  * fo__seed_scratch_fini). */
 typedef struct fo__seed_scratch {
+  bool own;   /* set by the caller: always make the order here, even of the current epoch (a
+                 thread that is not one of the loader's workers: the current order may change
+                 under it) */
   bool valid;
   uint64_t epoch;
   int64_t *order, *mine, n_mine;

@@ -397,7 +397,7 @@ def placement(parts, ppm):
         ds = ctx.open_dataset(parts)
 
         def digests(**kw):
-            loader = fanout.DistNeighborLoader(ctx, ds, **OPTS, **kw)
+            loader = fanout.DistNeighborLoader(ctx, ds, **{**OPTS, **kw})
             out = [(b.index, b.digest()) for b in loader]
             del loader
             return out
@@ -410,9 +410,14 @@ def placement(parts, ppm):
                 got = digests(seed_placement=sp, cache_bytes=200_000, cache_policy=pol, lookahead=4)
                 if got != want:
                     fails.append(f"{sp} seeds, cache {pol}: batches differ from no cache")
+            got = digests(seed_placement=sp, cache_bytes=200_000, cache_policy="lookahead",
+                          lookahead=4, pipeline=2, num_workers=1)
+            if got != want:
+                fails.append(f"{sp} seeds, lookahead cache with pipeline 2: batches differ from no cache")
         for kw, word in ((dict(seed_placement="nowhere"), "seed_placement"),
                          (dict(cache_policy="lru", cache_bytes=1), "cache_policy"),
-                         (dict(cache_bytes=-1), "cache_bytes"), (dict(lookahead=0), "lookahead")):
+                         (dict(cache_bytes=-1), "cache_bytes"), (dict(lookahead=0), "lookahead"),
+                         (dict(pipeline=65), "pipeline"), (dict(pipeline=2), "pipeline")):
             try:
                 fanout.DistNeighborLoader(ctx, ds, **OPTS, **kw)
                 fails.append(f"{kw}: no error")

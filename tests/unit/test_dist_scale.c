@@ -8,6 +8,8 @@
 
 #include "dist/dist_internal.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <time.h>
 
 typedef struct graph {
@@ -330,7 +332,8 @@ static void belady_exact(void **state) {
 }
 
 /* Loaders with a cache of each policy give the batches of a loader without one (digests of the
- * epoch, global and local seeds, 0 and 2 threads), with hits; a bad cache option fails. */
+ * epoch, global and local seeds, 0 and 2 threads, and 4 for lookahead), with hits; a bad cache
+ * option fails. */
 static void cache_keeps_batches(void **state) {
   const fo_dist_cache_policy pols[3] = {FO_DIST_CACHE_DEGREE, FO_DIST_CACHE_FREQUENCY,
                                         FO_DIST_CACHE_LOOKAHEAD};
@@ -342,7 +345,7 @@ static void cache_keeps_batches(void **state) {
     for (int r = 0; r < 3; r++) {
       uint64_t want = 0;
       for (int p = -1; p < 3; p++)
-        for (int t = 0; t <= 2; t += 2) {
+        for (int t = 0; t <= (p == 2 ? 4 : 2); t += 2) { /* 4 threads: lookahead only */
           fo_dist_loader_opts dlo;
           fo_dist_t *dd;
           fo_loader_t *L;
@@ -402,6 +405,172 @@ static void cache_keeps_batches(void **state) {
   }
 }
 
+/* A rendezvous of two lookahead gathers right before their fetches (fo__cache_fetch_hook): met
+ * only if one gather's fetch does not shut the other out of the cache. A thread waits at most
+ * 10 s for a partner; after one such wait nobody waits again (rv_met -1). */
+static pthread_mutex_t rv_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rv_cv = PTHREAD_COND_INITIALIZER;
+static int rv_in, rv_met;
+
+static void rendezvous(void) {
+  struct timespec until;
+  pthread_mutex_lock(&rv_mu);
+  if (!rv_met && ++rv_in >= 2) {
+    rv_met = 1;
+    pthread_cond_broadcast(&rv_cv);
+  } else if (!rv_met) {
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    while (!rv_met)
+      if (pthread_cond_timedwait(&rv_cv, &rv_mu, &until) == ETIMEDOUT) {
+        if (!rv_met) rv_met = -1;
+        break;
+      }
+    rv_in--;
+  }
+  pthread_mutex_unlock(&rv_mu);
+}
+
+/* The lookahead cache fetches its misses without its lock: two loader threads are in their
+ * fetches at once (the fix of a lock held across the remote fetch, which ran the loader at one
+ * thread's speed); the batches stay those of a loader without a cache, and the topologies
+ * sampled ahead are used, not sampled again. */
+static void lookahead_fetches_overlap(void **state) {
+  fo_loader_opts o;
+  uint64_t want = 0;
+  int64_t hops[2] = {0, 0};
+  (void)state;
+  base_opts(&o);
+  o.batch_size = 64;
+  for (int p = 0; p < 2; p++) {
+    fo_dist_loader_opts dlo;
+    fo_dist_t *dd;
+    fo_loader_t *L;
+    fo_loader_batch_t *b;
+    uint64_t dg[64];
+    int64_t n = 0;
+    fo_dist_loader_opts_init(&dlo);
+    if (p) {
+      dlo.cache_bytes = 100 * (1433 * 4 + 8);
+      dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+      dlo.lookahead = 3;
+      fo__cache_fetch_hook = rendezvous;
+    }
+    o.num_workers = 2;
+    assert_fo_ok(fo_dist_init_local(G.parts[1], 1, NULL, &dd));
+    assert_fo_ok(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L));
+    while (fo_loader_next(L, &b) == FO_OK && b && n < 64) {
+      dg[n++] = fo_loader_batch_digest(b);
+      fo_loader_release(L, b);
+    }
+    fo_loader_destroy(L);
+    fo__cache_fetch_hook = NULL;
+    {
+      fo_dist_stats ds;
+      fo_dist_get_stats(dd, &ds);
+      for (int h = 0; h < 2; h++) hops[p] += ds.hop_requests[h];
+    }
+    assert_fo_ok(fo_dist_finalize(dd));
+    if (!p) want = fo_digest_sequence(dg, n);
+    else assert_true(fo_digest_sequence(dg, n) == want);
+  }
+  assert_int_equal(rv_met, 1);
+  /* each batch sampled exactly once: the loader takes the topology sampled ahead, or waits for
+   * the thread sampling it (sampling each batch twice made twice the hop requests) */
+  if (!(hops[0] > 0 && hops[1] == hops[0]))
+    fail_msg("hop requests %lld with lookahead, %lld without", (long long)hops[1], (long long)hops[0]);
+}
+
+/* Pipelining threads (pipeline 1 and 3, one loader thread and none, two epochs): the batches
+ * of a loader without a cache, each sampled exactly once (hop requests equal), its remote rows
+ * counted once whether hits, fetched ahead by those threads or fetched, and a context
+ * that fails mid-epoch fails the loader with its error, not a hang; bad values are refused. */
+static void pipeline_keeps_batches(void **state) {
+  fo_loader_opts o;
+  uint64_t want = 0;
+  int64_t want_hops = 0, want_rows = 0;
+  (void)state;
+  base_opts(&o);
+  o.batch_size = 64;
+  for (int p = 0; p <= 3; p += p ? 2 : 1)
+    for (int t = 0; t <= 1; t++) {
+      fo_dist_loader_opts dlo;
+      fo_dist_t *dd;
+      fo_loader_t *L;
+      fo_loader_batch_t *b;
+      fo_dist_stats ds;
+      uint64_t dg[128];
+      int64_t n = 0, hops = 0, rows = 0, hits = 0;
+      fo_dist_loader_opts_init(&dlo);
+      if (p) {
+        dlo.cache_bytes = 100 * (1433 * 4 + 8);
+        dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+        dlo.lookahead = 4;
+        dlo.pipeline = p;
+      }
+      o.num_workers = t;
+      assert_fo_ok(fo_dist_init_local(G.parts[1], 2, NULL, &dd));
+      assert_fo_ok(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L));
+      for (uint64_t e = 0; e < 2; e++) {
+        if (e) assert_fo_ok(fo_loader_start_epoch(L, e));
+        while (fo_loader_next(L, &b) == FO_OK && b && n < 128) {
+          fo_dist_batch_stats bs;
+          fo_dist_batch_stats_get(b, &bs);
+          rows += bs.remote_rows;
+          hits += bs.cache_hits;
+          dg[n++] = fo_loader_batch_digest(b);
+          fo_loader_release(L, b);
+        }
+      }
+      fo_loader_destroy(L);
+      fo_dist_get_stats(dd, &ds);
+      for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
+      assert_fo_ok(fo_dist_finalize(dd));
+      if (!p && !t) {
+        want = fo_digest_sequence(dg, n);
+        want_hops = hops;
+        want_rows = rows;
+      } else {
+        assert_true(fo_digest_sequence(dg, n) == want);
+        /* every remote row counted once with its batch: a hit, fetched ahead, or fetched */
+        assert_int_equal(rows, want_rows);
+        if (p) assert_true(hits > 0);
+        if (hops != want_hops)
+          fail_msg("pipeline %d, %d threads: %lld hop requests, %lld without", p, t, (long long)hops,
+                   (long long)want_hops);
+      }
+    }
+  {
+    fo_dist_loader_opts dlo;
+    fo_dist_t *dd;
+    fo_loader_t *L = NULL;
+    fo_loader_batch_t *b;
+    int rc = FO_OK;
+    assert_fo_ok(fo_dist_init_local(G.parts[1], 0, NULL, &dd));
+    fo_dist_loader_opts_init(&dlo);
+    dlo.pipeline = 2;
+    assert_fo_error(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L), FO_EINVAL,
+                    "pipeline 2 needs cache_policy lookahead");
+    dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+    dlo.cache_bytes = 1 << 20;
+    dlo.pipeline = 65;
+    assert_fo_error(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L), FO_EINVAL,
+                    "pipeline 65 is not in 0..64");
+    dlo.pipeline = 2;
+    o.num_workers = 1;
+    assert_fo_ok(fo_dist_loader_create_ex(dd, G.parts[1], &o, &dlo, &L));
+    assert_fo_ok(fo_loader_next(L, &b));
+    assert_non_null(b);
+    fo_loader_release(L, b);
+    assert_int_equal(fo_dist_abort(dd, "test stops here"), FO_ECANCELED);
+    while (rc == FO_OK && (rc = fo_loader_next(L, &b)) == FO_OK && b) fo_loader_release(L, b);
+    assert_int_equal(rc, FO_ECANCELED);
+    assert_non_null(strstr(fo_last_error(), "test stops here"));
+    fo_loader_destroy(L);
+    assert_int_equal(fo_dist_finalize(dd), FO_ECANCELED);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(local_seeds_cover_and_repeat),
@@ -409,6 +578,8 @@ int main(void) {
       cmocka_unit_test(batch_stats_count_kept_batches),
       cmocka_unit_test(belady_exact),
       cmocka_unit_test(cache_keeps_batches),
+      cmocka_unit_test(lookahead_fetches_overlap),
+      cmocka_unit_test(pipeline_keeps_batches),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

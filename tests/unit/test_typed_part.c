@@ -493,10 +493,62 @@ static void random_partitioned(void **state) {
   }
 }
 
+/* Seed placement local over typed partitions: machine r's batches (index j * P + r) hold only
+ * seeds of the input type that r owns, every node of that type is a seed once over all
+ * machines, and each machine's batches are the same with 0 and 2 loader threads. */
+static void typed_local_seeds(const fo_dataset_t *pd, const fo_loader_opts *base, int32_t P) {
+  const int32_t st = fo_dataset_node_type_find(pd, base->input_type);
+  const fo_dataset_t *nd = fo_dataset_node_data(pd, st);
+  const int64_t n = fo_dataset_num_nodes(nd);
+  char *seen = calloc((size_t)n, 1);
+  int64_t total = 0;
+  assert_non_null(seen);
+  for (int32_t r = 0; r < P; r++) {
+    uint64_t dg[2] = {0, 0};
+    for (int t = 0; t < 2; t++) {
+      fo_dist_loader_opts dlo;
+      fo_loader_opts o = *base;
+      fo_dist_t *dd;
+      fo_loader_t *L;
+      fo_loader_batch_t *bt;
+      uint64_t d[64];
+      int64_t j = 0;
+      fo_dist_loader_opts_init(&dlo);
+      dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
+      o.num_workers = 2 * t;
+      assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd));
+      assert_fo_ok(fo_dist_loader_create_ex(dd, pd, &o, &dlo, &L));
+      while (fo_loader_next(L, &bt) == FO_OK && bt) {
+        const int64_t *seeds = fo_batch_node_type(bt->sample, st)->node;
+        assert_true(j < 64);
+        assert_int_equal(bt->index, j * P + r);
+        assert_int_equal(bt->input_type, st);
+        for (int64_t i = 0; i < bt->batch_size; i++) {
+          assert_int_equal(fo__owner(nd, seeds[i]), r);
+          if (!t) {
+            assert_int_equal(seen[seeds[i]], 0);
+            seen[seeds[i]] = 1;
+            total++;
+          }
+        }
+        d[j++] = fo_loader_batch_digest(bt);
+        fo_loader_release(L, bt);
+      }
+      fo_loader_destroy(L);
+      assert_fo_ok(fo_dist_finalize(dd));
+      dg[t] = fo_digest_sequence(d, j);
+    }
+    assert_true(dg[0] == dg[1]);
+  }
+  assert_int_equal(total, n);
+  free(seen);
+}
+
 /* The distributed path in one process (fo_dist_init_local): one loader per machine, batches
  * merged by index, equal the plain loader's (features of every node type, labels, edge_dir in
  * and out, disjoint); one hop request per remote machine per hop for all edge types, one feature
- * request per remote machine per batch. */
+ * request per remote machine per batch; seed placement local (typed_local_seeds). The cache
+ * is refused for typed datasets (FO_ENOSYS). */
 static void dist_local(void **state) {
   static const char *const names[] = {"t0", "t1", "t2"};
   static const char *const rels[] = {"r0", "r1", "r2", "r3", "r4"};
@@ -584,6 +636,7 @@ static void dist_local(void **state) {
         assert_fo_ok(fo_dist_finalize(dd[r]));
       }
       assert_true(hops > 0 && fetches > 0); /* remote machines were really asked */
+      typed_local_seeds(pd, &o, P);
       fo_dataset_close(pd);
       free(out);
     }
@@ -610,6 +663,15 @@ static void dist_local(void **state) {
     o.batch_size = 64;
     o.input_type = "t0";
     assert_fo_ok(fo_dist_init_local(pd, 0, NULL, &dd));
+    {
+      fo_dist_loader_opts dlo;
+      fo_loader_t *Lc = NULL;
+      fo_dist_loader_opts_init(&dlo);
+      dlo.cache_bytes = 1 << 20;
+      assert_fo_error(fo_dist_loader_create_ex(dd, pd, &o, &dlo, &Lc), FO_ENOSYS,
+                      "cache (cache_bytes) is not supported for typed datasets yet");
+      assert_null(Lc);
+    }
     assert_fo_ok(fo_dist_loader_create(dd, pd, &o, FO_DIST_TAIL_KEEP, &L));
     while (rc == FO_OK && (rc = fo_loader_next(L, &bt)) == FO_OK && bt) fo_loader_release(L, bt);
     assert_int_equal(rc, FO_EFORMAT);
