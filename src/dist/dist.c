@@ -537,11 +537,26 @@ void fo_dist_loader_opts_init(fo_dist_loader_opts *o) {
   o->lookahead = 8;
 }
 
-/* The fo_dist_loader_opts fields every process must share (after check_loader_opts). */
-static int check_dist_loader_opts(fo_dist_t *dd, const fo_dist_loader_opts *lo) {
-  char sp[32], cb[32], cp[32], la[32];
-  fo_dist_option opts[4] = {{"seed_placement", sp}, {"cache_bytes", cb}, {"cache_policy", cp},
-                            {"lookahead", la}};
+/* The fo_dist_loader_opts fields every process must share (after check_loader_opts), and the
+ * sampler's weighted and temporal options with the loader's input_time (refused under MPI
+ * today, but a process that has them must fail with the others, not alone). */
+static int check_dist_loader_opts(fo_dist_t *dd, const fo_loader_opts *o, const fo_dist_loader_opts *lo) {
+  char sp[32], cb[32], cp[32], la[32], wt[8], tm[16], ta[16], ts[8], tw[32], it[64];
+  fo_dist_option opts[10] = {{"seed_placement", sp}, {"cache_bytes", cb}, {"cache_policy", cp},
+                             {"lookahead", la}, {"weighted", wt}, {"temporal", tm},
+                             {"time_attr", ta}, {"time_strict", ts}, {"time_window", tw},
+                             {"input_time", it}};
+  snprintf(wt, sizeof wt, "%s", o->sampler.weighted ? "true" : "false");
+  snprintf(tm, sizeof tm, "%s", o->sampler.temporal == FO_TEMPORAL_NONE ? "none"
+           : o->sampler.temporal == FO_TEMPORAL_UNIFORM ? "uniform"
+           : o->sampler.temporal == FO_TEMPORAL_LAST ? "last" : "?");
+  snprintf(ta, sizeof ta, "%s", o->sampler.time_attr == FO_TIME_ATTR_EDGE ? "edge"
+           : o->sampler.time_attr == FO_TIME_ATTR_NODE ? "node" : "?");
+  snprintf(ts, sizeof ts, "%s", o->sampler.time_strict ? "true" : "false");
+  snprintf(tw, sizeof tw, "%lld", (long long)o->sampler.time_window);
+  if (!o->input_time) snprintf(it, sizeof it, "(none)");
+  else snprintf(it, sizeof it, "digest %016llx", (unsigned long long)bytes_digest(o->input_time,
+                o->input_nodes && o->n_input_nodes > 0 ? o->n_input_nodes * 8 : 0));
   if (lo->seed_placement == FO_DIST_SEEDS_GLOBAL) snprintf(sp, sizeof sp, "global");
   else if (lo->seed_placement == FO_DIST_SEEDS_LOCAL) snprintf(sp, sizeof sp, "local");
   else snprintf(sp, sizeof sp, "%d", (int)lo->seed_placement);
@@ -550,7 +565,7 @@ static int check_dist_loader_opts(fo_dist_t *dd, const fo_dist_loader_opts *lo) 
     snprintf(cp, sizeof cp, "%s", fo__cache_policy_name((int)lo->cache_policy));
   else snprintf(cp, sizeof cp, "%d", (int)lo->cache_policy);
   snprintf(la, sizeof la, "%d", (int)lo->lookahead);
-  return fo_dist_check_same(dd, "create distributed loader", opts, 4);
+  return fo_dist_check_same(dd, "create distributed loader", opts, 10);
 }
 
 static int32_t owner_of(void *ctx, int64_t v) {
@@ -749,7 +764,7 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
   tail = lo.tail;
   /* first, before anything that may fail on one process only: the others wait here */
   if ((rc = check_loader_opts(dd, d, o, tail)) != FO_OK) return rc;
-  if ((rc = check_dist_loader_opts(dd, &lo)) != FO_OK) return rc;
+  if ((rc = check_dist_loader_opts(dd, o, &lo)) != FO_OK) return rc;
   if ((unsigned)tail > FO_DIST_TAIL_PAD) return FO_FAIL(FO_EINVAL, "unknown tail mode %d", (int)tail);
   if ((unsigned)lo.seed_placement > FO_DIST_SEEDS_LOCAL)
     return FO_FAIL(FO_EINVAL, "create distributed loader: unknown seed_placement %d (global 0, "

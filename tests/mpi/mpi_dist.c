@@ -349,12 +349,13 @@ static int mode_disagree(const char *parts, int ppm) {
   if (!dd) return finish();
   CHECK_OK(fo_dist_open_dataset(dd, parts, NULL, &d));
   if (!d) return finish();
-  for (int k = 0; k <= 16; k++) {
+  for (int k = 0; k <= 22; k++) {
     fo_loader_opts lo;
     fo_loader_t *L = NULL;
     fo_dist_tail tail = FO_DIST_TAIL_KEEP;
     int who = k % g_size, rc;
-    bool odd = g_rank == who && k < 16; /* k == 16: all agree */
+    bool odd = g_rank == who && k < 22; /* k == 22: all agree */
+    const int64_t times_a[4] = {5, 6, 7, 8}, times_b[4] = {5, 6, 7, 9};
     char want[200];
     const char *name = "";
     fo_loader_opts_init(&lo);
@@ -380,10 +381,22 @@ static int mode_disagree(const char *parts, int ppm) {
     case 13: name = "tail"; tail = odd ? FO_DIST_TAIL_PAD : FO_DIST_TAIL_KEEP; break;
     case 14: name = "input_type"; lo.input_type = odd ? "paper" : NULL; break;
     case 15: name = "edge_type_fanouts"; lo.sampler.edge_type_fanouts = odd ? fb : NULL; break;
+    /* refused under MPI (FO_ENOSYS) but checked first: the odd rank fails with the others */
+    case 16: name = "weighted"; lo.sampler.weighted = odd; break;
+    case 17: name = "temporal"; lo.sampler.temporal = odd ? FO_TEMPORAL_LAST : FO_TEMPORAL_UNIFORM; break;
+    case 18: name = "time_attr"; lo.sampler.time_attr = odd ? FO_TIME_ATTR_NODE : FO_TIME_ATTR_EDGE; break;
+    case 19: name = "time_strict"; lo.sampler.time_strict = odd; break;
+    case 20: name = "time_window"; lo.sampler.time_window = odd ? 100 : -1; break;
+    case 21:
+      name = "input_time";
+      lo.input_nodes = nodes_a;
+      lo.n_input_nodes = 4;
+      lo.input_time = odd ? times_b : times_a;
+      break;
     default: break;
     }
     rc = fo_dist_loader_create(dd, d, &lo, tail, &L);
-    if (k == 16) {
+    if (k == 22) {
       CHECK(rc == FO_OK, "agreeing options: %s (%s)", fo_last_error(), fo_status_name(rc));
     } else {
       char second[32];
