@@ -43,6 +43,8 @@ static int answer_hop(fo__server *sv, const void *msg, size_t len) {
   fo__hop_req r;
   fo__hop_res res;
   int rc;
+  if (sv->d->typed) /* its book and rows are per type: typed requests (HOPS) only */
+    return FO_FAIL(FO_EINVAL, "one-type hop request, but '%s' is typed", sv->d->path);
   if ((rc = fo__dec_hop_req(msg, len, sv->d->n_nodes, sv->d->n_parts, &r)) != FO_OK) return rc;
   if (r.part != sv->part)
     return FO_FAIL(FO_EINVAL, "hop request for part %d reached the server of part %d", (int)r.part,
@@ -68,6 +70,8 @@ static int answer_fetch(fo__server *sv, const void *msg, size_t len) {
   const int64_t *y = NULL;
   int64_t rb = 0, ny, nc;
   int rc;
+  if (sv->d->typed) /* no top-level book, features or labels: typed requests (FETCHES) only */
+    return FO_FAIL(FO_EINVAL, "one-type fetch request, but '%s' is typed", sv->d->path);
   if ((rc = fo__dec_fetch_req(msg, len, sv->d->n_nodes, sv->d->n_parts, &r)) != FO_OK) return rc;
   if (r.part != sv->part)
     return FO_FAIL(FO_EINVAL, "fetch request for part %d reached the server of part %d",

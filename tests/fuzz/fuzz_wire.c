@@ -11,7 +11,7 @@
  * labels of papers); then the message bytes.
  * Promise: a malformed message is FO_EFORMAT, never a crash or a read past its length; every
  * decoded id lies in the graph; the server answers anything with a response or an ERROR message
- * that decodes.
+ * that decodes, and no answer is larger than the transport's limit (1 MiB here).
  */
 #include "dist/dist_internal.h"
 #include "fixture.h"
@@ -164,6 +164,7 @@ static void typed(int which, const int64_t *msg, size_t len, bool out_dir) {
     if (fo__server_answer(&g_tsv, msg, len) != FO_OK) abort();
     ans = g_tsv.out.w;
     alen = (size_t)g_tsv.out.n * 8;
+    if (g_tsv.out.n > g_tsv.max_answer_words) abort(); /* over the transport's limit (class 9) */
     ok = fo__msg_kind(ans, alen);
     if (ok == FO_MSG_ERROR) {
       if (fo__dec_error(ans, alen) == FO_EFORMAT && strstr(fo_last_error(), "malformed error")) abort();
@@ -266,6 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fo__server_answer(&g_sv, msg, len) != FO_OK) abort();
     void *out = g_sv.out.w;
     size_t olen = (size_t)g_sv.out.n * 8;
+    if (g_sv.out.n > g_sv.max_answer_words) abort(); /* over the transport's limit (class 9) */
     int ok = fo__msg_kind(out, olen);
     if (ok == FO_MSG_ERROR) {
       if (fo__dec_error(out, olen) == FO_EFORMAT && strstr(fo_last_error(), "malformed error")) abort();

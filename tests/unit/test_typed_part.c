@@ -630,7 +630,8 @@ static void dist_local(void **state) {
 
 /* A typed hop request (HOPS) with replacement whose answer could pass the server's limit (the
  * transport's max_message_bytes) is refused before sampling, naming the edge type and both
- * sizes; the groups count together; under the limit it is answered. */
+ * sizes; the groups count together; under the limit it is answered. One-type requests (HOP,
+ * FETCH) to a typed part are refused. */
 static void server_refuses_oversize_typed_draws(void **state) {
   tiny g;
   fo_partition_report rep;
@@ -675,6 +676,22 @@ static void server_refuses_oversize_typed_draws(void **state) {
   assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
   assert_int_equal(fo__msg_kind(sv.out.w, (size_t)sv.out.n * 8), FO_MSG_HOPS_RESP);
   fo__buf_free(&b);
+  /* one-type requests reaching a typed part are refused (the fetch read the NULL top-level
+   * book: tests/fuzz/regress/wire/one-type-fetch-to-typed-part) */
+  {
+    fo__fetch_req f = {.x = true, .part = 0, .n = 2, .nodes = v};
+    fo__hop_req h = {.part = 0, .fanout = 2, .n = 2, .nodes = v};
+    assert_fo_ok(fo__enc_fetch_req(&b, &f));
+    assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+    assert_fo_error(fo__dec_error(sv.out.w, (size_t)sv.out.n * 8), FO_EINVAL,
+                    "one-type fetch request, but");
+    fo__buf_free(&b);
+    assert_fo_ok(fo__enc_hop_req(&b, &h));
+    assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+    assert_fo_error(fo__dec_error(sv.out.w, (size_t)sv.out.n * 8), FO_EINVAL,
+                    "one-type hop request, but");
+    fo__buf_free(&b);
+  }
   fo__server_fini(&sv);
   fo_dataset_close(pd);
   free(out);
