@@ -967,8 +967,9 @@ class LinkNeighborLoader:
             raise _bad(ValueError, f"edge_label_index: expected shape [2, B], got {eli.shape}")
         if eli.size and eli.dtype.kind not in "iu":
             raise _bad(TypeError, f"edge_label_index: expected integer ids, got dtype {eli.dtype}")
-        self._src = np.ascontiguousarray(eli[0], dtype=np.int64)
-        self._dst = np.ascontiguousarray(eli[1], dtype=np.int64)
+        # uint64 ids past int64 would wrap to negative ids: refused by name
+        self._src = np.ascontiguousarray(_int_ids("edge_label_index[0]", eli[0]))
+        self._dst = np.ascontiguousarray(_int_ids("edge_label_index[1]", eli[1]))
         neg, amount = 0, 1.0
         if neg_sampling_ratio is not None and neg_sampling is None:
             neg_sampling = ("binary", neg_sampling_ratio)
@@ -985,7 +986,17 @@ class LinkNeighborLoader:
             amount = float(amount)
         lab = None
         if edge_label is not None:
-            lab = np.ascontiguousarray(np.asarray(edge_label), dtype=np.int64)
+            lab = np.asarray(edge_label)
+            if lab.size and lab.dtype.kind == "f" and not np.all(np.isfinite(lab) & (lab == np.floor(lab))):
+                i = int(np.argmax(~(np.isfinite(lab) & (lab == np.floor(lab)))))
+                raise _bad(ValueError, f"edge_label[{i}] = {lab.flat[i]} is not an integer class")
+            if lab.size and lab.dtype.kind not in "iubf":
+                raise _bad(TypeError, f"edge_label: expected integer labels, got dtype {lab.dtype}")
+            if lab.size and lab.dtype.kind == "f" and np.abs(lab).max() >= 2.0 ** 62:
+                raise _bad(ValueError, "edge_label: a label does not fit in int64", "FO_ERANGE")
+            if lab.size and lab.dtype.kind == "u" and lab.max() > np.uint64(_INT64_MAX):
+                raise _bad(ValueError, "edge_label: a label does not fit in int64", "FO_ERANGE")
+            lab = np.ascontiguousarray(lab, dtype=np.int64)
             if lab.shape != self._src.shape:
                 raise _bad(ValueError, f"edge_label: expected shape [{self._src.shape[0]}], got {lab.shape}")
             if neg == 1 and lab.size and lab.min() == 0:
@@ -1148,7 +1159,7 @@ def _temporal_kwargs(time_attr: Any, temporal_strategy: Any, input_time: Any,
         if t.shape[0] != len(input_nodes):
             raise _bad(ValueError, f"input_time: {t.shape[0]} times for {len(input_nodes)} "
                                    f"input nodes")
-        out["input_time"] = t.astype(np.int64)
+        out["input_time"] = _int_ids("input_time", t, what="time")  # uint64 must fit int64
     return out
 
 

@@ -560,7 +560,8 @@ void fo_dist_loader_opts_init(fo_dist_loader_opts *o) {
   o->pipeline = 0;
 }
 
-/* The fo_dist_loader_opts fields every process must share (after check_loader_opts). */
+/* The fo_dist_loader_opts fields every process must share (after check_loader_opts, which
+ * covers the sampler's and loader's options, weighted, temporal and input_time included). */
 static int check_dist_loader_opts(fo_dist_t *dd, const fo_dist_loader_opts *lo) {
   char sp[32], cb[32], cp[32], la[32];
   fo_dist_option opts[4] = {{"seed_placement", sp}, {"cache_bytes", cb}, {"cache_policy", cp},

@@ -43,6 +43,8 @@ static int answer_hop(fo__server *sv, const void *msg, size_t len) {
   fo__hop_req r;
   fo__hop_res res;
   int rc;
+  if (sv->d->typed) /* its book and rows are per type: typed requests (HOPS) only */
+    return FO_FAIL(FO_EINVAL, "one-type hop request, but '%s' is typed", sv->d->path);
   if ((rc = fo__dec_hop_req(msg, len, sv->d->n_nodes, sv->d->n_parts, &r)) != FO_OK) return rc;
   if (r.part != sv->part)
     return FO_FAIL(FO_EINVAL, "hop request for part %d reached the server of part %d", (int)r.part,
@@ -68,6 +70,8 @@ static int answer_fetch(fo__server *sv, const void *msg, size_t len) {
   const int64_t *y = NULL;
   int64_t rb = 0, ny, nc;
   int rc;
+  if (sv->d->typed) /* no top-level book, features or labels: typed requests (FETCHES) only */
+    return FO_FAIL(FO_EINVAL, "one-type fetch request, but '%s' is typed", sv->d->path);
   if ((rc = fo__dec_fetch_req(msg, len, sv->d->n_nodes, sv->d->n_parts, &r)) != FO_OK) return rc;
   if (r.part != sv->part)
     return FO_FAIL(FO_EINVAL, "fetch request for part %d reached the server of part %d",
@@ -126,6 +130,23 @@ static int answer_hops(fo__server *sv, const void *msg, size_t len) {
   if (G && sv->groups[0].part != sv->part)
     return FO_FAIL(FO_EINVAL, "hop request for part %d reached the server of part %d",
                    (int)sv->groups[0].part, (int)sv->part);
+  /* with replacement, as answer_hop: refuse an answer the transport could not carry (all the
+   * groups together) before sampling and allocating it */
+  if (G && sv->groups[0].replace && sv->max_answer_words > 0) {
+    int64_t left = sv->max_answer_words - 16;
+    for (int32_t i = 0; i < G; i++) {
+      const fo__hop_req *r = &sv->groups[i];
+      const int64_t per = r->fanout > 0 ? 2 * (int64_t)r->fanout + 1 : 1;
+      if (left < 2 || r->n > (left - 2) / per)
+        return FO_FAIL(FO_ERANGE, "hop request for %lld nodes of edge type %d with fanout %d and "
+                       "replacement: its answer could hold %lld edges, more than the transport's "
+                       "limit of %lld bytes (max_message_bytes) carries: ask for fewer nodes or a "
+                       "smaller fanout", (long long)r->n, (int)r->etype, (int)r->fanout,
+                       (long long)r->n * (r->fanout > 0 ? r->fanout : 0),
+                       (long long)sv->max_answer_words * 8);
+      left -= 2 + r->n * per;
+    }
+  }
   if (G && sv->groups[0].out && !sv->s_out) {
     fo_sampler_opts so;
     fo_sampler_opts_init(&so);

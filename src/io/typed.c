@@ -991,6 +991,29 @@ static int write_typed(typed *T, const char *out_dir, json_t *prov, fo_import_re
       rc = fo__context(rc, "edge type %s", nm);
     }
   }
+  if (rc == FO_OK) {
+    /* class 6: the per-node arrays a count from the input (or --num-nodes) asks for, against
+     * the machine's memory, before any of them is allocated: a flag per node, and per edge
+     * type the row pointers of its CSC and CSR and 24 bytes per edge (indices, edge ids,
+     * permutation) */
+    uint64_t need = 0;
+    int big = 0;
+    char what[MAX_NAME + 96];
+    for (int t = 0; t < T->n_nt; t++) {
+      need += (uint64_t)T->nt[t].n;
+      if (T->nt[t].n > T->nt[big].n) big = t;
+    }
+    for (int k = 0; k < T->n_et; k++) {
+      const etype *e = &T->et[k];
+      need += 8 * ((o->csc ? (uint64_t)T->nt[e->dst].n + 1 : 0) + (o->csr ? (uint64_t)T->nt[e->src].n + 1 : 0)) +
+              24 * (uint64_t)e->edges.n * (e->src == e->dst && o->undirected ? 2 : 1);
+    }
+    if (T->n_nt > 0) {
+      snprintf(what, sizeof what, "typed import: %d node types (node type '%s' has %lld nodes)",
+               (int)T->n_nt, T->nt[big].name, (long long)T->nt[big].n);
+      rc = fo__mem_check(need, what);
+    }
+  }
   for (int t = 0; rc == FO_OK && t < T->n_nt; t++) {
     if (!(T->nt[t].touched = fo__calloc_n(T->nt[t].n ? T->nt[t].n : 1, 1)))
       rc = FO_FAIL(FO_ENOMEM, "node type '%s': %lld nodes", T->nt[t].name, (long long)T->nt[t].n);

@@ -57,21 +57,30 @@ int fo__map_file(const char *path, fo__map *m) {
   return FO_OK;
 }
 
+/* The size of the anonymous copy of `len` bytes (copy_to_hugepages): whole 2 MiB huge pages
+ * from 2 MiB on, whole pages below. */
+static size_t anon_size(size_t len) {
+  const size_t unit = len >= HUGE_2M ? HUGE_2M : (size_t)sysconf(_SC_PAGESIZE);
+  return (len + unit - 1) / unit * unit;
+}
+
 void fo__unmap(fo__map *m) {
-  if (m->addr) munmap(m->addr, m->anon ? (m->len + HUGE_2M - 1) / HUGE_2M * HUGE_2M : m->len);
+  if (m->addr) munmap(m->addr, m->anon ? anon_size(m->len) : m->len);
   memset(m, 0, sizeof *m);
 }
 
 /* Replace a file mapping by an anonymous copy advised for transparent huge pages. */
 static int copy_to_hugepages(fo__array *a) {
-  size_t len = a->map.len, alloc = (len + HUGE_2M - 1) / HUGE_2M * HUGE_2M;
+  /* arrays under 2 MiB get pages, not a 2 MiB huge page each (a typed dataset has many small
+   * ones: each would cost a zeroed huge page) */
+  size_t len = a->map.len, alloc = anon_size(len);
   size_t off = (size_t)((const char *)a->data - (const char *)a->map.addr);
   void *mem;
   if (!len || a->map.anon) return FO_OK; /* empty, or already copied (named twice) */
   mem = mmap(NULL, alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) return FO_FAIL(FO_ENOMEM, "huge-page copy of '%s' (%zu bytes)", a->file, len);
 #ifdef MADV_HUGEPAGE
-  madvise(mem, alloc, MADV_HUGEPAGE);
+  if (len >= HUGE_2M) madvise(mem, alloc, MADV_HUGEPAGE);
 #endif
   memcpy(mem, a->map.addr, len);
   mprotect(mem, alloc, PROT_READ);

@@ -1,20 +1,25 @@
 /*
  * tests/fuzz/fixture.h: the small real datasets the dataset-level harnesses work on, made once
  * per process under fz_tmpdir() from data/cora (Cora, 2708 nodes, 10556 edges once undirected):
- *   "cora"   single dataset: CSC + CSR, uint8 features (exact: Cora's are 0/1), labels and the
- *            Planetoid split;
+ *   "cora"   single dataset: CSC + CSR, uint8 features (exact: Cora's are 0/1; the first 24
+ *            of its 1433 columns, fixture.c says why), labels and the Planetoid split;
  *   "cora2"  its 2-part hash partition (array book + rank directories);
  *   "cora3"  its 3-part range partition (range book in the manifest);
- *   "coraw"  Cora's cites with an edge weight per edge (undirected, CSC + CSR): the "weight"
- *            and "weight_alias" arrays of weighted sampling;
+ *   "coraw"  Cora's cites with an edge weight per edge (relabeled to 0..2707, undirected, CSC +
+ *            CSR): the "weight" and "weight_alias" arrays of weighted sampling;
  *   "typed"  Cora as a typed dataset (format_version 2): paper cites paper, paper has_class
- *            class, their reverse types, string ids, CSC + CSR.
+ *            class, their reverse types, string ids, CSC + CSR;
+ *   "typed2" its 2-part hash partition (format_version 2: a book and rank directories per
+ *            node type, per edge type CSC and CSR rows of the parts);
+ *   "corat"  Cora's cites relabeled, undirected, with a time per edge ("time" arrays, rows
+ *            sorted by time) and node times ("node_time");
+ *   "coran"  the same with node times only (rows ordered by neighbor time, "row_order").
  * fz_fixture(k) returns the path of fixture k (0 .. FZ_N_FIXTURES - 1).
  */
 #ifndef FO_FUZZ_FIXTURE_H
 #define FO_FUZZ_FIXTURE_H
 
-#define FZ_N_FIXTURES 5
+#define FZ_N_FIXTURES 8
 const char *fz_fixture(int k);
 /* Every reader on the dataset at `path` (see fuzz_dataset.c): open (mmap and huge-page loads,
  * all parts and one part), the info calls, verify, sample, a loader with features and labels,
@@ -26,6 +31,8 @@ void fz_run_readers(const char *path, unsigned flags);
 
 /* Recompute the xxh64 of every array listed in the manifests of the dataset at `dir` (and its
  * parts) from the files as they are, so that fo_dataset_verify checks the content past the
- * hashes. Manifests that do not parse are left alone. */
+ * hashes. Manifests that do not parse are left alone. Files with more than one link (hard links
+ * to the fixture: unchanged) keep the hash they have, as it is theirs unless the manifest's
+ * text was changed. */
 void fz_rehash(const char *dir);
 #endif

@@ -124,11 +124,33 @@ for sel, name, m in [(0, "hop-req", hop), (0, "hop-req-disjoint", hopd), (1, "ho
                      (6, "server-hop-temporal", hopt), (6, "server-hop-temporal-node", hoptn)]:
     put("wire", name, bytes([sel]) + m)
 
+# wire, typed (selector bit 5; part 0 of the 2-part typed Cora fixture: node types paper 0 and
+# class 1; edge types 0 paper__has_class__class, 1 paper__cites__paper, 2
+# class__rev_has_class__paper; part 0 owns papers 0, 2, 4, ... and classes 0, 2, 4, 6):
+# HOPS, HOPS_RESP, FETCHES, FETCHES_RESP and the typed server
+hops = msg(6, [7, 0, 3, 0, 0, 0, 2, 0, 10, 2, 0, 2, 1, 5, 3, 2, 4, 8])
+hopsd = msg(6, [7, 1, 3, 1, 2 | 4, 0, 1, 0, -1, 2, 4, 8, 0, 1])  # out: frontier papers
+hopsr = msg(7, [2, 2, 3, 1, 2, 10, 11, 12, 100, 200, 300, 1, 1, 1, 3, 7])
+fetches = msg(8, [0, 2, 0, 3, 3, 0, 4, 18, 1, 2, 1, 2])
+fetchesr = msg(9, [1, 2, 3, 1, 1, 0x010203, 0x040506, 1, 2])
+for sel, name, m in [(32, "typed-hops-req", hops), (32, "typed-hops-req-disjoint-out", hopsd),
+                     (33, "typed-hops-resp", hopsr), (34, "typed-fetches-req", fetches),
+                     (35, "typed-fetches-resp", fetchesr), (38, "typed-server-hops", hops),
+                     (38, "typed-server-hops-out", hopsd), (38, "typed-server-fetches", fetches),
+                     (32 | 14, "typed-server-hops-hdr", hops), (32 | 30, "typed-server-fetches-hdr", fetches),
+                     (32 | 6, "typed-server-hops-replace", msg(6, [7, 0, 3, 0, 1, 0, 1, 1, 1 << 20, 2, 4, 8]))]:
+    put("wire", name, bytes([sel]) + m)
+
 # book: no change, and a few small corruptions (records: array, offset u16, len, bytes)
 put("book", "pristine", b"\x00")
 put("book", "book-entry", b"\x05" + bytes([0, 10, 0, 1, 1]))
 put("book", "row-rank", b"\x03" + bytes([1, 4, 0, 1, 2]))
 put("book", "both", b"\x07" + bytes([0, 64, 0, 2, 1, 1]) + bytes([2, 8, 0, 1, 0x80]))
+# typed (arrays 3-8: paper and class books, their rank directories in parts 0 and 1)
+put("book", "typed-pristine", b"\x00" + bytes([3, 0, 0, 0]))
+put("book", "typed-paper-book", b"\x05" + bytes([3, 10, 0, 1, 1]))
+put("book", "typed-class-book", b"\x03" + bytes([4, 2, 0, 1, 1]))
+put("book", "typed-row-rank", b"\x01" + bytes([5, 4, 0, 1, 2]) + bytes([8, 0, 0, 1, 1]))
 
 # typed_import: Cora's excerpt as one typed edge list "src rel dst" (cites, has_class) and its
 # --node-types file; DBLP's paper-author pairs with a relation column in other layouts
@@ -147,6 +169,22 @@ pa = [l.split(b"\t") for l in head(os.path.join(SHARED, "dblp-hetero", "dblp_pap
 dblp_types = b"".join(b"p%s\tpaper\n" % a for a, _ in pa) + b"".join(b"a%s\tauthor\n" % b for _, b in pa)
 put("typed_import", "dblp-src-dst-rel", bytes([0x40 | 0x01 | 0x08]) + b"".join(b"p%s\ta%s\twrites\n" % (a, b) for a, b in pa) + b"\0" + dblp_types)
 put("typed_import", "dblp-rel-src-dst", bytes([0x80 | 0x01 | 0x02]) + b"".join(b"writes,p%s,a%s\n" % (a, b) for a, b in pa) + b"\0" + dblp_types)
+
+# typed_files: DBLP's edge files (paper-author, paper-conference, paper-term) and a paper-paper
+# type made from DBLP's paper-author pairs, one file per edge type (fuzz_typed_files.c's table)
+def dblp(name, n):
+    return head(os.path.join(SHARED, "dblp-hetero", name), n)
+pa_f, pc_f, pt_f = dblp("dblp_paper_author.tsv.gz", 40), dblp("dblp_paper_conference.tsv.gz", 30), dblp("dblp_paper_term.tsv.gz", 40)
+pp_f = b"".join(b"%s\t%s\n" % (a, b) for (a, _), (b, _) in zip(pa[:-1], pa[1:]))
+put("typed_files", "dblp-four", bytes([0, 3]) + b"\0".join([pa_f, pc_f, pt_f, pp_f]))
+put("typed_files", "dblp-two-reverse-csr", bytes([2 | 16, 1]) + b"\0".join([pa_f, pc_f]))
+put("typed_files", "dblp-strings-dedup", bytes([1 | 8, 2 | 0x40]) + b"\0".join([pc_f, pt_f, pp_f]))
+put("typed_files", "dblp-paper-paper-undirected", bytes([4, 0xc0 | 4]) + pp_f)
+paper_ids = b"".join(b"%d\n" % i for i in range(60))
+put("typed_files", "dblp-node-ids", bytes([32, 1]) + b"\0".join([pa_f, pc_f, paper_ids]))
+put("typed_files", "dblp-num-nodes-conference", bytes([64, 1 | (4 << 3)]) + b"\0".join([pa_f, pc_f]))
+w = struct.pack("<%df" % 40, *[1.0 + (i % 5) for i in range(40)])
+put("typed_files", "dblp-weights", bytes([128 | 2, 0]) + pa_f + b"\0" + w)
 
 # ogb: Cora's excerpt in the homogeneous layout, DBLP's in ogbn-mag's (files as fuzz_ogb.c
 # names them; NUL between files)
@@ -170,7 +208,14 @@ put("ogb", "dblp-mag-no-triplets", bytes([1]) + b"\0".join(het[:1] + [b""] + het
 # weighted: also with weighted sampling, flag bit 9; fixture 4, typed: the other input type)
 for k in (3, 4):
     put("dataset", "fixture%d-weighted-or-input-type" % k, bytes([k, 0, 0x02 | 0x04]))
-for k in range(5):
+# temporal (flag bits 11-12: none / uniform / last / uniform with a window; 13 node-time mode,
+# 14 strict; readers.c) on the
+# temporal fixtures 6 (edge and node times) and 7 (node times, rows by node time)
+for k, f, name in [(6, 1 << 11, "edge-uniform"), (6, 2 << 11, "edge-last"), (6, (1 << 11) | (1 << 13), "node-uniform"),
+                   (6, (3 << 11) | (1 << 14), "edge-strict-window"), (7, (1 << 11) | (1 << 13), "node-uniform"),
+                   (7, (2 << 11) | (1 << 13), "node-last"), (7, 1 << 11, "edge-mode-refused"), (5, 1 << 11, "typed2-temporal-refused")]:
+    put("dataset", "fixture%d-temporal-%s" % (k, name), bytes([k, f & 0xff, f >> 8]))
+for k in range(8):
     put("dataset", "fixture%d-pristine" % k, bytes([k, 0, 0]))
     put("dataset", "fixture%d-manifest-int" % k, bytes([k, 3, 0x80, 0, 4, 5, 0, 0, 0, 8]) + struct.pack("<q", 4000))
     put("dataset", "fixture%d-xor" % k, bytes([k, 0x20, 0x80, 2, 0, 0x40, 0, 0, 0, 2, 0xff, 0x7f]))

@@ -5,7 +5,8 @@
  * Every reader runs on any dataset that opens, verified or not: open (mmap and huge-page, all
  * parts and each part alone), the info calls (per node type and edge type of a typed dataset),
  * verify, node_part over every node, sampling in both directions (uniform or weighted; per
- * seed type and with seeds of every type for a typed dataset), a loader with features and
+ * seed type and with seeds of every type for a typed dataset; temporal in edge- or node-time
+ * mode, with the seeds' node times or given times), a loader with features and
  * labels, partitioning of a single dataset, and the partition quality report and a loader over
  * a partitioned one. (Until issue 14's class 1 was closed, partitioning, the quality report
  * and the partitioned loader ran only on datasets that passed fo_dataset_verify.)
@@ -136,6 +137,13 @@ static void sample(const fo_dataset_t *d, unsigned flags) {
   so.edge_dir = (flags & 16) ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
   so.seed = flags;
   so.weighted = flags & 256;
+  /* temporal (bits 10-13): bits 10-11 none / uniform / last / uniform with a window of 700,
+   * bit 12 node-time mode, bit 13 strict */
+  so.temporal = ((flags >> 10) & 3) == 0 ? FO_TEMPORAL_NONE
+                : ((flags >> 10) & 3) == 2 ? FO_TEMPORAL_LAST : FO_TEMPORAL_UNIFORM;
+  so.time_attr = (flags & (1u << 12)) ? FO_TIME_ATTR_NODE : FO_TIME_ATTR_EDGE;
+  so.time_strict = flags & (1u << 13);
+  so.time_window = ((flags >> 10) & 3) == 3 ? 700 : -1;
   if (fo_batch_create(&b) != FO_OK) abort();
   int rc = fo_sampler_create(d, &so, &s);
   check(rc, "sampler create");
@@ -145,7 +153,14 @@ static void sample(const fo_dataset_t *d, unsigned flags) {
   }
   for (int rep = 0; rc == FO_OK && rep < 3 && n > 0; rep++) {
     for (int i = 0; i < 16; i++) seeds[i] = (fo_nid_t)(((uint64_t)(rep * 16 + i) * 2654435761u + flags) % (uint64_t)n);
-    rc = fo_sampler_sample(s, seeds, 16, 0, (uint64_t)rep, b);
+    if (so.temporal != FO_TEMPORAL_NONE) {
+      int64_t t[16];
+      for (int i = 0; i < 16; i++) t[i] = (int64_t)((uint64_t)(rep * 16 + i) * 977u % 7000u);
+      /* rep 0: the seeds' node times */
+      rc = fo_sampler_sample_at(s, 0, seeds, rep ? t : NULL, 16, 0, (uint64_t)rep, b);
+    } else {
+      rc = fo_sampler_sample(s, seeds, 16, 0, (uint64_t)rep, b);
+    }
     check(rc, "sample");
     if (rc == FO_OK)
       for (int64_t e = 0; e < b->n_edges; e++)
@@ -171,6 +186,10 @@ static void load(const fo_dataset_t *d, unsigned flags) {
   lo.split = (flags & 32) ? NULL : "train";
   lo.shuffle = flags & 64;
   lo.num_workers = (flags & 128) ? 1 : 0;
+  /* temporal (as in sample(): bits 10-11), seeds at their node times */
+  lo.sampler.temporal = ((flags >> 10) & 3) == 0 ? FO_TEMPORAL_NONE
+                        : ((flags >> 10) & 3) == 2 ? FO_TEMPORAL_LAST : FO_TEMPORAL_UNIFORM;
+  lo.sampler.time_attr = (flags & (1u << 12)) ? FO_TIME_ATTR_NODE : FO_TIME_ATTR_EDGE;
   if (fo_dataset_is_typed(d)) lo.input_type = fo_dataset_node_type_name(d, (int32_t)((flags >> 9) % 2));
   rc = fo_loader_create(d, &lo, &L);
   check(rc, "loader create");

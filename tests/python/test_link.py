@@ -75,6 +75,17 @@ def test_label_shift_and_errors(und):
         fanout.LinkNeighborLoader(ds, [1], edge_label_index=eli, neg_sampling=("unary", 1))
     with pytest.raises(ValueError, match="expected shape \\[2, B\\]"):
         fanout.LinkNeighborLoader(ds, [1], edge_label_index=eli[0])
+    # class 11: every array argument checked by name (dtype, shape, range)
+    with pytest.raises(ValueError, match="edge_label\\[1\\] = 0.5 is not an integer class"):
+        fanout.LinkNeighborLoader(ds, [1], edge_label_index=eli,
+                                  edge_label=np.r_[1.0, 0.5, np.zeros(eli.shape[1] - 2)])
+    with pytest.raises(TypeError, match="edge_label: expected integer labels, got dtype <U1"):
+        fanout.LinkNeighborLoader(ds, [1], edge_label_index=eli, edge_label=["a"] * eli.shape[1])
+    big = eli.astype(np.uint64)
+    big[0, 3] = 2 ** 63
+    with pytest.raises(ValueError, match="edge_label_index\\[0\\]\\[3\\] = 9223372036854775808 does not fit") as e:
+        fanout.LinkNeighborLoader(ds, [1], edge_label_index=big)
+    assert e.value.status == "FO_ERANGE"
     bad = eli.copy()
     bad[1, 0] = 60
     with pytest.raises(ValueError, match="destination 60 is not a node id") as e:

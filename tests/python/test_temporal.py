@@ -81,6 +81,8 @@ def test_default_seed_times_are_node_times(timed):
     (dict(time_attr="edge", input_time=[1, 2], input_nodes=[0]), ValueError, "2 times for 1"),
     (dict(time_attr="edge", input_time=[1]), ValueError, "give input_nodes as node ids"),
     (dict(time_attr="edge", input_time=[0.5], input_nodes=[0]), TypeError, "integer times"),
+    (dict(time_attr="edge", input_time=np.array([2 ** 63], dtype=np.uint64), input_nodes=[0]),
+     ValueError, "input_time[0] = 9223372036854775808 does not fit in int64"),
 ])
 def test_errors(timed, kw, exc, text):
     with pytest.raises(exc) as e:

@@ -472,6 +472,26 @@ static void memory_checked_up_front(void **state) {
   assert_fo_error(fo_import_edges(e.src, e.dst, e.m, out, &io, NULL), FO_ENOMEM, "needs");
   assert_non_null(strstr(fo_last_error(), "GiB available"));
   assert_false(exists(out));
+  /* the same for a typed import's --num-nodes TYPE=N (it was FO_ENOMEM without the size) */
+  {
+    char *ef = fot_path(tmp, "typed.txt");
+    FILE *f = fopen(ef, "w");
+    fo_import_edge_type et = {"a", "r", "b", ef};
+    fo_import_node_type nt = {.name = "a", .num_nodes = (int64_t)1 << 40};
+    assert_non_null(f);
+    fputs("0 1\n1 2\n", f);
+    fclose(f);
+    fo_import_opts_init(&io);
+    io.edge_types = &et;
+    io.n_edge_types = 1;
+    io.node_type_opts = &nt;
+    io.n_node_type_opts = 1;
+    assert_fo_error(fo_import(NULL, 0, out, &io, NULL), FO_ENOMEM,
+                    "typed import: 2 node types (node type 'a' has 1099511627776 nodes) needs");
+    assert_non_null(strstr(fo_last_error(), "GiB available"));
+    assert_false(exists(out));
+    free(ef);
+  }
   /* a fanout of 2^31 - 1 with replacement: 2^31 edges per seed (48 GiB); the machine is told
    * to have 1 GB so that the test does not depend on its size */
   small_graph(&g);

@@ -9,6 +9,7 @@
  */
 #include "support.h"
 
+#include "dist/dist_internal.h"
 #include "store/store_internal.h"
 
 /* authors a0..a2, papers p0..p3; writes: author -> paper, cites: paper -> paper */
@@ -689,9 +690,80 @@ static void dist_local(void **state) {
   fot_rmtree(tmp);
 }
 
+/* A typed hop request (HOPS) with replacement whose answer could pass the server's limit (the
+ * transport's max_message_bytes) is refused before sampling, naming the edge type and both
+ * sizes; the groups count together; under the limit it is answered. One-type requests (HOP,
+ * FETCH) to a typed part are refused. */
+static void server_refuses_oversize_typed_draws(void **state) {
+  tiny g;
+  fo_partition_report rep;
+  fo_dataset_t *pd;
+  fo__server sv;
+  fo__buf b = {0};
+  fo__hop_req r[2];
+  const int64_t v[2] = {0, 1};
+  char *out;
+  (void)state;
+  tiny_make(&g);
+  out = partition_to(g.dir, g.tmp, "p", FO_PARTITION_RANGE, 2, &rep); /* papers [0, 2) in part 0 */
+  fo_partition_report_free(&rep);
+  assert_fo_ok(fo_dataset_open(out, NULL, &pd));
+  assert_fo_ok(fo__server_init(&sv, pd, 0));
+  sv.max_answer_words = 4096 / 8;
+  memset(r, 0, sizeof r);
+  for (int i = 0; i < 2; i++) {
+    r[i].part = 0;
+    r[i].replace = true;
+    r[i].etype = i; /* author writes paper, paper cites paper: frontier papers */
+    r[i].fanout = 1 << 30;
+    r[i].n = 2;
+    r[i].nodes = v;
+  }
+  assert_fo_ok(fo__enc_hops_req(&b, r, 2));
+  assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+  assert_fo_error(fo__dec_hops_res(sv.out.w, (size_t)sv.out.n * 8, pd, r, 2, (fo__hop_res[2]){{0}}),
+                  FO_ERANGE, "hop request for 2 nodes of edge type 0 with fanout 1073741824 and "
+                  "replacement: its answer could hold 2147483648 edges, more than the transport's "
+                  "limit of 4096 bytes");
+  /* each group alone fits, both together do not */
+  r[0].fanout = r[1].fanout = 120;
+  fo__buf_free(&b);
+  assert_fo_ok(fo__enc_hops_req(&b, r, 2));
+  assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+  assert_fo_error(fo__dec_hops_res(sv.out.w, (size_t)sv.out.n * 8, pd, r, 2, (fo__hop_res[2]){{0}}),
+                  FO_ERANGE, "of edge type 1 with fanout 120");
+  r[0].fanout = r[1].fanout = 10;
+  fo__buf_free(&b);
+  assert_fo_ok(fo__enc_hops_req(&b, r, 2));
+  assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+  assert_int_equal(fo__msg_kind(sv.out.w, (size_t)sv.out.n * 8), FO_MSG_HOPS_RESP);
+  fo__buf_free(&b);
+  /* one-type requests reaching a typed part are refused (the fetch read the NULL top-level
+   * book: tests/fuzz/regress/wire/one-type-fetch-to-typed-part) */
+  {
+    fo__fetch_req f = {.x = true, .part = 0, .n = 2, .nodes = v};
+    fo__hop_req h = {.part = 0, .fanout = 2, .n = 2, .nodes = v};
+    assert_fo_ok(fo__enc_fetch_req(&b, &f));
+    assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+    assert_fo_error(fo__dec_error(sv.out.w, (size_t)sv.out.n * 8), FO_EINVAL,
+                    "one-type fetch request, but");
+    fo__buf_free(&b);
+    assert_fo_ok(fo__enc_hop_req(&b, &h));
+    assert_fo_ok(fo__server_answer(&sv, b.w, (size_t)b.n * 8));
+    assert_fo_error(fo__dec_error(sv.out.w, (size_t)sv.out.n * 8), FO_EINVAL,
+                    "one-type hop request, but");
+    fo__buf_free(&b);
+  }
+  fo__server_fini(&sv);
+  fo_dataset_close(pd);
+  free(out);
+  tiny_free(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(exact_range), cmocka_unit_test(books),
                                      cmocka_unit_test(errors), cmocka_unit_test(random_partitioned),
-                                     cmocka_unit_test(dist_local)};
+                                     cmocka_unit_test(dist_local),
+                                     cmocka_unit_test(server_refuses_oversize_typed_draws)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
