@@ -80,6 +80,11 @@ static void help(void) {
          "                       repeat per type (reverse types take their edge's weights)\n"
          "  --edge-split S__R__D:NAME=F.npy,...  edge splits of (S, R, D), positions in its\n"
          "                       input order; repeat per type (not for reverse types)\n"
+         "  --supervision-edges S__R__D=FILE  positive label edges (ABLP), stored labels-only:\n"
+         "                       never sampled; ids must be nodes of S and D; repeat per type\n"
+         "  --supervision-negatives S__R__D=FILE  hard-negative label edges, the same way\n"
+         "  --labels-only REL,...  edge types with these relations are labels-only positives\n"
+         "  --negative-labels REL,...  ... labels-only hard negatives (either typed form)\n"
          "  (--undirected and --remove-self-loops apply to types with S = D; --dedup, --csc,\n"
          "  --csr, --columns, --string-ids, --index-dtype to every type)\n"
          "\n"
@@ -95,7 +100,7 @@ enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELA
        OPT_NONFINITE,
        OPT_EDGE_TYPE, OPT_EDGE_TYPE_COL, OPT_NODE_TYPES, OPT_NODE_IDS, OPT_DEFAULT_TYPE, OPT_REVERSE,
        OPT_EDGE_WEIGHT, OPT_EDGE_TIME, OPT_NODE_TIME, OPT_WEIGHT_COL, OPT_TIME_COL, OPT_TIME_FORMAT,
-       OPT_EDGE_SPLIT };
+       OPT_EDGE_SPLIT, OPT_SUP_POS, OPT_SUP_NEG, OPT_LABELS_ONLY, OPT_NEG_LABELS };
 
 /* What the typed options collect; freed by typed_free. */
 typedef struct typed_args {
@@ -112,6 +117,8 @@ typedef struct typed_args {
   fo_import_edge_weight *ew; /* typed --edge-weight SRC__REL__DST=W.npy */
   fo_import_edge_split es[FO_IMPORT_MAX_EDGE_SPLIT_TYPES]; /* --edge-split [ET:]NAME=F,... */
   int n_es;
+  fo_import_label_edges le[64]; /* --supervision-edges / --supervision-negatives S__R__D=FILE */
+  int n_le;
   char **argv; /* argv without the FILEs of --edge-type */
   int argc;
 } typed_args;
@@ -277,6 +284,10 @@ int cmd_import(int argc, char **argv) {
       {"default-node-type", required_argument, NULL, OPT_DEFAULT_TYPE},
       {"reverse-edges", no_argument, NULL, OPT_REVERSE},
       {"edge-split", required_argument, NULL, OPT_EDGE_SPLIT},
+      {"supervision-edges", required_argument, NULL, OPT_SUP_POS},
+      {"supervision-negatives", required_argument, NULL, OPT_SUP_NEG},
+      {"labels-only", required_argument, NULL, OPT_LABELS_ONLY},
+      {"negative-labels", required_argument, NULL, OPT_NEG_LABELS},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   typed_args t;
   int rc;
@@ -354,6 +365,22 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
       o.edge_weight = optarg;
       break;
     case OPT_EDGE_TIME: o.edge_time = optarg; break;
+    case OPT_SUP_POS:
+    case OPT_SUP_NEG: {
+      /* S__R__D=FILE: the type ends at the last '=' (relations may hold '=', paths rarely do) */
+      const char *eq = strrchr(optarg, '='), *opt = c == OPT_SUP_POS ? "--supervision-edges"
+                                                                     : "--supervision-negatives";
+      if (!eq || eq == optarg || !eq[1])
+        return cli_usage_error("import", "%s: '%s' is not SRC__REL__DST=FILE", opt, optarg);
+      if (t->n_le == 64) return cli_usage_error("import", "too many %s options", opt);
+      if (!(t->le[t->n_le].edge_type = own(t, optarg, (size_t)(eq - optarg))))
+        return cli_usage_error("import", "out of memory");
+      t->le[t->n_le].path = eq + 1;
+      t->le[t->n_le++].negative = c == OPT_SUP_NEG;
+      break;
+    }
+    case OPT_LABELS_ONLY: o.labels_only = optarg; break;
+    case OPT_NEG_LABELS: o.negative_labels = optarg; break;
     case OPT_NODE_TIME: o.node_time = optarg; break;
     case OPT_WEIGHT_COL:
     case OPT_TIME_COL: {
@@ -443,6 +470,8 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
     }
   }
   if (!out) return cli_usage_error("import", "missing -o DIR");
+  o.label_edges = t->le;
+  o.n_label_edges = t->n_le;
   if (t->n_et > 0 || o.edge_type_column >= 0) {
     /* typed: node data options are TYPE=...; the homogeneous fields stay unset */
     o.features = o.labels = o.splits = NULL;
