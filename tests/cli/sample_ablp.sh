@@ -16,6 +16,7 @@ fo import -q --edge-type user,buys,item buys.txt --reverse-edges \
   --supervision-negatives user__dislikes__item=dislikes.txt -o ds --json
 grep -o '"format_version": [0-9]*\|"labels_only": true\|"label": "[a-z]*"' ds/fanout.json
 fo verify ds
+fo info ds
 echo "== anchors 0, 1, 0: items 2, 0 (positives) and 1 (user 0's hard negative) are seeds"
 fo sample ds --fanout 0 --anchors 0,1,0 --json
 echo "== all in-neighbors: only buys and rev_buys edges are ever sampled"
@@ -38,3 +39,6 @@ fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__buys_
 fo import -q --edge-type user,buys,item buys.txt --supervision-edges likes.txt -o bad
 fo import -q buys.txt --supervision-edges user__likes__item=likes.txt -o bad
 ls -d bad 2>/dev/null || echo "no output written"
+echo "== partitions do not carry labels-only types"
+"$FANOUT" partition -q ds --parts 2 -o parts >/dev/null
+fo sample parts --fanout 1 --anchors 0 --json
