@@ -12,7 +12,9 @@
  *   link   the link sampler on the anchors' positive pairs as seed edges, binary 1:1 strict
  *          (one negative per positive; positives >= anchors, so it samples more).
  * Prints per mode the median over runs of microseconds per batch and ns per sampled edge.
- * A fourth argument names one mode to run alone (for callgrind: bench/ablp.sh CALLGRIND=1).
+ * A fourth argument names one mode to run alone (for callgrind: bench/ablp.sh CALLGRIND=1, which
+ * runs valgrind --collect-atstart=no: the timed calls toggle collection themselves, as
+ * --toggle-collect on a function name miscounts calls through the library's PLT).
  */
 #include <fanout/fanout.h>
 
@@ -20,6 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h> /* CALLGRIND_TOGGLE_COLLECT around each timed call */
+#else
+#define CALLGRIND_TOGGLE_COLLECT
+#endif
 
 static double now(void) {
   struct timespec t;
@@ -132,17 +139,23 @@ int main(int argc, char **argv) {
         int rc;
         if (m == 0) {
           t0 = now();
+          CALLGRIND_TOGGLE_COLLECT;
           rc = fo_sampler_sample_hetero(s, (const int64_t *const *)seeds[k], nseeds[k], 0, (uint64_t)k, b);
+          CALLGRIND_TOGGLE_COLLECT;
           t += now() - t0;
           edges += b->n_edges;
         } else if (m == 1) {
           t0 = now();
+          CALLGRIND_TOGGLE_COLLECT;
           rc = fo_ablp_sampler_sample(as, anchors + (int64_t)k * NA, NA, 0, (uint64_t)k, ab);
+          CALLGRIND_TOGGLE_COLLECT;
           t += now() - t0;
           edges += ab->sample->n_edges;
         } else {
           t0 = now();
+          CALLGRIND_TOGGLE_COLLECT;
           rc = fo_link_sampler_sample(ls, src[k], dst[k], NULL, npos[k], 0, (uint64_t)k, lb);
+          CALLGRIND_TOGGLE_COLLECT;
           t += now() - t0;
           edges += lb->sample->n_edges;
         }

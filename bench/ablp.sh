@@ -26,9 +26,8 @@ nice -n 19 "$BUILD/fanout-ablp-bench" "$DIR/dblp-ablp" "${2:-4}" "${3:-15}"
 if [ "${CALLGRIND:-0}" = 1 ]; then
   # instructions inside the timed call of each mode (BATCHES batches, one run)
   for mode in node ablp link; do
-    case $mode in node) fn=fo_sampler_sample_hetero ;; ablp) fn=fo_ablp_sampler_sample ;; *) fn=fo_link_sampler_sample ;; esac
     out=$(mktemp)
-    nice -n 19 valgrind --tool=callgrind --toggle-collect="$fn" --callgrind-out-file="$out" \
+    nice -n 19 valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$out" \
       "$BUILD/fanout-ablp-bench" "$DIR/dblp-ablp" "${2:-4}" 1 "$mode" > /dev/null 2>&1
     ir=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
     echo "$mode: Ir $ir"
