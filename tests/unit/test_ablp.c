@@ -406,6 +406,27 @@ static void import_errors(void **state) {
     assert_fo_error(fo_import(in, 1, out, &u, NULL), FO_EINVAL, "--supervision-edges: supervision "
                     "edge types need a typed import");
   }
+  /* the per-type form: --labels-only marks an --edge-type as supervision (ids never add nodes) */
+  {
+    fo_import_edge_type two[2] = {{"user", "buys", "item", buys}, {"user", "likes", "item", pos}};
+    fo_import_opts u = o;
+    fo_dataset_t *d;
+    u.edge_types = two;
+    u.n_edge_types = 2;
+    u.n_label_edges = 0;
+    u.labels_only = "likes";
+    fot_write_file(pos, "0 2\n2 7\n");
+    assert_fo_error(fo_import(NULL, 0, out, &u, NULL), FO_ERANGE,
+                    "pos.txt:2: node id 7 is not a node of type 'item'");
+    fot_write_file(pos, "0 2\n2 1\n");
+    assert_fo_ok(fo_import(NULL, 0, out, &u, NULL));
+    assert_fo_ok(fo_dataset_open(out, NULL, &d));
+    assert_int_equal(fo_dataset_num_edge_types(d), 1);
+    assert_int_equal(fo_dataset_num_label_edge_types(d), 1);
+    assert_int_equal(fo_dataset_label_edge_type_find(d, "user__likes__item"), 0);
+    fo_dataset_close(d);
+    fot_rmtree(strdup(out));
+  }
   /* the one-file form: --labels-only marks a relation; every type labels-only is an error */
   fot_write_file(typed, "u0 buys i0\nu0 likes i1\nu1 hates i0\n");
   {
