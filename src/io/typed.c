@@ -10,6 +10,11 @@
  * Then, per edge type, build.c's steps (self loops and undirected for types with src = dst,
  * dedup, CSC/CSR, edge ids, edge_orig) write the arrays "e<k>.*"; per node type nodedata.c
  * writes "n<k>.*"; --reverse-edges appends the reverse types (d, rev_r, s) for s != d.
+ * Labels-only (supervision) edge types (--supervision-edges / --supervision-negatives
+ * S__R__D=FILE, or relations named by --labels-only / --negative-labels) are read after the
+ * graph's edge types, so their ids can only name nodes the graph has, and are written last
+ * with "labels_only" (CSC and CSR, no reverse type, no undirected copy); a dataset with one is
+ * format_version 3, so that readers of version 2 refuse it rather than traverse its labels.
  *
  * Integer keys are interned as their 8 bytes, so one table (strmap.c) serves both id kinds.
  */
@@ -42,7 +47,6 @@ typedef struct etype {
   fo__edges edges;  /* local ids, in input order */
   double *w;        /* --edge-weight of this type: [edges.n] in input order, or NULL */
   int label;        /* 0: traversed; FO_LABEL_POSITIVE / _NEGATIVE: labels only */
-  const char *opt;  /* labels only: the option that named it, for messages */
   int w_bytes;      /* 4 or 8: stored dtype */
 } etype;
 
@@ -350,7 +354,6 @@ static int add_label_edges(typed *T) {
     }
     if ((rc = add_etype(T, s, p1 + 2, (size_t)(p2 - p1 - 2), d, le->path, &k)) != FO_OK) return rc;
     T->et[k].label = le->negative ? FO_LABEL_NEGATIVE : FO_LABEL_POSITIVE;
-    T->et[k].opt = opt;
   }
   return FO_OK;
 }
@@ -383,7 +386,6 @@ static int parse_per_type(typed *T) {
     if ((rc = add_etype(T, s, e->rel, strlen(e->rel), d, e->path, &k)) != FO_OK ||
         (rc = rel_label(o, e->rel, strlen(e->rel), &T->et[k].label)) != FO_OK)
       return rc;
-    T->et[k].opt = "--labels-only";
   }
   if ((rc = add_label_edges(T)) != FO_OK) return rc;
   for (int i = 0; i < o->n_node_type_opts; i++) {
