@@ -21,7 +21,8 @@
  *     anchor k (in order of first appearance) is local node k of type A.
  *  2. Random negatives (num_random_negatives = k > 0): for every given anchor i, k label nodes
  *     v uniform over the L nodes; strict (the default): uniform over the L nodes v such that
- *     (anchor[i], v) is not a positive supervision edge (candidates drawn uniformly and
+ *     (anchor[i], v) is not a positive supervision edge and, when A == L, v is not the anchor
+ *     itself (candidates drawn uniformly and
  *     rejected while (a, v) is in a's row of P, up to FO_LINK_REDRAWS draws, then an exact draw
  *     among the nL - deg'(a) others; an anchor whose positives cover every L node gets -1).
  *     Negative j = i * k + q draws from the Philox stream keyed (seed, epoch) with counter

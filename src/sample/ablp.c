@@ -234,20 +234,23 @@ static int cmp_i64(const void *a, const void *b) {
 }
 
 /* One random negative for anchor u (row [a, b) of P): uniform over the L nodes, or strict:
- * over those that are not u's positives. *v = -1 when there is none. */
-static int draw_negative(fo_ablp_sampler_t *s, fo__rng *r, int64_t a, int64_t b, int64_t *v) {
+ * over those that are not u's positives (nor u itself when A == L). *v = -1 when there is
+ * none. */
+static int draw_negative(fo_ablp_sampler_t *s, fo__rng *r, int64_t u, int64_t a, int64_t b,
+                         int64_t *v) {
+  const int64_t self = s->A == s->L ? u : -1;
   const fo_topology *t = &s->pcsr;
   int64_t nd = 0, j;
   int rc;
   *v = -1;
   if (s->nL <= 0) return FO_OK;
-  if (!s->o.strict || a == b) {
+  if (!s->o.strict || (a == b && self < 0)) {
     *v = (int64_t)fo__rng_below(r, (uint64_t)s->nL);
     return FO_OK;
   }
   for (int k = 0; k < FO_LINK_REDRAWS; k++) {
     const int64_t c = (int64_t)fo__rng_below(r, (uint64_t)s->nL);
-    bool hit = false;
+    bool hit = c == self;
     for (int64_t p = a; p < b && !hit; p++) hit = ld(t->indices, t->indices_bytes, p) == c;
     if (!hit) {
       *v = c;
@@ -255,9 +258,10 @@ static int draw_negative(fo_ablp_sampler_t *s, fo__rng *r, int64_t a, int64_t b,
     }
   }
   /* exact: the j-th node that is not a positive, j uniform below nL - (distinct positives) */
-  if ((rc = fo__grow(&s->nbrs, &s->cap_nbrs, b - a + 1, sizeof *s->nbrs, "ABLP negatives")) != FO_OK)
+  if ((rc = fo__grow(&s->nbrs, &s->cap_nbrs, b - a + 2, sizeof *s->nbrs, "ABLP negatives")) != FO_OK)
     return rc;
   for (int64_t p = a; p < b; p++) s->nbrs[nd++] = ld(t->indices, t->indices_bytes, p);
+  if (self >= 0) s->nbrs[nd++] = self;
   qsort(s->nbrs, (size_t)nd, sizeof *s->nbrs, cmp_i64);
   {
     int64_t m = 0;
@@ -378,7 +382,7 @@ static int sample_ablp(fo_ablp_sampler_t *s, const int64_t *anchor, int64_t n, u
       for (int64_t q = 0; q < k; q++) {
         fo__rng r;
         fo__rng_init(&r, s->o.sampler.seed, epoch, batch_index, tag, (uint64_t)(i * k + q));
-        if ((rc = draw_negative(s, &r, a, b, &s->rneg[i * k + q])) != FO_OK) return rc;
+        if ((rc = draw_negative(s, &r, anchor[i], a, b, &s->rneg[i * k + q])) != FO_OK) return rc;
       }
     }
     for (int64_t j = 0; j < n * k; j++) {

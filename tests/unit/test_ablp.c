@@ -287,6 +287,60 @@ static void random_negatives(void **state) {
   tiny_close(&t);
 }
 
+/* Anchors and label nodes of one node type: one seed list (anchors first), and a strict random
+ * negative is neither a positive nor the anchor itself. */
+static void same_type(void **state) {
+  char *tmp = fot_tmpdir(), *knows = fot_path(tmp, "knows.txt"), *fr = fot_path(tmp, "fr.txt");
+  char *dir = fot_path(tmp, "ds");
+  fo_import_edge_type et[1] = {{"p", "knows", "p", knows}};
+  fo_import_label_edges le[1] = {{"p__friend__p", fr, false}};
+  fo_import_opts io;
+  fo_dataset_t *d;
+  fo_ablp_opts o;
+  fo_ablp_sampler_t *s;
+  fo_ablp_batch_t *b;
+  int32_t f[1] = {0};
+  int64_t anchors[2] = {0, 1};
+  (void)state;
+  fot_write_file(knows, "0 1\n1 2\n2 3\n");
+  fot_write_file(fr, "0 3\n1 0\n1 2\n1 3\n"); /* p1's positives and itself cover all 4 */
+  fo_import_opts_init(&io);
+  io.edge_types = et;
+  io.n_edge_types = 1;
+  io.label_edges = le;
+  io.n_label_edges = 1;
+  assert_fo_ok(fo_import(NULL, 0, dir, &io, NULL));
+  assert_fo_ok(fo_dataset_open(dir, NULL, &d));
+  fo_ablp_opts_init(&o);
+  o.sampler.fanouts = f;
+  o.sampler.n_hops = 1;
+  o.num_random_negatives = 40;
+  assert_fo_ok(fo_ablp_sampler_create(d, &o, &s));
+  assert_fo_ok(fo_ablp_batch_create(&b));
+  assert_fo_ok(fo_ablp_sampler_sample(s, anchors, 2, 0, 0, b));
+  {
+    const fo_batch_t *P = fo_batch_node_type(b->sample, 0);
+    const int64_t want_nodes[4] = {0, 1, 3, 2}, want_y[8] = {0, 1, 1, 1, 2, 0, 3, 2};
+    assert_int_equal(P->n_seeds, 4);
+    assert_memory_equal(P->node, want_nodes, sizeof want_nodes);
+    assert_int_equal(b->n_pos, 4);
+    assert_memory_equal(b->y_positive, want_y, sizeof want_y);
+    for (int q = 0; q < 40; q++) {
+      const int64_t v = P->node[b->random_negative[q]];
+      assert_true(v == 1 || v == 2); /* anchor 0: not itself, not its positive 3 */
+      assert_int_equal(b->random_negative[40 + q], -1);
+    }
+    assert_int_equal(b->n_random_missing, 40);
+  }
+  fo_ablp_sampler_destroy(s);
+  fo_ablp_batch_destroy(b);
+  fo_dataset_close(d);
+  free(knows);
+  free(fr);
+  free(dir);
+  fot_rmtree(tmp);
+}
+
 static void errors(void **state) {
   tiny t;
   fo_ablp_opts o;
@@ -777,6 +831,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(labels_only_types), cmocka_unit_test(manifest_versions),
       cmocka_unit_test(tiny_exact),        cmocka_unit_test(random_negatives),
+      cmocka_unit_test(same_type),
       cmocka_unit_test(errors),            cmocka_unit_test(import_errors),
       cmocka_unit_test(dblp_never_traversed), cmocka_unit_test(threads),
       cmocka_unit_test(loader),
