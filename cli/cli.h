@@ -107,6 +107,8 @@ typedef struct cli_link_bench {
 int cli_bench_link(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
                    const fo_loader_opts *lo, cli_link_bench *lb, int64_t max_batches,
                    int64_t epochs, bool json, bool digest, bool quiet);
+/* cli/ablp.c: the ABLP keys of `fanout sample --anchors` (after the node batch's keys). */
+void cli_print_ablp(const fo_dataset_t *d, const fo_ablp_batch_t *ab);
 /* Temporal options (cli/temporal.c): opt is "--temporal", "--time", "--window" or
  * "--seed-time" (which replaces *seed_time with the parsed list). */
 int cli_temporal_opt(const char *cmd, const char *opt, const char *arg, fo_sampler_opts *o,

@@ -83,6 +83,11 @@ static void help(void) {
          "  --edge-time S__R__D=T.npy  times of edge type (S, R, D), in its input order\n"
          "  --node-time TYPE=T.npy  node times of node type TYPE\n"
          "  (--weight-col K, --time-col K and --time-format read every type's lines)\n"
+         "  --supervision-edges S__R__D=FILE  positive label edges (ABLP), stored labels-only:\n"
+         "                       never sampled; ids must be nodes of S and D; repeat per type\n"
+         "  --supervision-negatives S__R__D=FILE  hard-negative label edges, the same way\n"
+         "  --labels-only REL,...  edge types with these relations are labels-only positives\n"
+         "  --negative-labels REL,...  ... labels-only hard negatives (either typed form)\n"
          "  (--undirected and --remove-self-loops apply to types with S = D; --dedup, --csc,\n"
          "  --csr, --columns, --string-ids, --index-dtype to every type)\n"
          "\n"
@@ -98,7 +103,7 @@ enum { OPT_FORMAT = 256, OPT_UNDIRECTED, OPT_SELF, OPT_DEDUP, OPT_DROP, OPT_RELA
        OPT_NONFINITE,
        OPT_EDGE_TYPE, OPT_EDGE_TYPE_COL, OPT_NODE_TYPES, OPT_NODE_IDS, OPT_DEFAULT_TYPE, OPT_REVERSE,
        OPT_EDGE_WEIGHT, OPT_EDGE_TIME, OPT_NODE_TIME, OPT_WEIGHT_COL, OPT_TIME_COL, OPT_TIME_FORMAT,
-       OPT_EDGE_SPLIT };
+       OPT_EDGE_SPLIT, OPT_SUP_POS, OPT_SUP_NEG, OPT_LABELS_ONLY, OPT_NEG_LABELS };
 
 /* What the typed options collect; freed by typed_free. */
 typedef struct typed_args {
@@ -117,6 +122,8 @@ typedef struct typed_args {
   int n_es;
   fo_import_edge_weight *et_time; /* typed --edge-time SRC__REL__DST=T.npy */
   fo_import_node_time *nt_time;   /* typed --node-time TYPE=T.npy */
+  fo_import_label_edges le[64]; /* --supervision-edges / --supervision-negatives S__R__D=FILE */
+  int n_le;
   char **argv; /* argv without the FILEs of --edge-type */
   int argc;
 } typed_args;
@@ -305,6 +312,10 @@ int cmd_import(int argc, char **argv) {
       {"default-node-type", required_argument, NULL, OPT_DEFAULT_TYPE},
       {"reverse-edges", no_argument, NULL, OPT_REVERSE},
       {"edge-split", required_argument, NULL, OPT_EDGE_SPLIT},
+      {"supervision-edges", required_argument, NULL, OPT_SUP_POS},
+      {"supervision-negatives", required_argument, NULL, OPT_SUP_NEG},
+      {"labels-only", required_argument, NULL, OPT_LABELS_ONLY},
+      {"negative-labels", required_argument, NULL, OPT_NEG_LABELS},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   typed_args t;
   int rc;
@@ -391,6 +402,22 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
       t->ntime[t->n_ntime++] = optarg;
       o.node_time = optarg;
       break;
+    case OPT_SUP_POS:
+    case OPT_SUP_NEG: {
+      /* S__R__D=FILE: the type ends at the last '=' (relations may hold '=', paths rarely do) */
+      const char *eq = strrchr(optarg, '='), *opt = c == OPT_SUP_POS ? "--supervision-edges"
+                                                                     : "--supervision-negatives";
+      if (!eq || eq == optarg || !eq[1])
+        return cli_usage_error("import", "%s: '%s' is not SRC__REL__DST=FILE", opt, optarg);
+      if (t->n_le == 64) return cli_usage_error("import", "too many %s options", opt);
+      if (!(t->le[t->n_le].edge_type = own(t, optarg, (size_t)(eq - optarg))))
+        return cli_usage_error("import", "out of memory");
+      t->le[t->n_le].path = eq + 1;
+      t->le[t->n_le++].negative = c == OPT_SUP_NEG;
+      break;
+    }
+    case OPT_LABELS_ONLY: o.labels_only = optarg; break;
+    case OPT_NEG_LABELS: o.negative_labels = optarg; break;
     case OPT_WEIGHT_COL:
     case OPT_TIME_COL: {
       int64_t k;
@@ -479,6 +506,8 @@ static int cmd_import_parsed(int argc, char **argv, const struct option *lopts, 
     }
   }
   if (!out) return cli_usage_error("import", "missing -o DIR");
+  o.label_edges = t->le;
+  o.n_label_edges = t->n_le;
   if (t->n_et > 0 || o.edge_type_column >= 0) {
     /* typed: node data options are TYPE=...; the homogeneous fields stay unset */
     o.features = o.labels = o.splits = NULL;

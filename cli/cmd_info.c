@@ -59,6 +59,22 @@ static int info_typed(const fo_dataset_t *d, const char *path, bool json) {
       printf("  edge type %-40s %lld edges\n", ty.name, (long long)ty.n_edges);
     }
   }
+  /* labels-only (supervision) edge types: listed apart, never sampled */
+  if (json && fo_dataset_num_label_edge_types(d)) printf("}, \"label_edge_types\": {");
+  for (int32_t i = 0; i < fo_dataset_num_label_edge_types(d); i++) {
+    fo_edge_type ty;
+    const char *kind;
+    fo_dataset_label_edge_type(d, i, &ty);
+    kind = ty.label == FO_LABEL_NEGATIVE ? "negative" : "positive";
+    if (json) {
+      printf("%s", i ? ", " : "");
+      cli_json_string(stdout, ty.name, strlen(ty.name));
+      printf(": {\"label\": \"%s\", \"num_edges\": %lld}", kind, (long long)ty.n_edges);
+    } else {
+      printf("  label type %-39s %lld edges (%s, labels only: never sampled)\n", ty.name,
+             (long long)ty.n_edges, kind);
+    }
+  }
   if (fo_dataset_num_parts(d)) {
     /* a typed partitioned dataset: per part, its nodes of each node type and edges of each
      * edge type (the CSC rows of the destination nodes it owns) */

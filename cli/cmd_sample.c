@@ -48,6 +48,14 @@ static void help(void) {
          "  --neg binary:R|triplet:K  random negatives (strict: never an edge)\n"
          "  --no-strict          negatives may be edges (PyG's behaviour)\n"
          "  --exclude-seed-edges the seed edges (and reverses) are not sampled in their batch\n"
+         "  --anchors LIST       anchor-based link prediction (ABLP): anchor node ids (instead\n"
+         "                       of --seeds); adds anchor_index, y_positive, y_negative\n"
+         "  --supervision ET     the positive labels-only edge type (import\n"
+         "                       --supervision-edges); default: the only one\n"
+         "  --negative-type ET   the hard-negative labels-only type (default: the only one)\n"
+         "  --no-hard-negatives  read no hard negatives\n"
+         "  --random-negatives K K random label nodes per anchor, never positives (strict;\n"
+         "                       --no-strict: any); adds random_negative\n"
          "  --json               print JSON (the only output format for now)\n",
          (unsigned long long)o.seed, o.replace ? "on" : "off",
          o.edge_dir == FO_EDGE_DIR_IN ? "in" : "out", o.disjoint ? "on" : "off");
@@ -137,7 +145,8 @@ static int print_nodes(const fo_dataset_t *d, const fo_batch_t *b, bool orig) {
 
 enum { OPT_FANOUT = 256, OPT_SEEDS, OPT_SEED, OPT_EPOCH, OPT_BATCH, OPT_REPLACE, OPT_DIR,
        OPT_DISJOINT, OPT_ORIG, OPT_JSON, OPT_WEIGHTED, OPT_EDGE_SEEDS, OPT_EDGE_TYPE, OPT_NEG,
-       OPT_NO_STRICT, OPT_EXCLUDE, OPT_TEMPORAL, OPT_TIME, OPT_SEED_TIME, OPT_STRICT, OPT_WINDOW };
+       OPT_NO_STRICT, OPT_EXCLUDE, OPT_TEMPORAL, OPT_TIME, OPT_SEED_TIME, OPT_STRICT, OPT_WINDOW,
+       OPT_ANCHORS, OPT_SUPERVISION, OPT_NEG_TYPE, OPT_NO_HARD, OPT_RANDOM_NEG };
 
 int cmd_sample(int argc, char **argv) {
   static const struct option lopts[] = {
@@ -154,6 +163,11 @@ int cmd_sample(int argc, char **argv) {
       {"edge-type", required_argument, NULL, OPT_EDGE_TYPE}, {"neg", required_argument, NULL, OPT_NEG},
       {"no-strict", no_argument, NULL, OPT_NO_STRICT},
       {"exclude-seed-edges", no_argument, NULL, OPT_EXCLUDE},
+      {"anchors", required_argument, NULL, OPT_ANCHORS},
+      {"supervision", required_argument, NULL, OPT_SUPERVISION},
+      {"negative-type", required_argument, NULL, OPT_NEG_TYPE},
+      {"no-hard-negatives", no_argument, NULL, OPT_NO_HARD},
+      {"random-negatives", required_argument, NULL, OPT_RANDOM_NEG},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_sampler_opts so;
   cli_fanouts fanouts = {0};
@@ -171,10 +185,18 @@ int cmd_sample(int argc, char **argv) {
   int64_t *esrc = NULL, *edst = NULL, n_eseeds = 0;
   char *edge_type = NULL;
   bool link = false;
+  /* ABLP (--anchors) */
+  fo_ablp_opts ao;
+  fo_ablp_sampler_t *as = NULL;
+  fo_ablp_batch_t *ab = NULL;
+  int64_t *anchors = NULL, n_anchors = 0;
+  char *sup = NULL, *neg_type = NULL;
+  bool ablp = false, ablp_opt = false;
   int c, rc, ret = CLI_OK;
 
   fo_sampler_opts_init(&so);
   fo_link_opts_init(&lo);
+  fo_ablp_opts_init(&ao);
   optind = 0;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
@@ -225,6 +247,28 @@ int cmd_sample(int argc, char **argv) {
     case OPT_NEG: if ((ret = cli_neg_arg("sample", optarg, &lo.neg, &lo.neg_amount))) goto out; break;
     case OPT_NO_STRICT: lo.strict = false; break;
     case OPT_EXCLUDE: lo.exclude_seed_edges = true; break;
+    case OPT_ANCHORS:
+      free(anchors);
+      anchors = NULL;
+      if ((ret = cli_i64_list("sample", "--anchors", optarg, &anchors, &n_anchors))) goto out;
+      ablp = true;
+      break;
+    case OPT_SUPERVISION:
+    case OPT_NEG_TYPE: {
+      char **p = c == OPT_SUPERVISION ? &sup : &neg_type;
+      free(*p);
+      *p = strdup(optarg);
+      ablp_opt = true;
+      break;
+    }
+    case OPT_NO_HARD: ao.no_hard_negatives = ablp_opt = true; break;
+    case OPT_RANDOM_NEG: {
+      uint64_t k;
+      if ((ret = cli_u64("sample", "--random-negatives", optarg, &k))) goto out;
+      ao.num_random_negatives = k > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)k;
+      ablp_opt = true;
+      break;
+    }
     case 'h': help(); goto out;
     default: ret = cli_bad_option("sample", c, argv, lopts); goto out;
     }
@@ -237,17 +281,31 @@ int cmd_sample(int argc, char **argv) {
     ret = cli_usage_error("sample", "missing --fanout");
     goto out;
   }
-  if (link && have_seeds) {
-    ret = cli_usage_error("sample", "give --seeds or --edge-seeds, not both");
+  if ((int)link + (int)have_seeds + (int)ablp > 1) {
+    ret = cli_usage_error("sample", "give one of --seeds, --edge-seeds and --anchors");
     goto out;
+  }
+  if (ablp_opt && !ablp) {
+    ret = cli_usage_error("sample", "--supervision, --negative-type, --no-hard-negatives and "
+                          "--random-negatives need --anchors");
+    goto out;
+  }
+  if (ablp && (edge_type || lo.neg != FO_NEG_NONE || lo.exclude_seed_edges)) {
+    ret = cli_usage_error("sample", "--edge-type, --neg and --exclude-seed-edges need --edge-seeds "
+                          "(with --anchors: --supervision, --random-negatives)");
+    goto out;
+  }
+  if (ablp) {
+    ao.strict = lo.strict;
+    lo.strict = true;
   }
   if (!link && (edge_type || lo.neg != FO_NEG_NONE || !lo.strict || lo.exclude_seed_edges)) {
     ret = cli_usage_error("sample", "--edge-type, --neg, --no-strict and --exclude-seed-edges "
                           "need --edge-seeds");
     goto out;
   }
-  if (!have_seeds && !link) {
-    ret = cli_usage_error("sample", "missing --seeds (or --edge-seeds)");
+  if (!have_seeds && !link && !ablp) {
+    ret = cli_usage_error("sample", "missing --seeds (or --edge-seeds, --anchors)");
     goto out;
   }
   if ((ret = cli_temporal_check("sample", &so, seed_time != NULL))) goto out;
@@ -261,9 +319,19 @@ int cmd_sample(int argc, char **argv) {
     goto out;
   }
   if ((ret = cli_fanouts_resolve("sample", d, &fanouts, &so)) ||
-      (!link && (ret = cli_node_type(d, "--seeds", seed_type_name, &seed_type))))
+      (!link && !ablp && (ret = cli_node_type(d, "--seeds", seed_type_name, &seed_type))))
     goto out;
-  if (link) {
+  if (ablp) {
+    /* anchor-based link prediction: the ABLP sampler makes the node batch */
+    ao.sampler = so;
+    ao.supervision_edge_type = sup;
+    ao.negative_edge_type = neg_type;
+    if ((rc = fo_ablp_sampler_create(d, &ao, &as)) != FO_OK || (rc = fo_ablp_batch_create(&ab)) != FO_OK ||
+        (rc = fo_ablp_sampler_sample(as, anchors, n_anchors, epoch, batch_index, ab)) != FO_OK) {
+      ret = cli_fail(rc);
+      goto out;
+    }
+  } else if (link) {
     /* link prediction: the link sampler makes the node batch */
     lo.sampler = so;
     lo.edge_type = edge_type;
@@ -281,6 +349,7 @@ int cmd_sample(int argc, char **argv) {
     goto out;
   }
   if (lb) b = lb->sample;
+  if (ab) b = ab->sample;
   if (b->typed) {
     if ((rc = print_typed(d, b, orig)) != FO_OK) {
       putchar('\n');
@@ -288,6 +357,7 @@ int cmd_sample(int argc, char **argv) {
       goto out;
     }
     if (lb) cli_print_link(d, lb);
+    if (ab) cli_print_ablp(d, ab);
     printf("}\n");
     goto out;
   }
@@ -314,7 +384,12 @@ int cmd_sample(int argc, char **argv) {
   if (lb) cli_print_link(d, lb);
   printf("}\n");
 out:
-  if (lb) b = NULL; /* lb's */
+  if (lb || ab) b = NULL; /* lb's or ab's */
+  fo_ablp_batch_destroy(ab);
+  fo_ablp_sampler_destroy(as);
+  free(anchors);
+  free(sup);
+  free(neg_type);
   fo_link_batch_destroy(lb);
   fo_link_sampler_destroy(ls);
   free(esrc);

@@ -84,6 +84,10 @@ int cli_fanouts_resolve(const char *cmd, const fo_dataset_t *d, cli_fanouts *f,
         return failf(FO_EINVAL, "--fanout %s=...: relation '%s' names several "
                                      "edge types: write SRC__REL__DST", f->typed[i].key,
                                      f->typed[i].key);
+      if (et < 0 && fo_dataset_label_edge_type_find(d, f->typed[i].key) != -1)
+        return failf(FO_EINVAL, "--fanout %s=...: '%s' is a labels-only (supervision) edge "
+                                     "type: the sampler never traverses it", f->typed[i].key,
+                                     f->typed[i].key);
       if (et < 0)
         return failf(FO_EINVAL, "--fanout %s=...: '%s' is not an edge type of "
                                      "'%s'", f->typed[i].key, f->typed[i].key, fo_dataset_path(d));

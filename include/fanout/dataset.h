@@ -327,7 +327,13 @@ typedef struct fo_edge_type {
   int32_t src_type;   /**< node type index of src */
   int32_t dst_type;   /**< node type index of dst */
   int64_t n_edges;    /**< edges of this type; their ids are 0..n_edges-1 */
+  int32_t label;      /**< 0 for a traversed edge type; FO_LABEL_POSITIVE or
+                           FO_LABEL_NEGATIVE for a labels-only (supervision) edge type */
 } fo_edge_type;
+
+/** fo_edge_type.label of a labels-only edge type (docs/FORMAT.md, format_version 3). */
+#define FO_LABEL_POSITIVE 1
+#define FO_LABEL_NEGATIVE 2
 
 /**
  * Describe edge type `et` (0 <= et < fo_dataset_num_edge_types(d)), in manifest order.
@@ -391,6 +397,32 @@ FO_API int fo_dataset_edge_split(const fo_dataset_t *d, int32_t et, const char *
  */
 FO_API int fo_dataset_edge_endpoints(const fo_dataset_t *d, int32_t et, const int64_t *eids,
                                      int64_t n, fo_nid_t *src, fo_nid_t *dst);
+
+/*
+ * Labels-only (supervision) edge types (format_version 3; `fanout import --supervision-edges`):
+ * edge types the sampler never traverses, read to label anchor-based link prediction batches
+ * (ablp.h). They are a table of their own, indexed 0..fo_dataset_num_label_edge_types(d)-1:
+ * fo_dataset_num_edge_types(), fo_dataset_edge_type(), fo_dataset_edge_type_find() and
+ * fo_dataset_edge_topology() never see them, so no edge type index the sampler or a batch uses
+ * names one, and fo_dataset_num_edges() does not count their edges.
+ */
+
+/** Number of labels-only edge types (0 for datasets without, and every version 1 or 2). */
+FO_API int32_t fo_dataset_num_label_edge_types(const fo_dataset_t *d);
+
+/** Describe labels-only edge type i (label FO_LABEL_POSITIVE or _NEGATIVE).
+ * @return FO_OK; FO_ERANGE if i is out of range. Cost: O(1). */
+FO_API int fo_dataset_label_edge_type(const fo_dataset_t *d, int32_t i, fo_edge_type *out);
+
+/** Index of a labels-only edge type by "src__rel__dst" or a relation only one of them has;
+ * -1 when there is none, -2 when a bare relation is ambiguous. Cost: O(labels-only types). */
+FO_API int32_t fo_dataset_label_edge_type_find(const fo_dataset_t *d, const char *name);
+
+/** The CSC (FO_EDGE_DIR_IN) or CSR of labels-only edge type i, as fo_dataset_edge_topology.
+ * @return FO_OK; FO_ERANGE for i out of range; FO_EINVAL if the direction is not stored.
+ * Cost: O(1); valid until fo_dataset_close(d). */
+FO_API int fo_dataset_label_edge_topology(const fo_dataset_t *d, int32_t i, fo_edge_dir dir,
+                                          fo_topology *out);
 
 /**
  * The node data of node type t, as a dataset view: fo_dataset_num_nodes() gives n_t and

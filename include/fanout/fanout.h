@@ -14,6 +14,7 @@
 #include "sampler.h"
 #include "loader.h"
 #include "link.h"
+#include "ablp.h"
 #include "partition.h"
 #include "dist.h"
 #include "worker.h"

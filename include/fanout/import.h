@@ -168,6 +168,18 @@ typedef struct fo_import_edge_split {
   const char *splits;    /**< "train=a.npy,val=b.npy" (names: letters, digits, '_', up to 31) */
 } fo_import_edge_split;
 
+/** Labels-only (supervision) edges of a typed import (`--supervision-edges S__R__D=FILE`,
+ * `--supervision-negatives S__R__D=FILE`): stored as an edge type flagged labels_only (format
+ * version 3, docs/FORMAT.md) that the sampler never traverses; ablp.h reads them. */
+typedef struct fo_import_label_edges {
+  const char *edge_type; /**< "SRC__REL__DST": SRC and DST are node types of the import's edge
+                              types; the name is new (not an edge type of the import) */
+  const char *path;      /**< its edge list (src_column, dst_column; .gz ok): ids of SRC and DST
+                              as the import's edge types give them; an id that is no node of
+                              that type is FO_ERANGE naming file, line and id */
+  bool negative;         /**< hard negatives; default false: positives */
+} fo_import_label_edges;
+
 /** Settings of one node type of a typed import; every field but `name` is optional. */
 typedef struct fo_import_node_type {
   const char *name;      /**< the node type (it must occur in the import) */
@@ -282,6 +294,17 @@ typedef struct fo_import_opts {
                                    fo_import_edge_split); borrowed. Not with the typed OGB
                                    layout (FO_ENOSYS) */
   int32_t n_edge_splits;      /**< default 0; at most FO_IMPORT_MAX_EDGE_SPLIT_TYPES */
+  const fo_import_label_edges *label_edges; /**< [n_label_edges] labels-only edge types from
+                                   their own files (one file per edge type form only); their
+                                   ids never add nodes; they get no reverse type, no undirected
+                                   copy, no self-loop removal (dedup applies), and both a CSC and
+                                   a CSR. Borrowed. */
+  int32_t n_label_edges;      /**< default 0 */
+  const char *labels_only;    /**< "REL,REL,...": edge types whose relation is listed are stored
+                                   labels-only positive (either typed form; with --edge-type-col
+                                   the node lists give the endpoints' types as for every line);
+                                   default NULL */
+  const char *negative_labels; /**< "REL,...": the same, stored as hard negatives; default NULL */
 } fo_import_opts;
 
 /** Most entries of fo_import_opts.edge_splits. */

@@ -48,6 +48,8 @@ from ._fanout import (
 __version__ = _fanout.__version__
 
 __all__ = [
+    "ABLPBatch",
+    "ABLPLoader",
     "Batch",
     "Dataset",
     "DistContext",
@@ -64,6 +66,7 @@ __all__ = [
     "import_dataset",
     "import_edges",
     "init_neighbor_loader_worker",
+    "label_edge_types",
     "random_permutation",
     "set_log_level",
     "status_name",
@@ -388,6 +391,10 @@ def _edge_type_index(ds: Dataset, key: Any, what: str) -> int:
     if len(hits) == 1:
         return hits[0]
     err = KeyError if what == "key" else ValueError
+    name = "__".join(key) if isinstance(key, tuple) else key
+    if any(name in ("__".join(lt[:3]), lt[1]) for lt in _fanout.ABLPSampler.label_edge_types(ds)):
+        raise err(f"{what}: {key!r} is a labels-only (supervision) edge type of '{ds.path}': "
+                  f"the sampler never traverses it")
     raise err(f"{what}: {key!r} is not an edge type of '{ds.path}' (it has: "
               f"{', '.join(repr(et) for et in ets)})")
 
@@ -1821,3 +1828,6 @@ def worker_plan(
     return _fanout.worker_plan(**_worker_kwargs(
         0, local_world_size, 0, 1, False, True, num_cpu_threads, 0, allow_shared_cores,
         topology_xml, topology_synthetic, None))
+
+
+from ._ablp import ABLPBatch, ABLPLoader, label_edge_types  # noqa: E402  (uses the names above)

@@ -113,6 +113,8 @@ extern PyTypeObject fopy_DistType;
 
 /* ---- link.c ---- */
 extern PyTypeObject fopy_LinkSamplerType; /* LinkSampler: fo_link_sampler_t */
+/* ---- ablp.c ---- */
+extern PyTypeObject fopy_ABLPSamplerType; /* ABLPSampler: fo_ablp_sampler_t */
 
 /** The context of a Dist object, or NULL with TypeError (not a Dist) or ValueError
  *  (finalized) set. */

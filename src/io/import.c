@@ -137,6 +137,11 @@ static int check_opts(const fo_import_opts *o) {
   if (o->time_column >= 0 && o->n_edge_times)
     return FO_FAIL(FO_EINVAL, "--time-col and --edge-time %s=... both give edge times: use one",
                    o->edge_times[0].edge_type);
+  if (!fo__import_is_typed(o) && (o->n_label_edges || o->labels_only || o->negative_labels))
+    return FO_FAIL(FO_EINVAL, "%s: supervision edge types need a typed import (--edge-type or "
+                   "--edge-type-col)", o->n_label_edges ? (o->label_edges[0].negative ?
+                   "--supervision-negatives" : "--supervision-edges") : o->labels_only ?
+                   "--labels-only" : "--negative-labels");
   /* --reverse-edges also applies to OGB's heterogeneous layout (ogb.c refuses it otherwise) */
   if (!fo__import_is_typed(o) &&
       (o->n_node_type_opts || (o->reverse_edges && o->format != FO_FORMAT_OGB) || o->node_types ||

@@ -10,6 +10,11 @@
  * Then, per edge type, build.c's steps (self loops and undirected for types with src = dst,
  * dedup, CSC/CSR, edge ids, edge_orig) write the arrays "e<k>.*"; per node type nodedata.c
  * writes "n<k>.*"; --reverse-edges appends the reverse types (d, rev_r, s) for s != d.
+ * Labels-only (supervision) edge types (--supervision-edges / --supervision-negatives
+ * S__R__D=FILE, or relations named by --labels-only / --negative-labels) are read after the
+ * graph's edge types, so their ids can only name nodes the graph has, and are written last
+ * with "labels_only" (CSC and CSR, no reverse type, no undirected copy); a dataset with one is
+ * format_version 3, so that readers of version 2 refuse it rather than traverse its labels.
  *
  * Integer keys are interned as their 8 bytes, so one table (strmap.c) serves both id kinds.
  */
@@ -18,6 +23,7 @@
 
 #define MAX_NAME FO_TYPE_NAME_MAX
 #define FORMAT_VERSION_TYPED 2
+#define FORMAT_VERSION_LABELS 3 /* with labels-only (supervision) edge types */
 
 typedef enum id_mode { IDS_KEEP = 0, IDS_LIST = 1, IDS_INTERN = 2 } id_mode;
 
@@ -41,6 +47,7 @@ typedef struct etype {
   const char *path; /* one file per edge type */
   fo__edges edges;  /* local ids, in input order */
   double *w;        /* --edge-weight or --weight-col: [edges.n] in input order, or NULL */
+  int label;        /* 0: traversed; FO_LABEL_POSITIVE / _NEGATIVE: labels only */
   int w_bytes;      /* 4 or 8: stored dtype */
   int64_t *tm;      /* --edge-time or --time-col: [edges.n] in input order, or NULL */
   int64_t cap_w, cap_tm; /* the columns' growth */
@@ -65,6 +72,8 @@ typedef struct typed {
   fo__progress prog;
   uint64_t base;
   unsigned char esplit_seen[FO_IMPORT_MAX_EDGE_SPLIT_TYPES]; /* edge_split.c */
+  bool label_pass;         /* reading labels-only files: ids never add nodes */
+  int n_label;             /* labels-only edge types among et */
 } typed;
 
 /* ---- names ---------------------------------------------------------------------------------- */
@@ -147,6 +156,26 @@ static int add_etype(typed *T, int src, const char *rel, size_t rlen, int dst, c
 
 static void et_name(const typed *T, int src, const char *rel, int dst, char *buf, size_t cap) {
   snprintf(buf, cap, "%s__%s__%s", T->nt[src].name, rel, T->nt[dst].name);
+}
+
+/* Whether rel[rlen] is an entry of the comma list `list`. */
+static bool rel_listed(const char *list, const char *rel, size_t rlen) {
+  for (const char *p = list; p && *p;) {
+    size_t n = strcspn(p, ",");
+    if (n == rlen && !memcmp(p, rel, rlen)) return true;
+    p += n + (p[n] == ',');
+  }
+  return false;
+}
+
+/* The label of a new edge type with relation rel[rlen]: --labels-only, --negative-labels. */
+static int rel_label(const fo_import_opts *o, const char *rel, size_t rlen, int *label) {
+  const bool pos = rel_listed(o->labels_only, rel, rlen), neg = rel_listed(o->negative_labels, rel, rlen);
+  if (pos && neg)
+    return FO_FAIL(FO_EINVAL, "relation '%.*s' is in both --labels-only and --negative-labels",
+                   (int)rlen, rel);
+  *label = pos ? FO_LABEL_POSITIVE : neg ? FO_LABEL_NEGATIVE : 0;
+  return FO_OK;
 }
 
 /* The key of an id token: the token itself (string ids) or the 8 bytes of its integer. */
@@ -233,12 +262,21 @@ static int local_id(typed *T, const fo__reader *r, int t, const char *tok, size_
     if (*out == INT64_MAX)
       return FO_FAIL(FO_ERANGE, "%s:%lld: node id %lld is too large", r->path,
                      (long long)r->lineno, (long long)*out);
+    if (T->label_pass && *out >= nt->n)
+      return FO_FAIL(FO_ERANGE, "%s:%lld: node id %lld is not a node of type '%s' (the graph "
+                     "has %lld; supervision edges never add nodes)", r->path, (long long)r->lineno,
+                     (long long)*out, nt->name, (long long)nt->n);
     if (*out >= nt->n) nt->n = *out + 1;
     return FO_OK;
   }
   if ((rc = id_key(T, r, tok, tlen, kb, &key, &klen)) != FO_OK) return rc;
-  if ((rc = fo__strmap_get(nt->ids, key, klen, nt->mode == IDS_INTERN, out, NULL)) != FO_OK)
+  if ((rc = fo__strmap_get(nt->ids, key, klen, nt->mode == IDS_INTERN && !T->label_pass, out,
+                           NULL)) != FO_OK)
     return rc;
+  if (*out < 0 && nt->mode == IDS_INTERN)
+    return FO_FAIL(FO_ERANGE, "%s:%lld: node id '%.*s' is not a node of type '%s' (it is in no "
+                   "edge of the graph; supervision edges never add nodes)", r->path,
+                   (long long)r->lineno, (int)(tlen > 40 ? 40 : tlen), tok, nt->name);
   if (*out < 0)
     return FO_FAIL(FO_ERANGE, "%s:%lld: node id '%.*s' of type '%s' is not in --node-ids %s=%s",
                    r->path, (long long)r->lineno, (int)(tlen > 40 ? 40 : tlen), tok, nt->name,
@@ -316,6 +354,54 @@ static int on_list_line(typed *T, const fo__reader *r, const char *const *tok, c
   return FO_OK;
 }
 
+/* --supervision-edges / --supervision-negatives S__R__D=FILE: a labels-only edge type between
+ * two node types of the import's edge types, with a new name. */
+static int add_label_edges(typed *T) {
+  const fo_import_opts *o = T->o;
+  if (o->n_label_edges < 0 || (o->n_label_edges > 0 && !o->label_edges))
+    return FO_FAIL(FO_EINVAL, "bad supervision edge list (n_label_edges %d)", (int)o->n_label_edges);
+  for (int i = 0; i < o->n_label_edges; i++) {
+    const fo_import_label_edges *le = &o->label_edges[i];
+    const char *opt = le->negative ? "--supervision-negatives" : "--supervision-edges";
+    const char *a = le->edge_type, *p1 = a ? strstr(a, "__") : NULL;
+    const char *p2 = p1 ? strstr(p1 + 2, "__") : NULL;
+    int s, d, k, rc;
+    char list[512] = "";
+    if (!le->edge_type || !le->path)
+      return FO_FAIL(FO_EINVAL, "%s %d: edge type or path is NULL", opt, i + 1);
+    while (p2 && strstr(p2 + 2, "__")) p2 = strstr(p2 + 2, "__"); /* relations hold no "__" */
+    if (!p2 || p2 == p1 + 2 || p1 == a || !p2[2])
+      return FO_FAIL(FO_EINVAL, "%s %s=%s: '%s' is not SRC__REL__DST", opt, a, le->path, a);
+    {
+      char rel[MAX_NAME + 1];
+      const size_t rl = (size_t)(p2 - p1 - 2);
+      if (rl > MAX_NAME)
+        return FO_FAIL(FO_EINVAL, "%s %s: the relation is longer than %d bytes", opt, a, MAX_NAME);
+      memcpy(rel, p1 + 2, rl);
+      rel[rl] = '\0';
+      if ((rc = check_name(rel, true, opt)) != FO_OK) return rc;
+    }
+    s = find_type(T, a, (size_t)(p1 - a));
+    d = find_type(T, p2 + 2, strlen(p2 + 2));
+    for (int j = 0; j < T->n_nt; j++)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "", T->nt[j].name);
+    if (s < 0 || d < 0)
+      return FO_FAIL(FO_EINVAL, "%s %s=%s: node type '%.*s' is not a node type of the edge types "
+                     "(node types: %s)", opt, a, le->path, s < 0 ? (int)(p1 - a) : (int)strlen(p2 + 2),
+                     s < 0 ? a : p2 + 2, list);
+    for (int j = 0; j < T->n_et; j++) {
+      char nm[3 * MAX_NAME + 8];
+      et_name(T, T->et[j].src, T->et[j].rel, T->et[j].dst, nm, sizeof nm);
+      if (!strcmp(nm, a))
+        return FO_FAIL(FO_EINVAL, "%s %s=%s: edge type '%s' is given already (as '%s')", opt, a,
+                       le->path, a, T->et[j].path);
+    }
+    if ((rc = add_etype(T, s, p1 + 2, (size_t)(p2 - p1 - 2), d, le->path, &k)) != FO_OK) return rc;
+    T->et[k].label = le->negative ? FO_LABEL_NEGATIVE : FO_LABEL_POSITIVE;
+  }
+  return FO_OK;
+}
+
 static int parse_per_type(typed *T) {
   const fo_import_opts *o = T->o;
   int32_t cols[4] = {o->src_column, o->dst_column};
@@ -342,8 +428,11 @@ static int parse_per_type(typed *T) {
         return FO_FAIL(FO_EINVAL, "--edge-type %s given twice ('%s' and '%s')", nm,
                        T->et[j].path, e->path);
       }
-    if ((rc = add_etype(T, s, e->rel, strlen(e->rel), d, e->path, &k)) != FO_OK) return rc;
+    if ((rc = add_etype(T, s, e->rel, strlen(e->rel), d, e->path, &k)) != FO_OK ||
+        (rc = rel_label(o, e->rel, strlen(e->rel), &T->et[k].label)) != FO_OK)
+      return rc;
   }
+  if ((rc = add_label_edges(T)) != FO_OK) return rc;
   for (int i = 0; i < o->n_node_type_opts; i++) {
     const fo_import_node_type *nto = &o->node_type_opts[i];
     int t = nto->name ? find_type(T, nto->name, strlen(nto->name)) : -1;
@@ -381,7 +470,8 @@ static int parse_per_type(typed *T) {
     }
   }
   for (int i = 0; i < T->n_et; i++)
-    if ((rc = read_fields(T, T->et[i].path, cols, n_cols, value_expect(o, "two node ids", where, sizeof where),
+    if (!T->et[i].label &&
+        (rc = read_fields(T, T->et[i].path, cols, n_cols, value_expect(o, "two node ids", where, sizeof where),
                           on_edge_line, &T->et[i])) != FO_OK)
       return rc;
   for (int t = 0; t < T->n_nt; t++) {
@@ -402,6 +492,13 @@ static int parse_per_type(typed *T) {
                      "%lld edges: give --num-nodes %s=%lld to confirm", nt->name,
                      (long long)(nt->n - 1), (long long)nt->n, (long long)m, nt->name, (long long)nt->n);
   }
+  /* labels-only types last: the node sets are fixed now, and their ids must be in them */
+  T->label_pass = true;
+  for (int i = 0; i < T->n_et; i++)
+    if (T->et[i].label &&
+        (rc = read_fields(T, T->et[i].path, cols, 2, "two node ids", on_edge_line, &T->et[i])) != FO_OK)
+      return rc;
+  T->label_pass = false;
   return FO_OK;
 }
 
@@ -509,7 +606,9 @@ static int on_typed_edge(typed *T, const fo__reader *r, const char *const *tok, 
   slot = &T->triple[(rel * T->n_nt + s) * T->n_nt + d];
   if (*slot < 0) {
     int k;
-    if ((rc = add_etype(T, s, tok[1], tl[1], d, NULL, &k)) != FO_OK) return rc;
+    if ((rc = add_etype(T, s, tok[1], tl[1], d, NULL, &k)) != FO_OK ||
+        (rc = rel_label(T->o, tok[1], tl[1], &T->et[k].label)) != FO_OK)
+      return rc;
     *slot = k;
   }
   {
@@ -662,13 +761,19 @@ static int write_etype(typed *T, int k, int src, const char *rel, int dst, const
   fo__topology t;
   json_t *obj;
   int rc;
+  fo_import_opts lo = *T->o;
+  if (wt->label) lo.csc = lo.csr = true; /* the ABLP loader reads an anchor's row of the CSR */
   snprintf(prefix, sizeof prefix, "e%d.", k);
   et_name(T, src, rel, dst, name, sizeof name);
   obj = json_pack("{s:s, s:s, s:s, s:s, s:I, s:s#}", "name", name, "src", T->nt[src].name, "rel",
                   rel, "dst", T->nt[dst].name, "num_edges", (json_int_t)es->m, "prefix", prefix,
                   (int)(strlen(prefix) - 1));
   json_array_append_new(list, obj);
-  if ((rc = fo__topology_build(es, T->nt[src].n, T->nt[dst].n, T->o, &t)) != FO_OK)
+  if (wt->label) {
+    json_object_set_new(obj, "labels_only", json_true());
+    json_object_set_new(obj, "label", json_string(wt->label == FO_LABEL_NEGATIVE ? "negative" : "positive"));
+  }
+  if ((rc = fo__topology_build(es, T->nt[src].n, T->nt[dst].n, &lo, &t)) != FO_OK)
     return fo__context(rc, "edge type %s", name);
   if (wt->w) {
     /* edge weights: edge e has input edge edge_orig[e] mod m_input's (as build.c) */
@@ -680,22 +785,35 @@ static int write_etype(typed *T, int k, int src, const char *rel, int dst, const
     t.t_in = wt->tm; /* the edge set is in time order (write_edge_types) */
     t.t_m_in = m_input;
   }
-  rc = fo__topology_write(&t, T->o, prefix, w, obj);
-  if (rc == FO_OK && k < T->n_et && T->o->n_edge_splits) /* input types only, not rev_ ones */
-    rc = fo__edge_splits_write(T->o, name, T->n_et == 1, &t, m_input, prefix, w, obj, T->esplit_seen);
+  rc = fo__topology_write(&t, &lo, prefix, w, obj);
+  if (rc == FO_OK && k < T->n_et && !wt->label && T->o->n_edge_splits) /* input types only */
+    rc = fo__edge_splits_write(T->o, name, T->n_et - T->n_label == 1, &t, m_input, prefix, w, obj,
+                               T->esplit_seen);
   fo__topology_free(&t);
   return rc;
 }
 
 static int write_edge_types(typed *T, fo__writer *w, json_t *list, fo_import_report *r) {
   const fo_import_opts *o = T->o;
-  json_t *revs = json_array();
+  json_t *revs = json_array(), *labels = json_array();
   int rc = FO_OK, n_rev = 0;
   for (int k = 0; k < T->n_et && rc == FO_OK; k++) {
     etype *e = &T->et[k];
-    bool same = e->src == e->dst;
+    bool same = e->src == e->dst && !e->label;
     int64_t m_input = e->edges.n;
     fo__edge_set es;
+    if (e->label) {
+      /* labels only: dedup at most, no graph counts, listed after every traversed type */
+      if ((rc = fo__edges_take(&e->edges, false, o->cancel, &es)) == FO_OK) {
+        fo_import_report ignore;
+        memset(&ignore, 0, sizeof ignore);
+        if ((rc = fo__edges_prepare(&es, m_input, T->nt[e->src].n, T->nt[e->dst].n, false, false,
+                                    o->dedup, &ignore)) == FO_OK)
+          rc = write_etype(T, k, e->src, e->rel, e->dst, &es, e, m_input, w, labels);
+      }
+      fo__edge_set_free(&es);
+      continue;
+    }
     r->n_input_edges += m_input;
     if ((rc = fo__edges_take(&e->edges, same && o->undirected, o->cancel, &es)) == FO_OK &&
         (rc = fo__edges_prepare(&es, m_input, T->nt[e->src].n, T->nt[e->dst].n,
@@ -715,7 +833,7 @@ static int write_edge_types(typed *T, fo__writer *w, json_t *list, fo_import_rep
         es.nt_dst = T->nt[e->dst].time;
       }
       if (rc == FO_OK) rc = write_etype(T, k, e->src, e->rel, e->dst, &es, e, m_input, w, list);
-      if (rc == FO_OK && o->reverse_edges && !same) {
+      if (rc == FO_OK && o->reverse_edges && e->src != e->dst) {
         char rel[MAX_NAME + 8];
         int64_t *tmp = es.src;
         const int64_t *nt = es.nt_src;
@@ -734,7 +852,9 @@ static int write_edge_types(typed *T, fo__writer *w, json_t *list, fo_import_rep
   }
   json_array_extend(list, revs);
   json_decref(revs);
-  r->n_edge_types = T->n_et + n_rev;
+  json_array_extend(list, labels);
+  json_decref(labels);
+  r->n_edge_types = T->n_et - T->n_label + n_rev;
   return rc;
 }
 
@@ -743,7 +863,7 @@ static int check_reverse(const typed *T) {
   for (int k = 0; k < T->n_et; k++) {
     const etype *e = &T->et[k];
     char rel[MAX_NAME + 8], nm[3 * MAX_NAME + 16];
-    if (e->src == e->dst) continue;
+    if (e->src == e->dst || e->label) continue;
     snprintf(rel, sizeof rel, "rev_%s", e->rel);
     et_name(T, e->dst, rel, e->src, nm, sizeof nm);
     if (strlen(rel) > MAX_NAME)
@@ -926,6 +1046,10 @@ static int check_typed_opts(const fo_import_opts *o, int n_inputs, const char *c
                    "SRC,REL,DST FILE)", inputs[0]);
   if (o->edge_type_column >= 0 && n_inputs < 1)
     return FO_FAIL(FO_EINVAL, "--edge-type-col: no input file");
+  if (o->n_label_edges > 0 && o->edge_type_column >= 0)
+    return FO_FAIL(FO_EINVAL, "%s: with --edge-type-col mark relations with --labels-only or "
+                   "--negative-labels instead", o->label_edges[0].negative ?
+                   "--supervision-negatives" : "--supervision-edges");
   if ((o->node_types || o->default_node_type) && o->edge_type_column < 0)
     return FO_FAIL(FO_EINVAL, "%s applies to --edge-type-col only",
                    o->node_types ? "--node-types" : "--default-node-type");
@@ -966,10 +1090,16 @@ static int write_typed(typed *T, const char *out_dir, json_t *prov, fo_import_re
   /* what the reader accepts (store/dataset.c): 1..65535 node types, 1..32767 edge types */
   {
     int n_rev = 0;
-    for (int k = 0; o->reverse_edges && k < T->n_et; k++) n_rev += T->et[k].src != T->et[k].dst;
+    T->n_label = 0;
+    for (int k = 0; k < T->n_et; k++) T->n_label += T->et[k].label != 0;
+    for (int k = 0; o->reverse_edges && k < T->n_et; k++)
+      n_rev += T->et[k].src != T->et[k].dst && !T->et[k].label;
     if (T->n_et == 0)
       rc = FO_FAIL(FO_EFORMAT, "no edges: a typed dataset needs at least one edge type, and the "
                    "input has no edge lines");
+    else if (T->n_et == T->n_label)
+      rc = FO_FAIL(FO_EINVAL, "every edge type is labels-only (supervision): a typed dataset "
+                   "needs an edge type the sampler traverses");
     else if (T->n_nt > 65535 || T->n_et + n_rev > 32767)
       rc = FO_FAIL(FO_ERANGE, "%d node types and %d edge types%s: a typed dataset holds at most "
                    "65535 node types and 32767 edge types", T->n_nt, T->n_et + n_rev,
@@ -1023,7 +1153,9 @@ static int write_typed(typed *T, const char *out_dir, json_t *prov, fo_import_re
 
   if ((rc = fo__writer_begin(out_dir, o->force, &w)) != FO_OK) goto out;
   man = fo__writer_manifest(w);
-  json_object_set_new(man, "format_version", json_integer(FORMAT_VERSION_TYPED));
+  /* version 3 only with labels-only types, so a version-2 reader never traverses them */
+  json_object_set_new(man, "format_version",
+                      json_integer(T->n_label ? FORMAT_VERSION_LABELS : FORMAT_VERSION_TYPED));
   json_object_set_new(man, "num_nodes", json_integer(r.n_nodes));
   json_object_set_new(man, "num_edges", json_integer(0));
   nts = json_array();

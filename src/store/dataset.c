@@ -580,7 +580,10 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
   fo_dataset_opts po;
   int64_t np;
   int rc;
-  const bool typed = d->format_version == FO_FORMAT_VERSION_TYPED;
+  const bool typed = d->format_version >= FO_FORMAT_VERSION_TYPED;
+  if (d->format_version == FO_FORMAT_VERSION_LABELS)
+    return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset has format_version 1 or 2, not 3 "
+                   "(labels-only edge types are not carried into partitions)", FO_MANIFEST);
   if (!json_is_array(jp) || json_array_size(jp) < 1 || json_array_size(jp) > 65536 ||
       (!typed && !json_is_object(jb)) || !json_is_string(jm))
     return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset needs 'parts' (1..65536 names), "
@@ -691,6 +694,62 @@ static int type_string(json_t *obj, const char *key, const char *where, int64_t 
   return FO_OK;
 }
 
+/* An edge type's "labels_only" flag (format_version 3, docs/FORMAT.md): absent or false for a
+ * traversed type; true with "label": "positive" or "negative" for a supervision type. A
+ * version-2 manifest must not have it: a reader of version 2 would traverse the type. */
+static int label_flag(const fo_dataset_t *d, json_t *t, const char *name, bool parted, int32_t *label) {
+  json_t *lo = json_object_get(t, "labels_only"), *jl = json_object_get(t, "label");
+  const char *l;
+  *label = 0;
+  if (!lo && !jl) return FO_OK;
+  if (lo && !json_is_boolean(lo))
+    return FO_FAIL(FO_EFORMAT, "%s: edge type '%s': 'labels_only' is not true or false", FO_MANIFEST, name);
+  if (!json_is_true(lo)) {
+    if (jl)
+      return FO_FAIL(FO_EFORMAT, "%s: edge type '%s' has 'label' but is not labels_only",
+                     FO_MANIFEST, name);
+    return FO_OK;
+  }
+  if (d->format_version < FO_FORMAT_VERSION_LABELS)
+    return FO_FAIL(FO_EFORMAT, "%s: edge type '%s' is labels_only in a format_version %d "
+                   "manifest (labels-only edge types need format_version 3)", FO_MANIFEST, name,
+                   d->format_version);
+  if (parted)
+    return FO_FAIL(FO_EFORMAT, "%s: edge type '%s': labels-only edge types are not carried into "
+                   "partitions", FO_MANIFEST, name);
+  l = json_is_string(jl) ? json_string_value(jl) : "";
+  if (!strcmp(l, "positive")) *label = FO_LABEL_POSITIVE;
+  else if (!strcmp(l, "negative")) *label = FO_LABEL_NEGATIVE;
+  else
+    return FO_FAIL(FO_EFORMAT, "%s: labels-only edge type '%s': 'label' is not \"positive\" or "
+                   "\"negative\"", FO_MANIFEST, name);
+  return FO_OK;
+}
+
+/* Move the labels-only edge types behind the traversed ones (keeping both orders), so edge
+ * type indices 0..n_etypes-1 are the traversed types the sampler sees and the labels-only ones
+ * are a separate table no hop driver ever iterates. */
+static int labels_last(fo_dataset_t *d) {
+  const int32_t n = d->n_etypes;
+  int32_t k = 0, nl = 0;
+  struct fo__etype *tmp;
+  for (int32_t i = 0; i < n; i++) nl += d->etypes[i].label != 0;
+  if (!nl) return FO_OK;
+  if (nl == n)
+    return FO_FAIL(FO_EFORMAT, "%s: every edge type is labels_only: a typed dataset needs a "
+                   "traversed edge type", FO_MANIFEST);
+  if (!(tmp = malloc((size_t)n * sizeof *tmp))) return FO_FAIL(FO_ENOMEM, "types");
+  for (int32_t i = 0; i < n; i++)
+    if (!d->etypes[i].label) tmp[k++] = d->etypes[i];
+  for (int32_t i = 0; i < n; i++)
+    if (d->etypes[i].label) tmp[k++] = d->etypes[i];
+  memcpy(d->etypes, tmp, (size_t)n * sizeof *tmp);
+  free(tmp);
+  d->n_etypes = n - nl;
+  d->n_ltypes = nl;
+  return FO_OK;
+}
+
 /* "node_types" and "edge_types" of a version-2 manifest (docs/FORMAT.md), of a typed dataset,
  * of the top level of a typed partitioned one, or of one of its parts. */
 static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
@@ -772,11 +831,12 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
     for (size_t j = 0; j < i; j++)
       if (!strcmp(d->etypes[j].name, full))
         return FO_FAIL(FO_EFORMAT, "%s: edge type '%s' is listed twice", FO_MANIFEST, full);
+    if ((rc = label_flag(d, t, full, top || part, &et->label)) != FO_OK) return rc;
     if (!(et->view = v = new_view(d))) return FO_FAIL(FO_ENOMEM, "types");
     if ((rc = json_int(t, "num_edges", &v->n_edges)) != FO_OK || v->n_edges > INT64_MAX / 4 - sum_m)
       return fo__context(rc ? rc : FO_FAIL(FO_EFORMAT, "too many edges"), "%s: edge type '%s'",
                          FO_MANIFEST, full);
-    sum_m += v->n_edges;
+    if (!et->label) sum_m += v->n_edges; /* num_edges counts the traversed types only */
     v->edge_id_bound = v->n_edges;
     ns = d->ntypes[et->src_t].view->n_nodes;
     nd = d->ntypes[et->dst_t].view->n_nodes;
@@ -798,6 +858,7 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
       }
     }
   }
+  if ((rc = labels_last(d)) != FO_OK) return rc;
   if (sum_n != d->n_nodes || sum_m != d->n_edges)
     return FO_FAIL(FO_EFORMAT, "%s: num_nodes %lld and num_edges %lld are not the sums over the "
                    "types (%lld, %lld)", FO_MANIFEST, (long long)d->n_nodes, (long long)d->n_edges,
@@ -916,14 +977,14 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
     goto out;
   }
   if (!json_is_integer(ver) || json_integer_value(ver) < FO_FORMAT_VERSION ||
-      json_integer_value(ver) > FO_FORMAT_VERSION_TYPED) {
-    rc = FO_FAIL(FO_EFORMAT, "%s: unsupported format_version %lld (this fanout reads %d and 2)",
+      json_integer_value(ver) > FO_FORMAT_VERSION_LABELS) {
+    rc = FO_FAIL(FO_EFORMAT, "%s: unsupported format_version %lld (this fanout reads %d, 2 and 3)",
                  FO_MANIFEST, json_is_integer(ver) ? (long long)json_integer_value(ver) : -1LL,
                  FO_FORMAT_VERSION);
     goto out;
   }
   d->format_version = (int)json_integer_value(ver);
-  if ((d->format_version == FO_FORMAT_VERSION_TYPED) != (json_object_get(root, "node_types") != NULL)) {
+  if ((d->format_version >= FO_FORMAT_VERSION_TYPED) != (json_object_get(root, "node_types") != NULL)) {
     rc = FO_FAIL(FO_EFORMAT, "%s: format_version %d %s 'node_types'", FO_MANIFEST,
                  d->format_version, d->format_version == FO_FORMAT_VERSION ? "has" : "lacks");
     goto out;
@@ -975,7 +1036,7 @@ static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
     if ((rc = parse_partitioned(d, root, load, only)) == FO_OK && !d->typed) rc = one_type(d);
     goto out;
   }
-  if (d->format_version == FO_FORMAT_VERSION_TYPED) {
+  if (d->format_version >= FO_FORMAT_VERSION_TYPED) {
     rc = jr ? FO_FAIL(FO_EFORMAT, "%s: a typed dataset cannot be one part of a partitioned one",
                       FO_MANIFEST)
             : parse_typed(d, root, load);
@@ -1024,7 +1085,7 @@ void fo_dataset_close(fo_dataset_t *d) {
     if (d->ntypes[t].view && d->ntypes[t].view != d) close_view(d->ntypes[t].view);
     free(d->ntypes[t].name);
   }
-  for (int32_t t = 0; d->etypes && t < d->n_etypes; t++) {
+  for (int32_t t = 0; d->etypes && t < d->n_etypes + d->n_ltypes; t++) {
     if (d->etypes[t].view && d->etypes[t].view != d) close_view(d->etypes[t].view);
     free(d->etypes[t].name);
     free(d->etypes[t].src);
@@ -1329,6 +1390,7 @@ int fo_dataset_edge_type(const fo_dataset_t *d, int32_t et, fo_edge_type *out) {
   out->src_type = e->src_t;
   out->dst_type = e->dst_t;
   out->n_edges = e->view->n_edges;
+  out->label = 0;
   return FO_OK;
 }
 
@@ -1357,6 +1419,52 @@ int fo_dataset_edge_topology(const fo_dataset_t *d, int32_t et, fo_edge_dir dir,
     return FO_FAIL(FO_EINVAL, "dataset '%s': edge type '%s' has no %s (in-neighbors need a CSC: "
                    "import with --csc; out-neighbors need a CSR: import with --csr)", d->path,
                    d->etypes[et].name, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
+  *out = v->topo[dir];
+  return FO_OK;
+}
+
+int32_t fo_dataset_num_label_edge_types(const fo_dataset_t *d) { return d->n_ltypes; }
+
+int fo_dataset_label_edge_type(const fo_dataset_t *d, int32_t i, fo_edge_type *out) {
+  const struct fo__etype *e;
+  if (i < 0 || i >= d->n_ltypes)
+    return FO_FAIL(FO_ERANGE, "labels-only edge type %d not in [0, %d)", (int)i, (int)d->n_ltypes);
+  e = &d->etypes[d->n_etypes + i];
+  out->name = e->name;
+  out->src = e->src;
+  out->rel = e->rel;
+  out->dst = e->dst;
+  out->src_type = e->src_t;
+  out->dst_type = e->dst_t;
+  out->n_edges = e->view->n_edges;
+  out->label = e->label;
+  return FO_OK;
+}
+
+int32_t fo_dataset_label_edge_type_find(const fo_dataset_t *d, const char *name) {
+  int32_t found = -1;
+  if (!name) return -1;
+  for (int32_t i = 0; i < d->n_ltypes; i++)
+    if (!strcmp(d->etypes[d->n_etypes + i].name, name)) return i;
+  for (int32_t i = 0; i < d->n_ltypes; i++)
+    if (!strcmp(d->etypes[d->n_etypes + i].rel, name)) {
+      if (found >= 0) return -2;
+      found = i;
+    }
+  return found;
+}
+
+int fo_dataset_label_edge_topology(const fo_dataset_t *d, int32_t i, fo_edge_dir dir,
+                                   fo_topology *out) {
+  const fo_dataset_t *v;
+  if (i < 0 || i >= d->n_ltypes)
+    return FO_FAIL(FO_ERANGE, "labels-only edge type %d not in [0, %d)", (int)i, (int)d->n_ltypes);
+  if (dir != FO_EDGE_DIR_IN && dir != FO_EDGE_DIR_OUT)
+    return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)dir);
+  v = d->etypes[d->n_etypes + i].view;
+  if (!v->has_topo[dir])
+    return FO_FAIL(FO_EINVAL, "dataset '%s': labels-only edge type '%s' has no %s", d->path,
+                   d->etypes[d->n_etypes + i].name, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
   *out = v->topo[dir];
   return FO_OK;
 }

@@ -12,6 +12,7 @@
 #define FO_FORMAT_NAME "fanout-dataset"
 #define FO_FORMAT_VERSION 1        /* one-type datasets */
 #define FO_FORMAT_VERSION_TYPED 2  /* typed datasets */
+#define FO_FORMAT_VERSION_LABELS 3 /* typed datasets with labels-only (supervision) edge types */
 #define FO_MANIFEST "fanout.json"
 
 /* ---- .npy (npy.c) -------------------------------------------------------------------------- */
@@ -115,6 +116,7 @@ struct fo_dataset {
   int format_version;
   bool typed, is_view;
   int32_t n_ntypes, n_etypes;
+  int32_t n_ltypes; /* labels-only (supervision) edge types: etypes[n_etypes .. n_etypes + n_ltypes) */
   struct fo__ntype {
     char *name;
     fo_dataset_t *view;
@@ -122,6 +124,7 @@ struct fo_dataset {
   struct fo__etype {
     char *name, *src, *rel, *dst;
     int32_t src_t, dst_t;
+    int32_t label;    /* 0: traversed; FO_LABEL_POSITIVE or FO_LABEL_NEGATIVE: labels only */
     fo_dataset_t *view;
   } *etypes;
 };

@@ -253,7 +253,7 @@ static int verify_one(const fo_dataset_t *d) {
 int fo__dataset_check_structure(const fo_dataset_t *d) {
   int rc;
   if (!d->typed) return verify_one(d);
-  for (int32_t t = 0; t < d->n_etypes; t++)
+  for (int32_t t = 0; t < d->n_etypes + d->n_ltypes; t++) /* labels-only types too */
     if ((rc = verify_one(d->etypes[t].view)) != FO_OK)
       return fo__context(rc, "verify '%s': edge type '%s'", d->path, d->etypes[t].name);
   for (int32_t t = 0; t < d->n_ntypes; t++)

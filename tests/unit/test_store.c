@@ -295,8 +295,10 @@ static void open_manifest_errors(void **state) {
   manifest_set_top(f.dir, "format", NULL);
   open_fails(f.dir, FO_EFORMAT, "'format' is not");
   manifest_set_top(f.dir, "format", json_string("fanout-dataset"));
-  manifest_set_top(f.dir, "format_version", json_integer(3));
-  open_fails(f.dir, FO_EFORMAT, "unsupported format_version 3");
+  manifest_set_top(f.dir, "format_version", json_integer(4));
+  open_fails(f.dir, FO_EFORMAT, "unsupported format_version 4");
+  manifest_set_top(f.dir, "format_version", json_integer(3)); /* typed with labels-only types */
+  open_fails(f.dir, FO_EFORMAT, "format_version 3 lacks 'node_types'");
   manifest_set_top(f.dir, "format_version", json_integer(2));
   open_fails(f.dir, FO_EFORMAT, "format_version 2 lacks 'node_types'");
   manifest_set_top(f.dir, "format_version", json_string("1"));

@@ -1,0 +1,188 @@
+"""fanout.ABLPLoader: anchor-based link prediction (GiGL's ``DistABLPLoader``) over the C
+ABLP sampler (include/fanout/ablp.h), single process."""
+
+from __future__ import annotations
+
+import operator
+import types
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from . import _fanout
+
+
+def label_edge_types(ds) -> list:
+    """The labels-only (supervision) edge types of ``ds``: ``[(src, rel, dst, label,
+    num_edges)]`` with label ``"positive"`` or ``"negative"``."""
+    return _fanout.ABLPSampler.label_edge_types(ds)
+
+
+def _label_type_name(ds, key: Any, what: str) -> Optional[str]:
+    if key is None:
+        return None
+    if isinstance(key, tuple) and len(key) == 3 and all(isinstance(k, str) for k in key):
+        return "__".join(key)
+    if isinstance(key, str):
+        return key
+    raise TypeError(f"{what}: expected (src, rel, dst), 'src__rel__dst' or a relation name, "
+                    f"got {key!r}")
+
+
+class ABLPBatch(types.SimpleNamespace):
+    """One batch of :class:`ABLPLoader` (``HeteroData``-like, NumPy arrays): ``n_id_dict``,
+    ``edge_index_dict`` ([2, E]: row = neighbor, col = the node it was sampled for, local
+    ids), ``e_id_dict``, ``num_sampled_nodes_dict``, ``num_sampled_edges_dict``, ``x_dict``;
+    ``anchor_index`` ([n]: each anchor's local id in its node type), ``y_positive`` and
+    ``y_negative`` ([2, P] / [2, N]: row 0 the local anchor id, row 1 the local label node id),
+    ``random_negative`` ([n, k] local label node ids, -1 where none; only with
+    num_random_negatives), ``num_random_missing``, ``supervision_edge_type``,
+    ``negative_edge_type``, ``input_id``, ``epoch``, ``index``. ``y_positive_dict`` /
+    ``y_negative_dict`` give GiGL's form: {local anchor id: local label node ids}."""
+
+    @staticmethod
+    def _as_dict(y: np.ndarray, n: int) -> Dict[int, np.ndarray]:
+        out: Dict[int, np.ndarray] = {a: np.empty(0, dtype=np.int64) for a in range(n)}
+        if y.shape[1]:
+            cuts = np.flatnonzero(np.diff(y[0])) + 1
+            for part in np.split(np.arange(y.shape[1]), cuts):
+                out[int(y[0, part[0]])] = y[1, part]
+        return out
+
+    @property
+    def y_positive_dict(self) -> Dict[int, np.ndarray]:
+        return self._as_dict(self.y_positive, self.num_anchors)
+
+    @property
+    def y_negative_dict(self) -> Dict[int, np.ndarray]:
+        return self._as_dict(self.y_negative, self.num_anchors)
+
+
+class ABLPLoader:
+    """ABLPLoader(dataset, num_neighbors, input_nodes=None, supervision_edge_type=None,
+    negative_edge_type=None, hard_negatives=True, num_random_negatives=0, strict=True,
+    batch_size=1, shuffle=False, drop_last=False, seed=0, replace=False, edge_dir="in",
+    epoch=0, features=True)
+
+    GiGL's ``DistABLPLoader`` arguments where they exist (``num_neighbors``, ``input_nodes``,
+    ``supervision_edge_type``, ``batch_size``, ``shuffle``, ``drop_last``). Every batch takes
+    ``batch_size`` anchors (``input_nodes``: ids of the anchor node type, or ``(node_type,
+    ids)``; default: every node of that type), reads each anchor's positive and hard-negative
+    supervision edges from the dataset's labels-only edge types (``fanout import
+    --supervision-edges``, ``--supervision-negatives``), and samples the anchors and their
+    label nodes together; the sampler never traverses a labels-only type (and refuses one as
+    a ``num_neighbors`` key). ``supervision_edge_type``: the positive labels-only type
+    (default: the only one); ``negative_edge_type``: the hard negatives (default: the only
+    negative type between the same node types; ``hard_negatives=False``: none);
+    ``num_random_negatives``: k random label nodes per anchor, never a positive of it
+    (``strict``). A batch is a pure function of (dataset, options, anchors, epoch, batch
+    index); each ``iter()`` runs the next epoch. Batches are made on the caller's thread.
+    """
+
+    def __init__(self, dataset, num_neighbors: Any = (10, 10), input_nodes: Any = None,
+                 supervision_edge_type: Any = None, negative_edge_type: Any = None,
+                 hard_negatives: bool = True, num_random_negatives: int = 0,
+                 strict: bool = True, batch_size: int = 1, shuffle: bool = False,
+                 drop_last: bool = False, seed: int = 0, replace: bool = False,
+                 edge_dir: str = "in", epoch: int = 0, features: bool = True):
+        from . import _bad, _edge_type_fanouts
+
+        if not isinstance(dataset, _fanout.Dataset):
+            raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
+        et_fanouts = None
+        if isinstance(num_neighbors, dict):
+            num_neighbors, et_fanouts, _ = _edge_type_fanouts(dataset, num_neighbors)
+        self._fanouts = [operator.index(f) for f in num_neighbors]
+        batch_size = operator.index(batch_size)
+        if batch_size < 1:
+            raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
+        k = operator.index(num_random_negatives)
+        self._s = _fanout.ABLPSampler(
+            dataset, self._fanouts, _label_type_name(dataset, supervision_edge_type,
+                                                      "supervision_edge_type"),
+            _label_type_name(dataset, negative_edge_type, "negative_edge_type"),
+            bool(hard_negatives), k, bool(strict), int(seed), bool(replace), edge_dir, et_fanouts)
+        probe = self._s.sample(np.empty(0, dtype=np.int64), 0, 0)
+        nts = dataset.node_types
+        self._anchor_type = nts[probe["anchor_type"]]
+        self._label_type = nts[probe["label_type"]]
+        lts = label_edge_types(dataset)
+        self.supervision_edge_type = tuple(lts[probe["positive_type"]][:3])
+        self.negative_edge_type = (tuple(lts[probe["negative_type"]][:3])
+                                   if probe["negative_type"] >= 0 else None)
+        if isinstance(input_nodes, tuple) and len(input_nodes) == 2 and isinstance(input_nodes[0], str):
+            if input_nodes[0] != self._anchor_type:
+                raise _bad(ValueError, f"input_nodes: node type {input_nodes[0]!r} is not the "
+                           f"anchor type {self._anchor_type!r} of supervision edge type "
+                           f"{self.supervision_edge_type!r}")
+            input_nodes = input_nodes[1]
+        if input_nodes is None:
+            anchors = np.arange(dataset.num_nodes_dict[self._anchor_type], dtype=np.int64)
+        else:
+            a = np.asarray(input_nodes)
+            if a.ndim != 1 or (a.size and a.dtype.kind not in "iu"):
+                raise _bad(ValueError, f"input_nodes: expected a 1-D array of {self._anchor_type} "
+                           f"ids, got shape {a.shape} dtype {a.dtype}")
+            anchors = np.ascontiguousarray(a, dtype=np.int64)
+        n_a = dataset.num_nodes_dict[self._anchor_type]
+        bad = np.flatnonzero((anchors < 0) | (anchors >= n_a))
+        if bad.size:
+            raise _bad(ValueError, f"input_nodes[{bad[0]}] = {anchors[bad[0]]} is not a node id of "
+                       f"type {self._anchor_type!r} in [0, {n_a})", "FO_ERANGE")
+        self._anchors = anchors
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.shuffle = bool(shuffle)
+        self.drop_last = bool(drop_last)
+        self.seed = int(seed)
+        self.num_random_negatives = k
+        self.next_epoch = int(epoch)
+        self.features = bool(features)
+        n = anchors.shape[0]
+        self._n_batches = n // batch_size + (0 if self.drop_last or n % batch_size == 0 else 1)
+        self._x = dataset.x_dict if self.features else None
+
+    def __len__(self) -> int:
+        return self._n_batches
+
+    def set_epoch(self, epoch: int) -> None:
+        self.next_epoch = int(epoch)
+
+    def sample(self, anchors, epoch: int = 0, batch_index: int = 0) -> ABLPBatch:
+        """One batch of the given anchors with the loader's options."""
+        r = self._s.sample(np.asarray(anchors, dtype=np.int64), int(epoch), int(batch_index))
+        return self._batch(r, None, epoch, batch_index)
+
+    def _batch(self, r, input_id, epoch, index) -> ABLPBatch:
+        nts = self.dataset.node_types
+        ets = self.dataset.edge_types
+        b = ABLPBatch(epoch=epoch, index=index, input_id=input_id,
+                      anchor_index=r["anchor_index"], y_positive=r["y_positive"],
+                      y_negative=r["y_negative"], num_random_missing=r["num_random_missing"],
+                      supervision_edge_type=self.supervision_edge_type,
+                      negative_edge_type=self.negative_edge_type,
+                      anchor_type=self._anchor_type, label_type=self._label_type)
+        b.num_anchors = int(r["num_distinct"])  # distinct anchors: local ids 0..num_anchors-1
+        if self.num_random_negatives:
+            b.random_negative = r["random_negative"]
+        b.n_id_dict = {t: r["node"][i] for i, t in enumerate(nts)}
+        b.num_sampled_nodes_dict = {t: r["num_sampled_nodes"][i] for i, t in enumerate(nts)}
+        b.e_id_dict = {et: r["edge"][i] for i, et in enumerate(ets)}
+        b.edge_index_dict = {et: np.stack([r["row"][i], r["col"][i]]) for i, et in enumerate(ets)}
+        b.num_sampled_edges_dict = {et: r["num_sampled_edges"][i] for i, et in enumerate(ets)}
+        if self._x:
+            b.x_dict = {t: np.asarray(x[b.n_id_dict[t]]) for t, x in self._x.items()}
+        return b
+
+    def __iter__(self):
+        from . import random_permutation
+
+        epoch = self.next_epoch
+        self.next_epoch += 1
+        n = self._anchors.shape[0]
+        order = (random_permutation(n, self.seed, epoch) if self.shuffle
+                 else np.arange(n, dtype=np.int64))
+        for b in range(self._n_batches):
+            ids = order[b * self.batch_size:(b + 1) * self.batch_size]
+            r = self._s.sample(self._anchors[ids], epoch, b)
+            yield self._batch(r, ids, epoch, b)

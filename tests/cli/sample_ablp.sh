@@ -1,0 +1,44 @@
+# fanout import --supervision-edges / --supervision-negatives (labels-only edge types, format
+# version 3) and fanout sample DIR --anchors LIST (anchor-based link prediction): anchors plus
+# their positive and hard-negative label nodes are the seeds; y_positive / y_negative are
+# [2, E] local ids (row 0 the anchor, row 1 the label node); --random-negatives K never draws a
+# positive; a labels-only type is never sampled (nor accepted as a --fanout key); the errors.
+. "$(dirname "$0")/common.bash"
+
+# users 0..2 buy items 0..2; user 0 likes item 2, user 1 likes item 0; user 0 dislikes item 1,
+# user 2 dislikes item 0
+printf '0 0\n0 1\n1 1\n2 2\n' > buys.txt
+printf '0 2\n1 0\n' > likes.txt
+printf '0 1\n2 0\n' > dislikes.txt
+echo "== import: the supervision types are labels-only, listed last, format_version 3"
+fo import -q --edge-type user,buys,item buys.txt --reverse-edges \
+  --supervision-edges user__likes__item=likes.txt \
+  --supervision-negatives user__dislikes__item=dislikes.txt -o ds --json
+grep -o '"format_version": [0-9]*\|"labels_only": true\|"label": "[a-z]*"' ds/fanout.json
+fo verify ds
+fo info ds
+echo "== anchors 0, 1, 0: items 2, 0 (positives) and 1 (user 0's hard negative) are seeds"
+fo sample ds --fanout 0 --anchors 0,1,0 --json
+echo "== all in-neighbors: only buys and rev_buys edges are ever sampled"
+fo sample ds --fanout -1,-1 --anchors 0 --json
+echo "== random negatives (strict: never a positive of the anchor), no hard negatives"
+fo sample ds --fanout 0 --anchors 0,1 --random-negatives 3 --no-hard-negatives --seed 4 --json
+echo "== errors"
+fo sample ds --fanout likes=1 --fanout buys=1 --fanout rev_buys=1 --anchors 0 --json
+fo sample ds --fanout 1 --anchors 0 --supervision buys --json
+fo sample ds --fanout 1 --anchors 0 --supervision dislikes --json
+fo sample ds --fanout 1 --anchors 0 --supervision nope --json
+fo sample ds --fanout 1 --anchors 3 --json
+fo sample ds --fanout 1 --anchors 0 --seeds user:0 --json
+fo sample ds --fanout 1 --seeds user:0 --random-negatives 2 --json
+fo sample ds --fanout 1 --anchors 0 --neg binary:1 --json
+printf '0 2\n1 5\n' > bad.txt
+fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__likes__item=bad.txt -o bad
+fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__likes__shop=likes.txt -o bad
+fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__buys__item=likes.txt -o bad
+fo import -q --edge-type user,buys,item buys.txt --supervision-edges likes.txt -o bad
+fo import -q buys.txt --supervision-edges user__likes__item=likes.txt -o bad
+ls -d bad 2>/dev/null || echo "no output written"
+echo "== partitions do not carry labels-only types"
+"$FANOUT" partition -q ds --parts 2 -o parts >/dev/null
+fo sample parts --fanout 1 --anchors 0 --json
