@@ -61,8 +61,15 @@
  * j mod B's, triplet j = i k + q: positive i's), as PyG does. Negatives are drawn as above,
  * not restricted in time. Exclusion applies in every hop in disjoint mode.
  *
- * Not yet supported (FO_ENOSYS): partitioned and distributed datasets, weighted sampling with
- * exclusion, temporal sampling with exclusion.
+ * Partitioned datasets with every part open in this process: strict-negative checks and
+ * exclusion read each row in the part that owns it (found through the book), so batches equal
+ * the unpartitioned dataset's. Parts store CSC rows only (a homogeneous partition), so the
+ * exact strict fallback (which needs the CSR) is not used there, as on a plain dataset without
+ * a CSR; the reverse of an undirected import is excluded since `fanout partition` records the
+ * import's --undirected in the partitioned manifest (provenance.options).
+ *
+ * Not yet supported (FO_ENOSYS): distributed datasets (a part not open in this process),
+ * weighted sampling with exclusion, temporal sampling with exclusion.
  *
  * Thread-safety: a link sampler is used by one thread at a time; any number share one dataset.
  */
@@ -128,8 +135,9 @@ FO_API void fo_link_opts_init(fo_link_opts *o);
  *         names it and lists the types), an unknown neg mode, a negative amount <= 0 (or not an
  *         integer in 1..2^20 for triplet), strict negatives or exclusion without the topology
  *         they read (strict: et's CSR or CSC; message names the import option), sampler
- *         options as fo_sampler_create; FO_ENOSYS for a partitioned dataset, weighted or
- *         temporal with exclude_seed_edges; FO_ENOMEM.
+ *         options as fo_sampler_create; FO_ENOSYS for a partitioned dataset with a part not
+ *         open here (message names it), weighted or temporal with exclude_seed_edges;
+ *         FO_EINVAL when the owning part of a row lacks a direction it needs; FO_ENOMEM.
  * Thread-safety: any thread. Cost: O(n_hops + manifest) .
  */
 FO_API int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o,

@@ -19,6 +19,20 @@
 
 static const char *const method_names[] = {"hash", "range", "metis"};
 
+json_t *fo__partition_provenance(const fo_dataset_t *d, const char *in_dir, int parts,
+                                 const char *method, const char *balance, uint64_t seed) {
+  json_t *p = json_pack("{s:s, s:s, s:i, s:s, s:s, s:I}", "tool", "fanout " FO_VERSION_STRING,
+                        "input", in_dir, "parts", parts, "method", method, "balance", balance,
+                        "seed", (json_int_t)seed);
+  const char *text = fo_dataset_manifest(d);
+  json_t *root = text ? json_loads(text, 0, NULL) : NULL;
+  if (json_is_true(json_object_get(json_object_get(json_object_get(root, "provenance"), "options"),
+                                   "undirected")))
+    json_object_set_new(p, "options", json_pack("{s:b}", "undirected", 1));
+  json_decref(root);
+  return p;
+}
+
 void fo_partition_opts_init(fo_partition_opts *o) {
   memset(o, 0, sizeof *o);
   o->n_parts = 0;
@@ -702,10 +716,9 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
   }
   json_object_set_new(man, "quality", fo__partition_report_json(rep));
   json_object_set_new(man, "provenance",
-                      json_pack("{s:s, s:s, s:i, s:s, s:s, s:I}", "tool", "fanout " FO_VERSION_STRING,
-                                "input", in_dir, "parts", (int)P, "method", method_names[o->method],
-                                "balance", o->balance == FO_BALANCE_TRAIN ? "train" : "nodes",
-                                "seed", (json_int_t)o->seed));
+                      fo__partition_provenance(d, in_dir, (int)P, method_names[o->method],
+                                               o->balance == FO_BALANCE_TRAIN ? "train" : "nodes",
+                                               o->seed));
   rc = fo__writer_commit(w);
   w = NULL;
 out:

@@ -24,6 +24,11 @@ void fo__partition_assign_range(int64_t n, int32_t P, const uint8_t *weight, int
                                 int64_t *bounds, int32_t *part);
 /* The manifest's "quality" object of a report (a new reference). */
 json_t *fo__partition_report_json(const fo_partition_report *r);
+/* The provenance of a partitioned dataset written from `d`: tool, input, parts, method, balance,
+ * seed, and "options" {"undirected": true} when `d` was imported with --undirected (the link
+ * sampler's seed-edge exclusion reads it). New reference. */
+json_t *fo__partition_provenance(const fo_dataset_t *d, const char *in_dir, int parts,
+                                 const char *method, const char *balance, uint64_t seed);
 /* Partition the typed dataset `d` (opened from in_dir, structure checked, options checked)
  * into out_dir (typed.c). */
 int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *out_dir,

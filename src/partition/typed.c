@@ -560,10 +560,9 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
   }
   json_object_set_new(man, "quality", q);
   json_object_set_new(man, "provenance",
-                      json_pack("{s:s, s:s, s:i, s:s, s:s, s:I}", "tool", "fanout " FO_VERSION_STRING,
-                                "input", in_dir, "parts", (int)in.P, "method", method_names[o->method],
-                                "balance", o->balance == FO_BALANCE_TRAIN ? "train" : "nodes",
-                                "seed", (json_int_t)o->seed));
+                      fo__partition_provenance(d, in_dir, (int)in.P, method_names[o->method],
+                                               o->balance == FO_BALANCE_TRAIN ? "train" : "nodes",
+                                               o->seed));
   rc = fo__writer_commit(w);
   w = NULL;
 out:

@@ -37,6 +37,12 @@ struct fo_link_sampler {
   int64_t nS, nD;
   fo_topology csr, csc; /* of et; n_nodes 0 when not stored */
   bool has_csr, has_csc;
+  /* partitioned (in process): every part's topology per edge type and direction,
+   * ptopo[(et * 2 + dir) * P + k], pok likewise (stored in that part); rows found through the
+   * book of the row's node type */
+  int P;
+  fo_topology *ptopo;
+  bool *pok;
   /* exclusion: which edge types (and whether reversed) get the seed pairs */
   int n_xt;
   int32_t x_et[MAX_EXCL_TYPES];
@@ -101,6 +107,8 @@ void fo_link_batch_destroy(fo_link_batch_t *b) {
 void fo_link_sampler_destroy(fo_link_sampler_t *s) {
   if (!s) return;
   fo_sampler_destroy(s->s);
+  free(s->ptopo);
+  free(s->pok);
   for (int32_t et = 0; s->xt && et < s->E; et++) {
     free(s->xt[et].pairs);
     free(s->xt[et].row_node);
@@ -142,20 +150,74 @@ static int row_of(const fo_topology *t, int64_t r, int64_t *a, int64_t *b) {
   return FO_OK;
 }
 
+/*
+ * Row v of edge type et in direction dir (v a node of the row's type: the destination's for
+ * FO_EDGE_DIR_IN), with its bounds: in the dataset's own topology `own`, or over a partitioned
+ * dataset in the part that owns v (positions are that part's, as the sampler's PART_ROWS sees
+ * them). FO_EINVAL when that part is not open here or does not store the direction.
+ */
+static int row_at(const fo_link_sampler_t *s, int32_t et, fo_edge_dir dir, const fo_topology *own,
+                  int64_t v, const fo_topology **t, int64_t *a, int64_t *b) {
+  fo_edge_type ty;
+  int k, rc;
+  int64_t r;
+  if (!s->P) {
+    *t = own;
+    return row_of(own, v, a, b);
+  }
+  fo_dataset_edge_type(s->d, et, &ty);
+  if ((rc = fo_dataset_node_part(fo_dataset_node_data(s->d, dir == FO_EDGE_DIR_IN ? ty.dst_type
+                                                                                     : ty.src_type),
+                                 v, &k, &r)) != FO_OK)
+    return rc;
+  if (!s->pok[((size_t)et * 2 + (size_t)dir) * (size_t)s->P + (size_t)k])
+    return FO_FAIL(FO_EINVAL, "part %d of '%s' stores no %s of edge type '%s'", k,
+                   fo_dataset_path(s->d), dir == FO_EDGE_DIR_IN ? "CSC" : "CSR", ty.name);
+  *t = &s->ptopo[((size_t)et * 2 + (size_t)dir) * (size_t)s->P + (size_t)k];
+  return row_of(*t, r, a, b);
+}
+
 /* 1 when (u, v) is an edge of the sampler's edge type, 0 when not, < 0 on a corrupt row. */
 static int has_edge(const fo_link_sampler_t *s, int64_t u, int64_t v) {
   int64_t a1 = 0, b1 = 0, a2 = 0, b2 = 0;
+  const fo_topology *t1 = NULL, *t2 = NULL;
   int rc;
-  if (s->has_csr && (rc = row_of(&s->csr, u, &a1, &b1)) != FO_OK) return rc;
-  if (s->has_csc && (rc = row_of(&s->csc, v, &a2, &b2)) != FO_OK) return rc;
+  if (s->has_csr && (rc = row_at(s, s->et, FO_EDGE_DIR_OUT, &s->csr, u, &t1, &a1, &b1)) != FO_OK)
+    return rc;
+  if (s->has_csc && (rc = row_at(s, s->et, FO_EDGE_DIR_IN, &s->csc, v, &t2, &a2, &b2)) != FO_OK)
+    return rc;
   if (s->has_csr && (!s->has_csc || b1 - a1 <= b2 - a2)) {
     for (int64_t p = a1; p < b1; p++)
-      if (ld(s->csr.indices, s->csr.indices_bytes, p) == v) return 1;
+      if (ld(t1->indices, t1->indices_bytes, p) == v) return 1;
   } else {
     for (int64_t p = a2; p < b2; p++)
-      if (ld(s->csc.indices, s->csc.indices_bytes, p) == u) return 1;
+      if (ld(t2->indices, t2->indices_bytes, p) == u) return 1;
   }
   return 0;
+}
+
+/* Over a partitioned dataset: every open part's topologies (ptopo, pok), and has_csr /
+ * has_csc when every part stores that direction of the sampler's edge type. */
+static int open_parts(fo_link_sampler_t *s) {
+  const int P = fo_dataset_num_parts(s->d);
+  s->P = P;
+  s->has_csr = s->has_csc = true;
+  if (!(s->ptopo = calloc((size_t)s->E * 2 * (size_t)P, sizeof *s->ptopo)) ||
+      !(s->pok = calloc((size_t)s->E * 2 * (size_t)P, sizeof *s->pok)))
+    return FO_FAIL(FO_ENOMEM, "link sampler");
+  for (int32_t et = 0; et < s->E; et++)
+    for (int dir = 0; dir < 2; dir++)
+      for (int k = 0; k < P; k++) {
+        const fo_dataset_t *p = fo_dataset_part(s->d, k);
+        const size_t i = ((size_t)et * 2 + (size_t)dir) * (size_t)P + (size_t)k;
+        s->pok[i] = p && fo_dataset_edge_topology(p, et, (fo_edge_dir)dir, &s->ptopo[i]) == FO_OK;
+        if (et == s->et && !s->pok[i]) {
+          if (dir == FO_EDGE_DIR_IN) s->has_csc = false;
+          else s->has_csr = false;
+        }
+      }
+  fo_clear_error();
+  return FO_OK;
 }
 
 int fo_link_has_edge(const fo_dataset_t *d, int32_t et, fo_nid_t u, fo_nid_t v) {
@@ -260,9 +322,13 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
     return FO_FAIL(FO_ENOSYS, "create link sampler: temporal sampling with exclude_seed_edges is "
                    "not supported yet (a strict time bound, time_strict, keeps a seed edge's own "
                    "time out instead)");
-  if (fo_dataset_num_parts(d) > 0)
-    return FO_FAIL(FO_ENOSYS, "create link sampler: partitioned dataset '%s': link sampling over "
-                   "parts is not supported yet", fo_dataset_path(d));
+  if (fo_dataset_num_parts(d) > 0) {
+    for (int k = 0; k < fo_dataset_num_parts(d); k++)
+      if (!fo_dataset_part(d, k))
+        return FO_FAIL(FO_ENOSYS, "create link sampler: partitioned dataset '%s': part %d is not "
+                       "open here (link sampling across machines is not supported yet)",
+                       fo_dataset_path(d), k);
+  }
   if (o->sampler.weighted && o->exclude_seed_edges)
     return FO_FAIL(FO_ENOSYS, "create link sampler: weighted sampling with exclude_seed_edges is "
                    "not supported yet");
@@ -278,9 +344,13 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
   s->D = ty.dst_type;
   s->nS = fo_dataset_num_nodes(fo_dataset_node_data(d, s->S));
   s->nD = fo_dataset_num_nodes(fo_dataset_node_data(d, s->D));
-  s->has_csr = fo_dataset_edge_topology(d, s->et, FO_EDGE_DIR_OUT, &s->csr) == FO_OK;
-  s->has_csc = fo_dataset_edge_topology(d, s->et, FO_EDGE_DIR_IN, &s->csc) == FO_OK;
-  fo_clear_error();
+  if (fo_dataset_num_parts(d) > 0) {
+    if ((rc = open_parts(s)) != FO_OK) goto fail;
+  } else {
+    s->has_csr = fo_dataset_edge_topology(d, s->et, FO_EDGE_DIR_OUT, &s->csr) == FO_OK;
+    s->has_csc = fo_dataset_edge_topology(d, s->et, FO_EDGE_DIR_IN, &s->csc) == FO_OK;
+    fo_clear_error();
+  }
   if (o->neg != FO_NEG_NONE && o->strict && !s->has_csr && !s->has_csc) {
     rc = FO_FAIL(FO_EINVAL, "create link sampler: strict negatives need the CSR or CSC of edge "
                  "type '%s' (import with --csr or --csc)", ty.name);
@@ -367,14 +437,15 @@ static int draw_dst(fo_link_sampler_t *s, fo__rng *r, int64_t u, int64_t *v) {
   }
   if (s->has_csr) {
     int64_t a, b, nd = 0, j;
-    if ((rc = row_of(&s->csr, u, &a, &b)) != FO_OK) return rc;
+    const fo_topology *t;
+    if ((rc = row_at(s, s->et, FO_EDGE_DIR_OUT, &s->csr, u, &t, &a, &b)) != FO_OK) return rc;
     if ((rc = fo__grow(&s->nbrs, &s->cap_nbrs, b - a + 1, sizeof *s->nbrs, "link negatives")) != FO_OK)
       return rc;
     for (int64_t p = a; p < b; p++) {
-      int64_t w = ld(s->csr.indices, s->csr.indices_bytes, p);
+      int64_t w = ld(t->indices, t->indices_bytes, p);
       if (FO_UNLIKELY(w < 0 || w >= s->nD))
         return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)",
-                       s->csr.indices_name, (long long)p, (long long)w, (long long)s->nD);
+                       t->indices_name, (long long)p, (long long)w, (long long)s->nD);
       s->nbrs[nd++] = w;
     }
     qsort(s->nbrs, (size_t)nd, sizeof *s->nbrs, cmp_i64);
@@ -437,18 +508,25 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
     bool other;
     int64_t np = 0;
     if (!x->n_pairs) continue;
-    if ((rc = fo_dataset_edge_topology(s->d, et, dir, &t)) != FO_OK) return rc;
-    /* edge_dir in: the CSR's eid maps its positions to edge ids = CSC positions, so a pair's
-     * positions can also be found in the neighbor's CSR row; the shorter row is scanned */
-    other = dir == FO_EDGE_DIR_IN &&
-            fo_dataset_edge_topology(s->d, et, FO_EDGE_DIR_OUT, &o) == FO_OK && o.eid;
-    fo_clear_error();
+    if (s->P) {
+      /* over parts: each row is scanned in its owning part (positions of that part) */
+      memset(&t, 0, sizeof t);
+      other = false;
+    } else {
+      if ((rc = fo_dataset_edge_topology(s->d, et, dir, &t)) != FO_OK) return rc;
+      /* edge_dir in: the CSR's eid maps its positions to edge ids = CSC positions, so a pair's
+       * positions can also be found in the neighbor's CSR row; the shorter row is scanned */
+      other = dir == FO_EDGE_DIR_IN &&
+              fo_dataset_edge_topology(s->d, et, FO_EDGE_DIR_OUT, &o) == FO_OK && o.eid;
+      fo_clear_error();
+    }
     qsort(x->pairs, (size_t)x->n_pairs, sizeof *x->pairs, cmp_pair);
     for (int64_t q = 0; q < x->n_pairs; q++) {
       const int64_t row = x->pairs[q].row, nbr = x->pairs[q].nbr;
       int64_t a, b, a2 = 0, b2 = 0;
       const bool repeated = q && x->pairs[q - 1].row == row && x->pairs[q - 1].nbr == nbr;
-      if ((rc = row_of(&t, row, &a, &b)) != FO_OK) return rc;
+      const fo_topology *tr;
+      if ((rc = row_at(s, et, dir, &t, row, &tr, &a, &b)) != FO_OK) return rc;
       if (other && (rc = row_of(&o, nbr, &a2, &b2)) != FO_OK) return rc;
       if (repeated) {
         /* scanned already (the row is still closed below) */
@@ -460,14 +538,14 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
             const int64_t e = ld(o.eid, o.eid_bytes, p);
             if (FO_UNLIKELY(e < a || e >= b))
               return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a position of %s row %lld",
-                             o.eid_name, (long long)p, (long long)e, t.indptr_name, (long long)row);
+                             o.eid_name, (long long)p, (long long)e, tr->indptr_name, (long long)row);
             x->pos[np++] = e;
           }
       } else {
         if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b - a) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
           return rc;
         for (int64_t p = a; p < b; p++)
-          if (ld(t.indices, t.indices_bytes, p) == nbr) x->pos[np++] = p;
+          if (ld(tr->indices, tr->indices_bytes, p) == nbr) x->pos[np++] = p;
       }
       /* pairs come sorted by row: close the row when the next pair is another */
       if (q + 1 == x->n_pairs || x->pairs[q + 1].row != row) {
