@@ -255,7 +255,7 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   const int64_t n = t->n_nodes;
   char name[32];
   fo__writer *pw = NULL;
-  int64_t *indptr = NULL, *idx = NULL, *eid = NULL, *tm = NULL, m_k = 0;
+  int64_t *indptr = NULL, *idx = NULL, *eid = NULL, *tm = NULL, *reid = NULL, m_k = 0;
   void *xb = NULL;
   int64_t *yb = NULL;
   json_t *man, *js;
@@ -273,12 +273,15 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   idx = fo__malloc_n(m_k, sizeof *idx);
   eid = fo__malloc_n(m_k, sizeof *eid);
   if (t->time) tm = fo__malloc_n(m_k, sizeof *tm); /* edge times travel with their rows */
-  if (!idx || !eid || (t->time && !tm)) {
+  /* edge ids that are the input's CSC positions run consecutively along each row: row_eid */
+  if (!t->eid) reid = fo__malloc_n(nr ? nr : 1, sizeof *reid);
+  if (!idx || !eid || (t->time && !tm) || (!t->eid && !reid)) {
     rc = FO_FAIL(FO_ENOMEM, "part %d: %lld edges", (int)k, (long long)m_k);
     goto out;
   }
   for (int64_t r = 0; r < nr; r++) {
     int64_t a = t->indptr[rows[r]], b = t->indptr[rows[r] + 1], at = indptr[r];
+    if (reid) reid[r] = a;
     for (int64_t e = a; e < b; e++) {
       idx[at + e - a] = ld(t->indices, t->indices_bytes, e);
       eid[at + e - a] = t->eid ? ld(t->eid, t->eid_bytes, e) : e;
@@ -303,6 +306,11 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
     goto out;
   if (tm) json_object_set_new(json_object_get(json_object_get(man, "topology"), "csc"), "time",
                               json_string("csc_time"));
+  if (reid) {
+    if ((rc = fo__writer_add_i64(pw, "csc_row_eid", 8, reid, nr)) != FO_OK) goto out;
+    json_object_set_new(json_object_get(json_object_get(man, "topology"), "csc"), "row_eid",
+                        json_string("csc_row_eid"));
+  }
   if (rank) {
     if ((rc = fo__writer_add(pw, "row_rank", "<u4", 1, &n_rank, rank)) != FO_OK) goto out;
     json_object_set_new(man, "row_rank", json_string("row_rank"));
@@ -387,6 +395,7 @@ out:
   free(indptr);
   free(idx);
   free(eid);
+  free(reid);
   free(tm);
   free(xb);
   free(yb);
