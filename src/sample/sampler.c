@@ -1641,6 +1641,21 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     s->fowner[i - fb] = k;
     s->gcount[k]++;
   }
+  if (s->gcount[s->local_part] == nf) {
+    /* every node local (one machine, or a hop that stays home): the local part's group is the
+     * frontier itself in frontier order, so fo__sampler_hop's passes run on `out` directly,
+     * without packing the group, asking anyone or copying the answer back */
+    int64_t n_out = 0;
+    parts_select(s, hp->etype);
+    if ((rc = read_rows_sharded(s, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
+    if (n_out > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_out);
+    if ((rc = batch_edges(out, e0 + n_out)) != FO_OK ||
+        (rc = choose_positions(s, out, out, fb, fe, hp)) != FO_OK ||
+        (rc = gather_sharded_any(s, out, fb, e0, out->n_edges)) != FO_OK)
+      return rc;
+    *n_new = out->n_edges - e0;
+    return FO_OK;
+  }
   start = s->cursor; /* start of each part's group in s->group */
   for (int k = 0, at = 0; k < P; k++) {
     start[k] = at;
