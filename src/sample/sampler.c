@@ -1284,8 +1284,8 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
       /* the row's edge ids row_eid[r] .. + deg - 1, all below the edge-id bound */
       const int64_t id = t->row_eid[r];
       if (FO_UNLIKELY(id < 0 || id > m - (b - a)))
-        return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld] = %lld: the row's %lld edge ids do not lie in "
-                       "[0, %lld)", (int)rs->shard, t->row_eid_name, (long long)r, (long long)id,
+        return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld] = %lld: the row's edge ids (%lld of them) do not "
+                       "lie in [0, %lld)", (int)rs->shard, t->row_eid_name, (long long)r, (long long)id,
                        (long long)(b - a), (long long)m);
       rs->eoff = id - a;
     }

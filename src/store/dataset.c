@@ -596,8 +596,8 @@ static int parse_book(fo_dataset_t *d, json_t *jb, int64_t np) {
  * map): a book or a part from elsewhere would put rows where the part has none. */
 static int check_book_count(const fo_dataset_t *w, int64_t k, const fo_dataset_t *p, const char *type) {
   if (!w->book_count || p->n_rows == (int64_t)w->book_count[k]) return FO_OK;
-  return FO_FAIL(FO_EFORMAT, "%s: the book%s%s%s gives part %lld %lld nodes, the part ('%s') has "
-                 "%lld rows", w->path, type ? " of node type '" : "", type ? type : "", type ? "'" : "",
+  return FO_FAIL(FO_EFORMAT, "the book%s%s%s gives part %lld %lld nodes, the part ('%s') has "
+                 "%lld rows", type ? " of node type '" : "", type ? type : "", type ? "'" : "",
                  (long long)k, (long long)w->book_count[k], p->path, (long long)p->n_rows);
 }
 
