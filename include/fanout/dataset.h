@@ -105,6 +105,10 @@ typedef struct fo_topology {
   const char *indices_name; /**< array names, for error messages */
   const char *indptr_name;
   const char *eid_name;
+  const int64_t *row_eid; /**< [n_rows] or NULL: row r's edge ids are row_eid[r] + 0, 1, ...
+                              (parts whose source's edge ids are its CSC positions: docs/FORMAT.md
+                              "row_eid"); the same ids as eid, which stays stored */
+  const char *row_eid_name;
   const void *weight;    /**< [m] edge weight of each position (float32 or float64, see
                               weight_bytes; finite, >= 0: checked by fo_dataset_verify), or NULL
                               when the dataset stores no weights (docs/FORMAT.md "weight") */

@@ -103,12 +103,20 @@ int fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *d
     const unsigned char *src[FO__COPY_CHUNK];
     for (int64_t i0 = 0; i0 < n; i0 += FO__COPY_CHUNK) {
       const int64_t m = n - i0 < FO__COPY_CHUNK ? n - i0 : FO__COPY_CHUNK;
+      const fo_dataset_t *pd = g->pd;
       for (int64_t j = 0; j < m; j++) {
+        const int64_t v = node[i0 + j];
         int k, rc;
         int64_t r;
-        if ((rc = fo__locate(g->pd, node[i0 + j], &k, &r)) != FO_OK)
-          return fo__context(rc, "features");
-        src[j] = g->part_x[k] + (size_t)r * rb;
+        /* fo__locate's lookups inline (book and row map: two loads), its checks kept; the
+         * out-of-line call only to name what is wrong */
+        if (FO_LIKELY(v >= 0 && v < pd->n_nodes && (k = fo__owner(pd, v)) < pd->n_parts &&
+                      pd->parts[k] && (r = fo__owner_row(pd, k, v)) >= 0 && r < pd->parts[k]->n_rows)) {
+          src[j] = g->part_x[k] + (size_t)r * rb;
+        } else {
+          if ((rc = fo__locate(pd, v, &k, &r)) != FO_OK) return fo__context(rc, "features");
+          src[j] = g->part_x[k] + (size_t)r * rb;
+        }
         d[j] = out + (size_t)(i0 + j) * rb;
       }
       fo__copy_rows(d, src, m, rb);

@@ -320,7 +320,7 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   const int64_t n = t->n_nodes;
   char name[32];
   fo__writer *pw = NULL;
-  int64_t *indptr = NULL, *idx = NULL, *eid = NULL, m_k = 0;
+  int64_t *indptr = NULL, *idx = NULL, *eid = NULL, *reid = NULL, m_k = 0;
   void *xb = NULL;
   int64_t *yb = NULL;
   json_t *man, *js;
@@ -337,12 +337,15 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   m_k = indptr[nr];
   idx = fo__malloc_n(m_k, sizeof *idx);
   eid = fo__malloc_n(m_k, sizeof *eid);
-  if (!idx || !eid) {
+  /* edge ids that are the input's CSC positions run consecutively along each row: row_eid */
+  if (!t->eid) reid = fo__malloc_n(nr ? nr : 1, sizeof *reid);
+  if (!idx || !eid || (!t->eid && !reid)) {
     rc = FO_FAIL(FO_ENOMEM, "part %d: %lld edges", (int)k, (long long)m_k);
     goto out;
   }
   for (int64_t r = 0; r < nr; r++) {
     int64_t a = t->indptr[rows[r]], b = t->indptr[rows[r] + 1], at = indptr[r];
+    if (reid) reid[r] = a;
     for (int64_t e = a; e < b; e++) {
       idx[at + e - a] = ld(t->indices, t->indices_bytes, e);
       eid[at + e - a] = t->eid ? ld(t->eid, t->eid_bytes, e) : e;
@@ -367,6 +370,11 @@ static int write_part(const input *in, int32_t k, int32_t P, const int64_t *rows
   if ((rc = fo__part_edge_arrays(in->d, in->csc_entry, t, rows, nr, pw, "csc_",
                                  json_object_get(json_object_get(man, "topology"), "csc"))) != FO_OK)
     goto out;
+  if (reid) {
+    if ((rc = fo__writer_add_i64(pw, "csc_row_eid", 8, reid, nr)) != FO_OK) goto out;
+    json_object_set_new(json_object_get(json_object_get(man, "topology"), "csc"), "row_eid",
+                        json_string("csc_row_eid"));
+  }
   if (rank) {
     if ((rc = fo__writer_add(pw, "row_rank", "<u4", 1, &n_rank, rank)) != FO_OK) goto out;
     json_object_set_new(man, "row_rank", json_string("row_rank"));
@@ -451,6 +459,7 @@ out:
   free(indptr);
   free(idx);
   free(eid);
+  free(reid);
   free(xb);
   free(yb);
   return rc;

@@ -82,12 +82,13 @@ static int merged_csc(const tin *in, fo_topology *t, int64_t **indptr_out, int64
 }
 
 /* One part's rows of topology `t` (rows: the owned nodes of its row type), into arrays
- * "<prefix>.<dir>_indptr/_indices/_eid" of pw, described in `jt`. */
+ * "<prefix>.<dir>_indptr/_indices/_eid" (and _row_eid when the input's edge ids are its
+ * positions in this direction) of pw, described in `jt`. */
 static int write_rows(const tin *in, int32_t et, fo__writer *pw, const char *prefix, const char *dir,
                       const fo_topology *t, const int64_t *rows, int64_t nr, int64_t id_bound,
                       json_t *jt, int64_t *m_out) {
-  int64_t *indptr = fo__malloc_n(nr + 1, sizeof *indptr), *idx = NULL, *eid = NULL, m;
-  char a1[96], a2[96], a3[96];
+  int64_t *indptr = fo__malloc_n(nr + 1, sizeof *indptr), *idx = NULL, *eid = NULL, *reid = NULL, m;
+  char a1[96], a2[96], a3[96], a4[96];
   json_t *src = json_object_get(json_object_get(json_array_get(json_object_get(in->man, "edge_types"),
                                                                (size_t)et), "topology"), dir);
   int rc;
@@ -97,12 +98,15 @@ static int write_rows(const tin *in, int32_t et, fo__writer *pw, const char *pre
   m = indptr[nr];
   idx = fo__malloc_n(m, sizeof *idx);
   eid = fo__malloc_n(m, sizeof *eid);
-  if (!idx || !eid) {
+  /* edge ids that are the input's positions in this direction run along each row: row_eid */
+  if (!t->eid) reid = fo__malloc_n(nr ? nr : 1, sizeof *reid);
+  if (!idx || !eid || (!t->eid && !reid)) {
     rc = FO_FAIL(FO_ENOMEM, "part: %lld edges", (long long)m);
     goto out;
   }
   for (int64_t r = 0; r < nr; r++) {
     const int64_t a = t->indptr[rows[r]], b = t->indptr[rows[r] + 1], at = indptr[r];
+    if (reid) reid[r] = a;
     for (int64_t e = a; e < b; e++) {
       idx[at + e - a] = ldi(t->indices, t->indices_bytes, e);
       eid[at + e - a] = t->eid ? ldi(t->eid, t->eid_bytes, e) : e;
@@ -116,6 +120,11 @@ static int write_rows(const tin *in, int32_t et, fo__writer *pw, const char *pre
       (rc = fo__writer_add_i64(pw, a3, id_bound - 1 <= INT32_MAX ? 4 : 8, eid, m)) != FO_OK)
     goto out;
   json_object_set_new(jt, dir, json_pack("{s:s, s:s, s:s}", "indptr", a1, "indices", a2, "eid", a3));
+  if (reid) {
+    snprintf(a4, sizeof a4, "%s.%s_row_eid", prefix, dir);
+    if ((rc = fo__writer_add_i64(pw, a4, 8, reid, nr)) != FO_OK) goto out;
+    json_object_set_new(json_object_get(jt, dir), "row_eid", json_string(a4));
+  }
   /* the CSR holds the out-edges of the owned source nodes: other edges than the CSC's */
   if (!strcmp(dir, "csr")) json_object_set_new(json_object_get(jt, dir), "num_edges", json_integer(m));
   /* edge times, weights and alias tables travel with their rows ("<prefix>.<dir>_time", ...) */
@@ -127,6 +136,7 @@ out:
   free(indptr);
   free(idx);
   free(eid);
+  free(reid);
   return rc;
 }
 

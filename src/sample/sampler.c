@@ -31,6 +31,7 @@
 typedef struct rowspan {
   int64_t start, deg;
   int64_t shard; /* partitioned datasets: the part holding the row */
+  int64_t eoff;  /* partitioned datasets with row_eid: edge id = position + eoff */
 } rowspan;
 
 /* What one hop's draws depend on, besides the node: the batch's key and the hop's fanout. */
@@ -1505,19 +1506,23 @@ static int gather_any(const fo_topology *t, fo_batch_t *out, int64_t e0, int64_t
 
 /* Pass A0: row bounds of frontier [fb, fe), checked; returns the hop's edge count in *n_out. */
 /* Pass A0 over a partitioned dataset, in two sweeps so both random lookups are prefetched:
- * first each node's part and row (book, rank directory), then its bounds in that part's CSC. */
+ * first each node's part and row (book and row map: two independent loads), then its bounds in
+ * that part's CSC. */
 static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
                              const hop_params *hp, int64_t *n_out) {
   const fo_dataset_t *d = s->pbook; /* the dataset, or the frontier's node type (typed) */
   const fo_topology *shards = s->pshards;
   const int32_t f = hp->fanout;
-  const int64_t *node = out->node;
+  const int64_t *node = out->node, m = s->pwhole->n_edges;
   int64_t total = 0;
   for (int64_t i = fb; i < fe; i++) {
     int64_t v = node[i], r;
     int k;
-    if (i + PF_PTR < fe && d->book)
-      __builtin_prefetch((const char *)d->book->data + node[i + PF_PTR] * d->book->itemsize, 0, 3);
+    if (i + PF_PTR < fe && d->book) {
+      const int64_t q = node[i + PF_PTR];
+      __builtin_prefetch((const char *)d->book->data + q * d->book->itemsize, 0, 3);
+      if (d->book_row) __builtin_prefetch(&d->book_row[q], 0, 3);
+    }
     k = fo__owner(d, v);
     if (FO_UNLIKELY(k < 0 || k >= s->n_shards))
       return FO_FAIL(FO_EFORMAT, "partition book: node %lld is in part %d of %d", (long long)v, k,
@@ -1540,6 +1545,7 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
     if (i + PF_PTR < fe) {
       const rowspan *q = &s->rows[i + PF_PTR - fb];
       __builtin_prefetch(&shards[q->shard].indptr[q->start], 0, 3);
+      if (shards[q->shard].row_eid) __builtin_prefetch(&shards[q->shard].row_eid[q->start], 0, 3);
     }
     a = t->indptr[r];
     b = t->indptr[r + 1];
@@ -1547,6 +1553,15 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
       return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
                      (int)rs->shard, t->indptr_name, (long long)r, (long long)(r + 1), (long long)a,
                      (long long)b, (long long)t->n_edges);
+    if (t->row_eid) {
+      /* the row's edge ids row_eid[r] .. + deg - 1, all below the edge-id bound */
+      const int64_t id = t->row_eid[r];
+      if (FO_UNLIKELY(id < 0 || id > m - (b - a)))
+        return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld] = %lld: the row's edge ids (%lld of them) do not "
+                       "lie in [0, %lld)", (int)rs->shard, t->row_eid_name, (long long)r, (long long)id,
+                       (long long)(b - a), (long long)m);
+      rs->eoff = id - a;
+    }
     rs->start = a;
     rs->deg = b - a;
     total += edges_for(b - a, f, hp->replace);
@@ -1556,27 +1571,48 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
 }
 
 /* Pass A2 over a partitioned dataset: neighbors and global edge ids from each edge's part
- * (all parts share one index width IB and edge-id width EB). */
+ * (all parts share one index width IB and edge-id width EB). The kernels emit a row's edges
+ * together, so the part's arrays are looked up when the row changes, not per edge; two cursors,
+ * the gather and its prefetch PF_GATHER edges ahead, each keep their own row (any order of col
+ * stays correct, only slower). */
 static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s, fo_batch_t *out,
                                                                 int64_t fb, int64_t e0, int64_t e1,
                                                                 const int IB, const int EB) {
   int64_t *row = out->row, *edge = out->edge;
   const int64_t *col = out->col;
   const uint64_t n = (uint64_t)s->pwhole->n_nodes, m = (uint64_t)s->pwhole->n_edges;
-  const fo_topology *sh = s->pshards;
+  const fo_topology *sh = s->pshards, *t = NULL;
   const rowspan *rows = s->rows;
+  const char *ix = NULL, *eid = NULL, *qix = NULL, *qeid = NULL;
+  int64_t cur = -1, qcur = -1, eoff = 0;
   for (int64_t e = e0; e < e1; e++) {
-    const fo_topology *t = &sh[rows[col[e] - fb].shard];
     int64_t p = edge[e], u, id;
     if (e + PF_GATHER < e1) {
-      const fo_topology *tq = &sh[rows[col[e + PF_GATHER] - fb].shard];
-      __builtin_prefetch((const char *)tq->indices + edge[e + PF_GATHER] * IB, 0, 3);
-      __builtin_prefetch((const char *)tq->eid + edge[e + PF_GATHER] * EB, 0, 3);
+      const int64_t qc = col[e + PF_GATHER], q = edge[e + PF_GATHER];
+      if (qc != qcur) {
+        const fo_topology *tq = &sh[rows[qc - fb].shard];
+        qcur = qc;
+        qix = tq->indices;
+        qeid = tq->row_eid ? NULL : tq->eid;
+      }
+      __builtin_prefetch(qix + q * IB, 0, 3);
+      if (qeid) __builtin_prefetch(qeid + q * EB, 0, 3);
     }
-    u = load_ix(t->indices, IB, p);
+    if (col[e] != cur) {
+      cur = col[e];
+      t = &sh[rows[cur - fb].shard];
+      ix = t->indices;
+      eid = t->row_eid ? NULL : t->eid; /* row_eid: ids by offset, checked per row in pass A0 */
+      eoff = rows[cur - fb].eoff;
+    }
+    u = load_ix(ix, IB, p);
     if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, p, u);
-    id = load_ix(t->eid, EB, p);
-    if (FO_UNLIKELY((uint64_t)id >= m)) return bad_eid(t, p, id);
+    if (eid) {
+      id = load_ix(eid, EB, p);
+      if (FO_UNLIKELY((uint64_t)id >= m)) return bad_eid(t, p, id);
+    } else {
+      id = p + eoff;
+    }
     row[e] = u;
     edge[e] = id;
   }
@@ -1939,6 +1975,22 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
                      (long long)out->node[i], k, P);
     s->fowner[i - fb] = k;
     s->gcount[k]++;
+  }
+  if (s->gcount[s->local_part] == nf) {
+    /* every node local (one machine, or a hop that stays home): the local part's group is the
+     * frontier itself in frontier order, so fo__sampler_hop's passes (the sampler's own kernel:
+     * uniform, weighted or temporal) run on `out` directly, without packing the group, asking
+     * anyone or copying the answer back */
+    int64_t n_out = 0;
+    parts_select(s, hp->etype);
+    if ((rc = read_rows_sharded(s, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
+    if (n_out > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_out);
+    if ((rc = batch_edges(out, e0 + n_out)) != FO_OK ||
+        (rc = s->choose(s, &s->topos[hp->etype], out, out, fb, fe, hp)) != FO_OK ||
+        (rc = gather_sharded_any(s, out, fb, e0, out->n_edges)) != FO_OK)
+      return rc;
+    *n_new = out->n_edges - e0;
+    return FO_OK;
   }
   start = s->cursor; /* start of each part's group in s->group */
   for (int k = 0, at = 0; k < P; k++) {

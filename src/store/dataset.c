@@ -246,8 +246,8 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   json_t *jp = json_object_get(t, "indptr"), *jx = json_object_get(t, "indices");
   json_t *je = json_object_get(t, "eid"), *jw = json_object_get(t, "weight");
   json_t *jc = json_object_get(t, "weight_alias"), *jm = json_object_get(t, "num_edges");
-  json_t *jt = json_object_get(t, "time");
-  const fo__array *tm = NULL;
+  json_t *jt = json_object_get(t, "time"), *jr = json_object_get(t, "row_eid");
+  const fo__array *tm = NULL, *re = NULL;
   const int64_t *p;
   /* one part of a typed partitioned dataset: its CSR (rows of owned source nodes) holds other
    * edges than its CSC and says how many */
@@ -273,7 +273,10 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
     v->rows_by_node_time = jo != NULL;
   }
   if (jt) tm = fo__dataset_find(d, json_string_value(jt));
-  if (!ip || !ix || (je && !ei) || (jw && !wa) || (jc && !wc) || (jt && !tm))
+  if (jr && (!json_is_string(jr) || !je))
+    return FO_FAIL(FO_EFORMAT, "topology '%s': 'row_eid' must be an array name, beside 'eid'", label);
+  if (jr) re = fo__dataset_find(d, json_string_value(jr));
+  if (!ip || !ix || (je && !ei) || (jw && !wa) || (jc && !wc) || (jt && !tm) || (jr && !re))
     return FO_FAIL(FO_EFORMAT, "topology '%s': names an array that is not listed", label);
   if (wa && ((strcmp(wa->dtype, "<f4") && strcmp(wa->dtype, "<f8")) || wa->ndim != 1 ||
              wa->shape[0] != m))
@@ -293,6 +296,9 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
                    (long long)m, ix->dtype, (long long)ix->shape[0]);
   if (ei && (!is_int_dtype(ei, true) || ei->ndim != 1 || ei->shape[0] != m))
     return FO_FAIL(FO_EFORMAT, "%s: must be int32 or int64 [%lld]", ei->file, (long long)m);
+  if (re && (strcmp(re->dtype, "<i8") || re->ndim != 1 || re->shape[0] != n_rows))
+    return FO_FAIL(FO_EFORMAT, "%s: row edge ids must be int64 [%lld], are %s [%lld]", re->file,
+                   (long long)n_rows, re->dtype, (long long)re->shape[0]);
   if (load == FO_LOAD_HUGEPAGE) {
     int rc;
     if ((rc = copy_to_hugepages((fo__array *)ip)) != FO_OK ||
@@ -319,6 +325,8 @@ static int load_topology(fo_dataset_t *d, json_t *t, fo_edge_dir dir, const char
   v->indptr_name = ip->name;
   v->indices_name = ix->name;
   v->eid_name = ei ? ei->name : NULL;
+  v->row_eid = re ? re->data : NULL; /* each row's first id: checked per row where it is used */
+  v->row_eid_name = re ? re->name : NULL;
   v->weight = wa ? wa->data : NULL;
   v->weight_bytes = wa ? (int)wa->itemsize : 0;
   v->weight_name = wa ? wa->name : NULL;
@@ -531,6 +539,31 @@ static int check_part_identity(const fo_dataset_t *d, json_t *root, int64_t k, c
   return rc;
 }
 
+/* The row map of an array book: book_row[v] = the nodes of v's part below v, i.e. v's row in
+ * its part (parts store their owned nodes ascending). One pass over the book, 4 bytes per node;
+ * entries naming no part (>= np) get row 0 (fo__owner rejects them before any row is used).
+ * book_count[k]: the nodes the book gives part k (checked against each part's rows at open).
+ * Without it (ids beyond uint32) fo__owner_row scans the rank directory. */
+static int build_book_row(fo_dataset_t *d, int64_t np) {
+  const int64_t n = d->n_nodes;
+  uint32_t *cnt, *row;
+  if (n > (int64_t)UINT32_MAX) return FO_OK;
+  if (!(cnt = calloc((size_t)np, sizeof *cnt)) || !(row = malloc((size_t)(n ? n : 1) * sizeof *row))) {
+    free(cnt);
+    return FO_FAIL(FO_ENOMEM, "book row map (%lld nodes)", (long long)n);
+  }
+  if (d->book->itemsize == 1) {
+    const uint8_t *b = d->book->data;
+    for (int64_t v = 0; v < n; v++) row[v] = b[v] < np ? cnt[b[v]]++ : 0;
+  } else {
+    const uint16_t *b = d->book->data;
+    for (int64_t v = 0; v < n; v++) row[v] = b[v] < np ? cnt[b[v]]++ : 0;
+  }
+  d->book_row = row;
+  d->book_count = cnt;
+  return FO_OK;
+}
+
 /* The book of a partitioned dataset (or of one node type of a typed one: `d` is then the node
  * type's view, d->n_nodes its node count): "kind" "range" with P + 1 "bounds", or "array" naming
  * a uint8/uint16 [n] array. */
@@ -561,10 +594,20 @@ static int parse_book(fo_dataset_t *d, json_t *jb, int64_t np) {
         (d->book->itemsize == 1 && np > 256))
       return FO_FAIL(FO_EFORMAT, "%s: the book must be uint8 (up to 256 parts) or uint16 [%lld]",
                      FO_MANIFEST, (long long)d->n_nodes);
+    if ((rc = build_book_row(d, np)) != FO_OK) return rc;
   } else {
     return FO_FAIL(FO_EFORMAT, "%s: book 'kind' is not \"array\" or \"range\"", FO_MANIFEST);
   }
   return FO_OK;
+}
+
+/* Part k's rows against the nodes the array book gives it (book_count, built with the row
+ * map): a book or a part from elsewhere would put rows where the part has none. */
+static int check_book_count(const fo_dataset_t *w, int64_t k, const fo_dataset_t *p, const char *type) {
+  if (!w->book_count || p->n_rows == (int64_t)w->book_count[k]) return FO_OK;
+  return FO_FAIL(FO_EFORMAT, "the book%s%s%s gives part %lld %lld nodes, the part ('%s') has "
+                 "%lld rows", type ? " of node type '" : "", type ? type : "", type ? "'" : "",
+                 (long long)k, (long long)w->book_count[k], p->path, (long long)p->n_rows);
 }
 
 static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load);
@@ -636,6 +679,7 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
         return FO_FAIL(FO_EFORMAT, "part %lld ('%s') does not belong to this partitioned dataset "
                        "(nodes, edge ids, rows or rank directory differ)", (long long)k, p->path);
     }
+    if ((rc = check_book_count(d, k, d->parts[k], NULL)) != FO_OK) return rc;
   }
   if (typed) return FO_OK; /* node data is per node type */
   if ((rc = parse_node_orig(d, root)) != FO_OK) return rc;
@@ -869,6 +913,8 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
 static void close_view(fo_dataset_t *v) {
   free(v->parts); /* a typed partitioned dataset's node type: the views it points to are the parts' */
   free(v->bounds);
+  free(v->book_row);
+  free(v->book_count);
   for (int64_t i = 0; i < v->n_splits; i++) free(v->splits[i].name);
   free(v->splits);
   fo__free_edge_splits(v);
@@ -902,6 +948,10 @@ static int check_typed_part(fo_dataset_t *d, int64_t k) {
     return FO_FAIL(FO_EFORMAT, "part %lld ('%s') does not belong to this partitioned dataset "
                    "(node or edge types, nodes, edge ids, rows or rank directories differ)",
                    (long long)k, p->path);
+  for (int32_t t = 0; t < d->n_ntypes; t++) {
+    int rc = check_book_count(d->ntypes[t].view, k, p->ntypes[t].view, d->ntypes[t].name);
+    if (rc != FO_OK) return rc;
+  }
   return FO_OK;
 }
 
@@ -1104,6 +1154,8 @@ void fo_dataset_close(fo_dataset_t *d) {
   for (int i = 0; d->parts && i < d->n_parts; i++) fo_dataset_close(d->parts[i]);
   free(d->parts);
   free(d->bounds);
+  free(d->book_row);
+  free(d->book_count);
   for (int64_t i = 0; i < d->n_splits; i++) free(d->splits[i].name);
   free(d->splits);
   fo__free_edge_splits(d);

@@ -87,6 +87,11 @@ struct fo_dataset {
   char train_split[64];   /* the split counted as train nodes in the quality report */
   fo__book_kind book_kind;
   const fo__array *book;  /* uint8/uint16 [n_nodes] (FO_BOOK_ARRAY) */
+  /* FO_BOOK_ARRAY: the row of every node in the part owning it, built from the book at open
+   * (a node's rank among its part's nodes, ascending: what the parts' row_rank directories
+   * encode), so fo__owner_row is one load; NULL when n_nodes >= 2^32 (rank scan then) */
+  uint32_t *book_row;
+  uint32_t *book_count; /* [n_parts] with book_row: the nodes the book gives each part */
   int64_t *bounds;        /* [n_parts + 1] (FO_BOOK_RANGE) */
   fo__array *arrays;
   int64_t n_arrays;
@@ -170,12 +175,21 @@ static inline int fo__owner(const fo_dataset_t *d, int64_t v) {
                                 : ((const uint16_t *)d->book->data)[v];
 }
 
-/* Row of node v in part k (which owns it): bounds offset, or the rank directory entry of v's
- * block plus the nodes of part k before v within the block. */
+/* Row of node v in part k (which owns it): bounds offset, the row map built at open, or (no
+ * row map) the rank directory entry of v's block plus the nodes of part k before v within the
+ * block. */
+static inline int64_t fo__rank_row(const fo_dataset_t *d, int k, int64_t v);
 static inline int64_t fo__owner_row(const fo_dataset_t *d, int k, int64_t v) {
+  if (d->book_kind == FO_BOOK_RANGE) return v - d->bounds[k];
+  if (FO_LIKELY(d->book_row != NULL)) return (int64_t)d->book_row[v];
+  return fo__rank_row(d, k, v);
+}
+
+/* Row of node v in part k of an array book through part k's rank directory (what verify checks
+ * the row map and the directory against). */
+static inline int64_t fo__rank_row(const fo_dataset_t *d, int k, int64_t v) {
   const fo_dataset_t *p = d->parts[k];
   int64_t b, r;
-  if (d->book_kind == FO_BOOK_RANGE) return v - d->bounds[k];
   b = v / FO_RANK_BLOCK;
   r = (int64_t)((const uint32_t *)p->row_rank->data)[b];
   if (d->book->itemsize == 1) {

@@ -84,6 +84,14 @@ static int check_topology(const fo_dataset_t *d, const fo_topology *t) {
                          t->indices_name, (long long)e, (long long)v);
   }
   if (!t->eid) return FO_OK;
+  /* row_eid (parts): each row's edge ids run from row_eid[r], the same ids as eid */
+  for (int64_t r = 0; t->row_eid && r < t->n_rows; r++)
+    for (int64_t p = t->indptr[r]; p < t->indptr[r + 1]; p++)
+      if (load_int(t->eid, t->eid_bytes, p) != t->row_eid[r] + (p - t->indptr[r]))
+        return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld: row %lld's edge ids do not run from it "
+                       "(%s[%lld] = %lld)", t->row_eid_name, (long long)r, (long long)t->row_eid[r],
+                       (long long)r, t->eid_name, (long long)p,
+                       (long long)load_int(t->eid, t->eid_bytes, p));
   if (!(seen = fo__calloc_n((bound + 63) / 64, sizeof *seen))) return FO_FAIL(FO_ENOMEM, "verify eid");
   for (int64_t p = 0; p < m; p++) {
     int64_t e = load_int(t->eid, t->eid_bytes, p);
@@ -188,10 +196,13 @@ static int check_book(const fo_dataset_t *d) {
     rows = p->row_nodes->data;
     for (int64_t r = 0; r < p->n_rows; r++) {
       int owner = fo__owner(d, rows[r]);
-      if (owner != k || fo__owner_row(d, k, rows[r]) != r)
+      if (owner != k || fo__owner_row(d, k, rows[r]) != r ||
+          (d->book_kind == FO_BOOK_ARRAY && fo__rank_row(d, k, rows[r]) != r))
         return FO_FAIL(FO_EFORMAT, "part %d row %lld holds node %lld, but the book says part %d "
                        "row %lld", k, (long long)r, (long long)rows[r], owner,
-                       owner == k ? (long long)fo__owner_row(d, k, rows[r]) : -1LL);
+                       owner == k ? (long long)(d->book_kind == FO_BOOK_ARRAY ? fo__rank_row(d, k, rows[r])
+                                                                                : fo__owner_row(d, k, rows[r]))
+                                  : -1LL);
     }
   }
   if (d->only_part >= 0) return FO_OK; /* the totals need every part */

@@ -1,7 +1,8 @@
 # What fanout guarantees on bad input (docs/RELIABILITY.md), through the CLI: exit status 1 and
 # a message naming the array, value or option, never a crash and never exit 0 with a wrong
-# result. Partition of a dataset with a corrupt index; bench --features over a part whose rank
-# directory is corrupt and over parts of two partitionings mixed; partition X -o X --force;
+# result. Partition of a dataset with a corrupt index; bench --features over a part whose row_eid
+# is corrupt, over a book whose part counts differ from the parts and over parts of two
+# partitionings mixed; partition X -o X --force;
 # import of a file inside its own output; labels no reader accepts; NaN features; a --num-nodes
 # the machine cannot hold; a stale temporary directory of a killed import.
 . "$(dirname "$0")/common.bash"
@@ -24,10 +25,15 @@ cp -r cora bad && poke bad csc_indices 100 99999
 fo partition bad -n 2 -q -o bad-parts
 ls -a | grep -c 'bad-parts' || true
 
-echo "== bench --features: a corrupt rank directory of part 1"
+echo "== bench --features: a corrupt row_eid (first edge id of a row) of part 1"
 "$FANOUT" partition cora -n 2 -q -o p2 > /dev/null
-cp -r p2 p2bad && poke p2bad/part-1 row_rank 20 2000000000
-fo bench p2bad --fanout 5,5 --batch-size 64 --features --batches 100 --threads 1
+cp -r p2 p2bad && poke p2bad/part-1 csc_row_eid 20 2000000000
+fo bench p2bad --fanout 5,5 --batch-size 64 --features --batches 100 --threads 1 2>&1 | sed 's/batch [0-9]*:/batch N:/'
+echo "== bench --features: a book whose part counts no longer match the parts"
+cp -r p2 p2book && $PY -c '
+import numpy as np
+a = np.load("p2book/book.npy"); a[7] = 1 - a[7]; np.save("p2book/book.npy", a)'
+fo bench p2book --fanout 5,5 --batch-size 64 --features --batches 2 --threads 1
 echo "== parts of two partitionings mixed in one directory"
 "$FANOUT" partition cora -n 2 -q -o p2b > /dev/null
 rm -rf p2/part-1 && cp -r p2b/part-1 p2/part-1

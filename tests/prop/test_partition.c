@@ -1444,6 +1444,20 @@ static void expect_corrupt(const ds *g, const char *src, patch_fn patch, const v
   fot_rmtree(dst);
 }
 
+/* Open a fresh copy of partition `src` corrupted by `patch`, expect the open itself to fail
+ * with FO_EFORMAT and `substr` (the book's per-part node counts are checked against the parts'
+ * rows at open, where the row map is built). */
+static void expect_corrupt_open(const ds *g, const char *src, patch_fn patch, const void *arg,
+                                const char *substr) {
+  char *dst = fot_path(g->tmp, "corrupt");
+  fo_dataset_t *d = NULL;
+  copy_tree(src, dst);
+  patch(dst, arg);
+  assert_fo_error(fo_dataset_open(dst, NULL, &d), FO_EFORMAT, substr);
+  assert_null(d);
+  fot_rmtree(dst);
+}
+
 typedef struct book_patch {
   int64_t v;
   uint32_t value;
@@ -1486,6 +1500,15 @@ static void patch_row_rank(const char *dir, const void *arg) {
   free(pd);
 }
 
+static void patch_row_eid(const char *dir, const void *arg) {
+  const rows_patch *rp = arg;
+  char sub[32], *pd;
+  snprintf(sub, sizeof sub, "part-%d", rp->part);
+  pd = fot_path(dir, sub);
+  patch_array(pd, "csc_row_eid", rp->row * 8, &rp->value, 8);
+  free(pd);
+}
+
 static void verify_detects_corruption(void **state) {
   fot_edges e;
   ds g;
@@ -1517,12 +1540,12 @@ static void verify_detects_corruption(void **state) {
     {
       /* the book moves node 100 to another valid part */
       book_patch bp = {100, (uint32_t)((k + 1) % 3), 1};
-      expect_corrupt(&g, p.dir, patch_book, &bp, "book says part");
+      expect_corrupt_open(&g, p.dir, patch_book, &bp, "nodes, the part");
       /* to a part that does not exist */
       bp.value = 9;
-      expect_corrupt(&g, p.dir, patch_book, &bp, "book");
+      expect_corrupt_open(&g, p.dir, patch_book, &bp, "nodes, the part");
       bp.value = 255;
-      expect_corrupt(&g, p.dir, patch_book, &bp, "book");
+      expect_corrupt_open(&g, p.dir, patch_book, &bp, "nodes, the part");
     }
     {
       /* a part's row_nodes: the last row becomes a node past every other (owned elsewhere or
@@ -1558,6 +1581,26 @@ static void verify_detects_corruption(void **state) {
       fo_dataset_close(d);
       expect_corrupt(&g, p.dir, patch_row_rank, &rp, "book says part");
     }
+    {
+      /* a part's row_eid: row 0's first edge id off by one (ids still in range: wrong edge ids,
+       * which verify names), and past the edge ids (the sampler refuses the row) */
+      fo_topology pt0;
+      int64_t id0;
+      fo_dataset_t *d = NULL;
+      assert_fo_ok(fo_dataset_open(p.dir, NULL, &d));
+      assert_fo_ok(fo_dataset_topology(fo_dataset_part(d, k), FO_EDGE_DIR_IN, &pt0));
+      assert_non_null(pt0.row_eid); /* the input's edge ids are its CSC positions */
+      id0 = pt0.row_eid[0];
+      fo_dataset_close(d);
+      {
+        rows_patch rp = {k, 0, id0 > 0 ? id0 - 1 : id0 + 1};
+        expect_corrupt(&g, p.dir, patch_row_eid, &rp, "edge ids do not run from it");
+        rp.value = INT64_C(1) << 40;
+        expect_corrupt(&g, p.dir, patch_row_eid, &rp, "edge ids do not run from it");
+        rp.value = -5;
+        expect_corrupt(&g, p.dir, patch_row_eid, &rp, "edge ids do not run from it");
+      }
+    }
   }
   /* a uint16 book (P = 300 > 256 on a graph of 400 nodes) */
   pt_free(&p);
@@ -1577,11 +1620,11 @@ static void verify_detects_corruption(void **state) {
     p.d = NULL;
     {
       book_patch bp = {333, (uint32_t)((k + 1) % 300), 2};
-      expect_corrupt(&g, p.dir, patch_book, &bp, "book says part");
+      expect_corrupt_open(&g, p.dir, patch_book, &bp, "nodes, the part");
       bp.value = 300;
-      expect_corrupt(&g, p.dir, patch_book, &bp, "book");
+      expect_corrupt_open(&g, p.dir, patch_book, &bp, "nodes, the part");
       bp.value = 65535;
-      expect_corrupt(&g, p.dir, patch_book, &bp, "book");
+      expect_corrupt_open(&g, p.dir, patch_book, &bp, "nodes, the part");
     }
   }
   pt_free(&p);
@@ -1604,32 +1647,106 @@ static void verify_detects_corruption(void **state) {
     free(mpath);
   }
   pt_free(&p);
-  /* a corrupt book entry seen through fo_dataset_node_part and the sampler */
+  /* a book entry naming no part: the book's counts no longer match the parts' rows, and open
+   * (which builds the row map from the book) refuses, naming the part and both counts */
   partition_ok(&g, 2, FO_PARTITION_HASH, FO_BALANCE_NODES, 0, &p);
   fo_dataset_close(p.d);
   p.d = NULL;
   {
-    uint8_t x = 7;
-    int k;
-    int64_t r, seed = 10;
-    fo_sampler_opts so;
-    fo_sampler_t *s;
-    fo_batch_t *b;
-    const int32_t fan[1] = {-1};
+    uint8_t x = 7, k0, k1;
+    int64_t a = -1, b2 = -1;
+    fo_dataset_t *d = NULL;
+    fo_array_info ba;
     patch_array(p.dir, "book", 10, &x, 1);
-    assert_fo_ok(fo_dataset_open(p.dir, NULL, &p.d));
-    assert_fo_error(fo_dataset_node_part(p.d, 10, &k, &r), FO_EFORMAT, "node 10");
-    fo_sampler_opts_init(&so);
-    so.fanouts = fan;
-    so.n_hops = 1;
-    assert_fo_ok(fo_sampler_create(p.d, &so, &s));
-    assert_fo_ok(fo_batch_create(&b));
-    assert_fo_error(fo_sampler_sample(s, &seed, 1, 0, 0, b), FO_EFORMAT, "node 10");
-    assert_int_equal(b->n_nodes, 0);
-    fo_batch_destroy(b);
-    fo_sampler_destroy(s);
-    assert_fo_error(fo_dataset_verify(p.d), FO_EFORMAT, "book");
+    assert_fo_error(fo_dataset_open(p.dir, NULL, &d), FO_EFORMAT, "the book gives part");
+    assert_null(d);
+    pt_free(&p);
+    /* two nodes of different parts swapped in the book: counts match, so open succeeds; rows
+     * then hold other nodes than the book says: sampling never crashes, verify names it */
+    partition_ok(&g, 2, FO_PARTITION_HASH, FO_BALANCE_NODES, 0, &p);
+    assert_fo_ok(fo_dataset_array(p.d, "book", &ba));
+    for (int64_t v = 0; v < fo_dataset_num_nodes(p.d) && b2 < 0; v++) {
+      const uint8_t *bk = ba.data;
+      if (a < 0) a = v;
+      else if (bk[v] != bk[a]) b2 = v;
+    }
+    assert_true(b2 > 0);
+    k0 = ((const uint8_t *)ba.data)[a];
+    k1 = ((const uint8_t *)ba.data)[b2];
+    fo_dataset_close(p.d);
+    p.d = NULL;
+    {
+      char *dst = fot_path(g.tmp, "swapped");
+      fo_sampler_opts so;
+      fo_sampler_t *s;
+      fo_batch_t *b;
+      const int32_t fan[2] = {-1, 3};
+      copy_tree(p.dir, dst);
+      patch_array(dst, "book", a, &k1, 1);
+      patch_array(dst, "book", b2, &k0, 1);
+      assert_fo_ok(fo_dataset_open(dst, NULL, &d));
+      fo_sampler_opts_init(&so);
+      so.fanouts = fan;
+      so.n_hops = 2;
+      assert_fo_ok(fo_sampler_create(d, &so, &s));
+      assert_fo_ok(fo_batch_create(&b));
+      for (int64_t v = 0; v < fo_dataset_num_nodes(d); v++) {
+        int rc = fo_sampler_sample(s, &v, 1, 0, 0, b);
+        if (rc != FO_OK && rc != FO_EFORMAT)
+          fail_msg("sampling node %lld of a swapped book: %s", (long long)v, fo_last_error());
+      }
+      fo_batch_destroy(b);
+      fo_sampler_destroy(s);
+      assert_fo_error(fo_dataset_verify(d), FO_EFORMAT, "book says part");
+      fo_dataset_close(d);
+      fot_rmtree(dst);
+    }
   }
+  pt_free(&p);
+  fot_ds_close(&g);
+  fot_edges_free(&e);
+}
+
+/* Parts without "row_eid" (written before it existed) open and sample through their eid
+ * arrays: the same batches as with it, and as the original graph. */
+static void parts_without_row_eid(void **state) {
+  fot_edges e;
+  ds g;
+  fx_opts fo = {true, false, false, FO_INDEX_AUTO, FO_FEATURES_AUTO};
+  pt p;
+  fo_dataset_t *d = NULL;
+  fo_topology t;
+  (void)state;
+  fot_random(300, 2000, 47, &e);
+  make_graph(&g, "random300", &e, 300, &fo);
+  partition_ok(&g, 3, FO_PARTITION_HASH, FO_BALANCE_NODES, 0, &p);
+  assert_fo_ok(fo_dataset_topology(fo_dataset_part(p.d, 1), FO_EDGE_DIR_IN, &t));
+  assert_non_null(t.row_eid);
+  fo_dataset_close(p.d);
+  p.d = NULL;
+  for (int k = 0; k < 3; k++) {
+    char sub[32], *pd, *mpath;
+    json_error_t err;
+    json_t *root, *csc;
+    snprintf(sub, sizeof sub, "part-%d", k);
+    pd = fot_path(p.dir, sub);
+    mpath = fot_path(pd, FO_MANIFEST);
+    root = json_load_file(mpath, JSON_PRESERVE_ORDER, &err);
+    if (!root) fail_msg("%s: %s", mpath, err.text);
+    csc = json_object_get(json_object_get(root, "topology"), "csc");
+    assert_int_equal(json_object_del(csc, "row_eid"), 0);
+    if (json_dump_file(root, mpath, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) fail_msg("write %s", mpath);
+    json_decref(root);
+    free(mpath);
+    free(pd);
+  }
+  assert_fo_ok(fo_dataset_open(p.dir, NULL, &d));
+  assert_fo_ok(fo_dataset_topology(fo_dataset_part(d, 1), FO_EDGE_DIR_IN, &t));
+  assert_null(t.row_eid);
+  sample_equal(g.d, d, 40, 3, false);
+  sample_equal(g.d, d, 40, 4, true);
+  assert_fo_ok(fo_dataset_verify(d));
+  fo_dataset_close(d);
   pt_free(&p);
   fot_ds_close(&g);
   fot_edges_free(&e);
@@ -2001,6 +2118,7 @@ int main(void) {
       cmocka_unit_test_setup(determinism, reset_env),
       cmocka_unit_test_setup(force_replaces, reset_env),
       cmocka_unit_test_setup(verify_detects_corruption, reset_env),
+      cmocka_unit_test_setup(parts_without_row_eid, reset_env),
       cmocka_unit_test_setup(errors, reset_env),
       cmocka_unit_test_setup(failures_leave_nothing, reset_env),
       cmocka_unit_test_setup(refusals, reset_env),

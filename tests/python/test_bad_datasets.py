@@ -17,24 +17,37 @@ def _partition(cli, src, out, n=2):
                    stdout=subprocess.DEVNULL)
 
 
-def test_corrupt_rank_directory_in_gather(cli, cora_dir, tmp_path):
+def test_corrupt_rank_directory_unused_book_counts_checked(cli, cora_dir, tmp_path):
+    """Rows come from the row map built from the book at open (the rank directories are only
+    checked by verify): a corrupt rank directory leaves batches as they were, and a book whose
+    per-part counts no longer match the parts is refused at open, naming part and counts."""
     out = str(tmp_path / "p2")
     _partition(cli, cora_dir, out)
-    p = os.path.join(out, "part-1", "row_rank.npy")
+
+    def digests(path):
+        with fanout.Dataset(path) as ds:
+            loader = fanout.NeighborLoader(ds, [10], batch_size=256, num_workers=1, shuffle=False)
+            got = [b.digest() for b in loader]
+            del loader
+        return got
+
+    ref = digests(out)
+    bad = str(tmp_path / "rank")
+    shutil.copytree(out, bad)
+    p = os.path.join(bad, "part-1", "row_rank.npy")
     rr = np.load(p)
-    rr[20] = 2_000_000_000  # nodes 1280..1343 of part 1 map past its rows
+    rr[20] = 2_000_000_000
     np.save(p, rr)
-    with fanout.Dataset(out) as ds:
-        # seeds outside the corrupt block: only the gather of the (never expanded) last hop's
-        # nodes looks their rows up
-        seeds = np.setdiff1d(np.arange(ds.num_nodes), np.arange(1280, 1344))
-        loader = fanout.NeighborLoader(ds, [10], batch_size=256, input_nodes=seeds,
-                                       num_workers=1)
-        with pytest.raises(fanout.FormatError, match=r"row_rank\[20\]") as e:
-            for _ in loader:
-                pass
-        assert e.value.status == "FO_EFORMAT"
-        del loader
+    assert digests(bad) == ref
+    book = str(tmp_path / "book")
+    shutil.copytree(out, book)
+    p = os.path.join(book, "book.npy")
+    bk = np.load(p)
+    bk[7] = 1 - bk[7]
+    np.save(p, bk)
+    with pytest.raises(fanout.FormatError, match=r"the book gives part \d+ \d+ nodes, the part") as e:
+        fanout.Dataset(book)
+    assert e.value.status == "FO_EFORMAT"
 
 
 def test_mixed_partitionings_refused(cli, cora_dir, tmp_path):
