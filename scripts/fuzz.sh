@@ -16,7 +16,7 @@ SECS=${2:?usage: scripts/fuzz.sh BUILD_DIR SECONDS [HARNESS...]}
 shift 2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(npy_header wire npy_edges ogb typed_import edgelist mtx planetoid manifest typed_manifest book dataset typed_files)
+[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(npy_header wire npy_edges ogb typed_import edgelist mtx planetoid manifest typed_manifest book dataset typed_files supervision)
 
 # a request for an absurd amount of memory is a status (FO_ENOMEM) in fanout, as on a real
 # machine: let malloc return NULL rather than abort inside ASan
