@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sys/mman.h>
 
 #define MAX_HOPS 64
 #define PF_GATHER 96    /* prefetch distance (edges) for neighbor reads */
@@ -466,14 +467,6 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
         return fo__context(rc, "create sampler");
       }
     }
-    for (int32_t et = 0; s->time_node && et < s->n_etypes; et++)
-      if (!s->topos[et].rows_by_node_time) {
-        fo_sampler_destroy(s);
-        return FO_FAIL(FO_ENOSYS, "create sampler: weighted node-time sampling needs rows ordered "
-                       "by neighbor node time, and dataset '%s' stores its rows %s (import node "
-                       "times without edge times, or use --time edge)", d->path,
-                       s->topos[et].time ? "by edge time" : "in input order");
-      }
   }
   *out = s;
   return FO_OK;
@@ -817,6 +810,7 @@ typedef struct fo__walias {
   uint32_t thr, alias, id, id_alias;
 } fo__walias;
 
+#define WAL_HUGE ((size_t)2 << 20)
 static pthread_mutex_t wal_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The table of topology t of dataset d (direction t->dir), built on first use; *out NULL (and
@@ -825,16 +819,25 @@ static int wal_get(const fo_dataset_t *d, const fo_topology *t, const fo__walias
   fo_dataset_t *dm = (fo_dataset_t *)d; /* the cache is the only mutable part of an open dataset */
   const int dir = t->dir == FO_EDGE_DIR_OUT ? 1 : 0;
   fo__walias *w;
+  size_t len = 0;
   int rc = FO_OK;
   *out = NULL;
   if (!t->weight_alias || t->n_nodes > (int64_t)UINT32_MAX || getenv("FO_NO_WALIAS")) return FO_OK;
   pthread_mutex_lock(&wal_lock);
   if ((w = dm->walias[dir])) goto done;
-  if (t->n_edges && !(w = malloc((size_t)t->n_edges * sizeof *w))) {
+  if (!t->n_edges) goto done;
+  /* anonymous memory advised for transparent huge pages: the draws are random over the whole
+   * table, and with 4 KiB pages nearly every one would also miss the TLB */
+  len = ((size_t)t->n_edges * sizeof *w + WAL_HUGE - 1) / WAL_HUGE * WAL_HUGE;
+  if ((w = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED) {
+    w = NULL;
     rc = FO_FAIL(FO_ENOMEM, "weighted sampling: interleaved alias table of %lld edges (16 bytes "
                  "each)", (long long)t->n_edges);
     goto done;
   }
+#ifdef MADV_HUGEPAGE
+  madvise(w, len, MADV_HUGEPAGE);
+#endif
   for (int64_t r = 0; r < t->n_rows; r++) {
     const int64_t a = t->indptr[r], deg = t->indptr[r + 1] - a;
     if (a < 0 || deg < 0 || a + deg > t->n_edges || deg > (int64_t)UINT32_MAX) {
@@ -860,8 +863,11 @@ static int wal_get(const fo_dataset_t *d, const fo_topology *t, const fo__walias
     if (rc != FO_OK) break;
   }
   if (rc != FO_OK) {
-    free(w);
+    munmap(w, len);
     w = NULL;
+  } else {
+    mprotect(w, len, PROT_READ);
+    dm->walias_bytes[dir] = len;
   }
   dm->walias[dir] = w;
 done:
@@ -1038,6 +1044,11 @@ static inline void weighted_pre(const fo_topology *t, const rowspan *rw, const f
     /* read whole by keys or in stored order: its weights (at most 2 fanout of them) */
     const char *wp = (const char *)t->weight + start * t->weight_bytes;
     for (int64_t o = 0; o < deg * t->weight_bytes; o += 64) __builtin_prefetch(wp + o, 0, 3);
+    if (hp->wal) {
+      /* and its neighbor ids: the kernel writes them (fill_rows), not the gather */
+      const char *ip = (const char *)t->indices + start * t->indices_bytes;
+      for (int64_t o = 0; o < deg * t->indices_bytes; o += 64) __builtin_prefetch(ip + o, 0, 3);
+    }
   }
 }
 
@@ -1354,6 +1365,109 @@ static int choose_weighted_window(fo_sampler_t *s, const fo_topology *t, const f
   return FO_OK;
 }
 
+/* Weighted node-time sampling over rows in input order (narrow_node_time's filter pass): each
+ * narrowed row r is the range [r.start, r.start + r.deg) of s->elig, holding the row positions
+ * of its eligible edges, whose weights are read through it. An exact pass per row: with
+ * replacement, prefix sums of the eligible weights and a binary search per draw (the first
+ * eligible edge whose sum reaches U * total, U uniform in (0, 1]: edge j with probability
+ * w_j / sum of eligible w, a zero weight never); without replacement, every positive eligible
+ * edge when they fit the fanout (in stored order), else Efraimidis-Spirakis keys log(U_j) / w_j
+ * over the positive eligible edges, the f largest, in decreasing key order (ES 2006: the law
+ * of successive sampling). fanout -1: every eligible edge, weights ignored. Writes positions
+ * into s->elig (choose_temporal maps them back). O(eligible) per row; the node's stream is
+ * weighted_window_node's (tree-tagged). */
+static int choose_weighted_elig(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                                fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
+  const int32_t f = hp->fanout;
+  int64_t E = out->n_edges;
+  int64_t *col = out->col, *pos = out->edge;
+  int rc;
+  for (int64_t i = fb; i < fe; i++) {
+    const rowspan *rw = &s->rows[i - fb];
+    const fo_topology *rt = row_topo(s, t, rw);
+    const int64_t a = rw->start, n = rw->deg;
+    const int64_t *el = s->elig + a;
+    int64_t npos = 0;
+    uint64_t tag;
+    fo__rng r;
+    if (n == 0 || f == 0) continue;
+    if (f < 0) {
+      for (int64_t j = 0; j < n; j++) {
+        pos[E] = a + j;
+        col[E++] = i;
+      }
+      continue;
+    }
+    tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48 | ((uint64_t)fr->batch[i] + 1) << 8;
+    fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
+    if (hp->replace) {
+      double total = 0;
+      if ((rc = fo__grow(&s->cum, &s->cap_cum, n, sizeof *s->cum, "sampler scratch")) != FO_OK)
+        return rc;
+      for (int64_t j = 0; j < n; j++) s->cum[j] = total += load_w(rt, el[j]);
+      if (!(total > 0)) continue; /* no positive eligible weight: no draws */
+      for (int32_t q = 0; q < f; q++) {
+        const double u = rng_unit(&r) * total;
+        int64_t lo = 0, hi = n - 1;
+        while (lo < hi) {
+          const int64_t mid = lo + (hi - lo) / 2;
+          if (s->cum[mid] >= u) hi = mid;
+          else lo = mid + 1;
+        }
+        pos[E] = a + lo;
+        col[E++] = i;
+      }
+      continue;
+    }
+    for (int64_t j = 0; j < n; j++) npos += load_w(rt, el[j]) > 0;
+    if (npos <= f) {
+      for (int64_t j = 0; j < n; j++)
+        if (load_w(rt, el[j]) > 0) {
+          pos[E] = a + j;
+          col[E++] = i;
+        }
+      continue;
+    }
+    {
+      wkey *h;
+      int64_t m = 0;
+      if ((rc = fo__grow(&s->heap, &s->cap_heap, f, sizeof *s->heap, "sampler scratch")) != FO_OK)
+        return rc;
+      h = s->heap;
+      for (int64_t j = 0; j < n; j++) {
+        const double wj = load_w(rt, el[j]);
+        double key;
+        if (!(wj > 0)) continue;
+        key = log(rng_unit(&r)) / wj;
+        if (m < f) {
+          int64_t c = m++;
+          h[c].key = key;
+          h[c].off = j;
+          while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
+            wkey x = h[c];
+            h[c] = h[(c - 1) / 2];
+            h[(c - 1) / 2] = x;
+            c = (c - 1) / 2;
+          }
+        } else if (key > h[0].key) {
+          h[0].key = key;
+          h[0].off = j;
+          heap_down(h, m, 0);
+        }
+      }
+      for (int64_t q = m - 1; q >= 0; q--) { /* smallest key first, written from the end */
+        pos[E + q] = a + h[0].off;
+        h[0] = h[--m];
+        heap_down(h, m, 0);
+      }
+      for (int64_t q = 0; q < f; q++) col[E + q] = i;
+      E += f;
+    }
+  }
+  out->n_edges = E;
+  return FO_OK;
+}
+
 /* ---- temporal kernels ------------------------------------------------------------------------
  *
  * A temporal kernel is two steps: narrow each frontier row to its eligible edges at the time of
@@ -1647,7 +1761,10 @@ static int choose_temporal(fo_sampler_t *s, const fo_topology *t, const fo_batch
   /* step 2: the kernel on the narrowed rows */
   if (s->temporal == FO_TEMPORAL_LAST) take_last(s, out, fb, fe, hp);
   else if (s->weighted) {
-    if ((rc = choose_weighted_window(s, t, fr, out, fb, fe, hp)) != FO_OK) return rc;
+    /* node-time mode over rows in input order: the eligible positions are scattered */
+    if ((rc = s->time_node && !t->rows_by_node_time ? choose_weighted_elig(s, t, fr, out, fb, fe, hp)
+                                                   : choose_weighted_window(s, t, fr, out, fb, fe, hp)) != FO_OK)
+      return rc;
   } else if ((rc = choose_positions(s, fr, out, fb, fe, hp)) != FO_OK) return rc;
   /* node-time mode over rows in input order: back from the scratch to row positions */
   if (s->time_node && !t->rows_by_node_time)
