@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/weighted_alias.sh: weighted against uniform sampling in the same run, one thread, with
-# the interleaved alias table (the default) and without it (FO_NO_WALIAS=1: the stored
-# weight_alias table), BENCHMARKS.md section 7 ("The interleaved alias table").
+# the stored weight_alias table (the default) and with the interleaved alias table built at
+# sampler creation (FO_WALIAS=1), BENCHMARKS.md section 7 ("The interleaved alias table").
 #
 # usage: bench/weighted_alias.sh [BUILD_DIR] [DATASET]
 #        (default build/ and $FO_BENCH_DIR/rmat21-wt, made as bench/weighted_temporal.sh makes it)
@@ -22,14 +22,14 @@ MODES="uniform::
 uniform-replace:--replace:
 weighted:--weighted:
 weighted-replace:--weighted --replace:
-weighted-stored:--weighted:1
-weighted-stored-replace:--weighted --replace:1"
+weighted-walias:--weighted:1
+weighted-walias-replace:--weighted --replace:1"
 out=$(mktemp)
 cg=$(mktemp)
 for run in $(seq "$RUNS"); do
   while IFS=: read -r name args nw; do
     # shellcheck disable=SC2086
-    if [ -n "$nw" ]; then export FO_NO_WALIAS=1; else unset FO_NO_WALIAS; fi
+    if [ -n "$nw" ]; then export FO_WALIAS=1; else unset FO_WALIAS; fi
     # shellcheck disable=SC2086
     $F bench "$D" --fanout 15,10,5 --batch-size 1024 --seed 1 --bare --batches "$B" $args --json |
       sed "s/^{/{\"kmode\": \"$name\", \"run\": $run, /" >>"$out"
@@ -37,7 +37,7 @@ for run in $(seq "$RUNS"); do
 done
 if [ "${CALLGRIND:-0}" = 1 ]; then
   while IFS=: read -r name args nw; do
-    if [ -n "$nw" ]; then export FO_NO_WALIAS=1; else unset FO_NO_WALIAS; fi
+    if [ -n "$nw" ]; then export FO_WALIAS=1; else unset FO_WALIAS; fi
     for nb in 0 "$CGB"; do
       f=$(mktemp)
       # shellcheck disable=SC2086
@@ -50,7 +50,7 @@ if [ "${CALLGRIND:-0}" = 1 ]; then
     done
   done <<<"$MODES"
 fi
-unset FO_NO_WALIAS
+unset FO_WALIAS
 /usr/bin/python3 - "$out" "$cg" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]

@@ -804,8 +804,9 @@ static int bad_alias(const fo_topology *t, int64_t start, int64_t deg) {
  * draw (offset j, coin u: keep j when u < threshold, else take the alias) reads one cache line
  * and yields the neighbor id without the gather's indices[] read. Built from the stored
  * weight_alias and indices by the first weighted sampler over an unpartitioned, untyped dataset
- * (O(m), sequential), kept in the dataset until close and shared by every sampler over it. The
- * draws are the stored table's, so every batch is what the stored table gives. */
+ * when the environment has FO_WALIAS=1 (O(m), sequential), kept in the dataset until close and
+ * shared by every sampler over it. The draws are the stored table's, so every batch is what
+ * the stored table gives. */
 typedef struct fo__walias {
   uint32_t thr, alias, id, id_alias;
 } fo__walias;
@@ -822,7 +823,11 @@ static int wal_get(const fo_dataset_t *d, const fo_topology *t, const fo__walias
   size_t len = 0;
   int rc = FO_OK;
   *out = NULL;
-  if (!t->weight_alias || t->n_nodes > (int64_t)UINT32_MAX || getenv("FO_NO_WALIAS")) return FO_OK;
+  const char *on = getenv("FO_WALIAS");
+  /* opt-in (FO_WALIAS=1): on the hosts measured it did not pay for its memory (BENCHMARKS.md
+   * section 7, "The interleaved alias table") */
+  if (!t->weight_alias || t->n_nodes > (int64_t)UINT32_MAX || !on || !*on || !strcmp(on, "0"))
+    return FO_OK;
   pthread_mutex_lock(&wal_lock);
   if ((w = dm->walias[dir])) goto done;
   if (!t->n_edges) goto done;
