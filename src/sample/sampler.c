@@ -1435,16 +1435,37 @@ static int choose_weighted_elig(fo_sampler_t *s, const fo_topology *t, const fo_
     }
     {
       wkey *h;
-      int64_t m = 0;
+      int64_t m = 0, k = 0;
+      if (npos > 2 * (int64_t)f && f <= FLOYD_LINEAR_MAX) {
+        /* successive picks by prefix sums, a repeat drawn again (given the picks so far, an
+         * accepted draw is proportional to weight among the unpicked edges: the next
+         * successive pick); after 2 fanout + 8 repeats the keys below take the rest */
+        double total = 0;
+        int64_t rejects = 0;
+        if ((rc = fo__grow(&s->cum, &s->cap_cum, n, sizeof *s->cum, "sampler scratch")) != FO_OK)
+          return rc;
+        for (int64_t j = 0; j < n; j++) s->cum[j] = total += load_w(rt, el[j]);
+        while (k < f && rejects <= 2 * (int64_t)f + 8) {
+          const double u = rng_unit(&r) * total;
+          int64_t lo = 0, hi = n - 1;
+          while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (s->cum[mid] >= u) hi = mid;
+            else lo = mid + 1;
+          }
+          if (picked(pos + E, k, a, lo, NULL, 0)) rejects++;
+          else pos[E + k++] = a + lo;
+        }
+      }
       if ((rc = fo__grow(&s->heap, &s->cap_heap, f, sizeof *s->heap, "sampler scratch")) != FO_OK)
         return rc;
       h = s->heap;
-      for (int64_t j = 0; j < n; j++) {
+      for (int64_t j = 0; k < f && j < n; j++) {
         const double wj = load_w(rt, el[j]);
         double key;
-        if (!(wj > 0)) continue;
+        if (!(wj > 0) || (k && picked(pos + E, k, a, j, NULL, 0))) continue;
         key = log(rng_unit(&r)) / wj;
-        if (m < f) {
+        if (m < f - k) {
           int64_t c = m++;
           h[c].key = key;
           h[c].off = j;
@@ -1460,7 +1481,7 @@ static int choose_weighted_elig(fo_sampler_t *s, const fo_topology *t, const fo_
           heap_down(h, m, 0);
         }
       }
-      for (int64_t q = m - 1; q >= 0; q--) { /* smallest key first, written from the end */
+      for (int64_t q = k + m - 1; q >= k; q--) { /* smallest key first, written from the end */
         pos[E + q] = a + h[0].off;
         h[0] = h[--m];
         heap_down(h, m, 0);

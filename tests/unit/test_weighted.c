@@ -742,8 +742,9 @@ static void test_weighted_node_time_boundary(void **state) {
 }
 
 /* Weighted node-time sampling on rows not ordered by node time (rows by edge time; leaf i + 1
- * has node time 7i mod 12): the exact pass over the scattered eligible edges, with and without
- * replacement, with a window; k-subset laws of successive sampling on the eligible weights. */
+ * has node time 7i mod 12): prefix sums over the scattered eligible edges (repeats redrawn
+ * without replacement), keys for short rows and after piled-up repeats, with a window; k-subset
+ * laws of successive sampling on the eligible weights. */
 static void test_weighted_node_time_unordered(void **state) {
   (void)state;
   const double w[] = {1, 10, 0, 100, 1000, 30, 3, 0.5, 20, 200, 2, 5};
@@ -752,6 +753,12 @@ static void test_weighted_node_time_unordered(void **state) {
   check_window_at(w, 12, 11, -1, 2, false, 60000, 303, true);
   check_window_at(w, 12, 8, -1, 3, false, 60000, 304, true);
   check_window_at(w, 12, 9, 5, 2, false, 60000, 305, true);
+  {
+    /* two heavy edges: the third pick's redraws pile up and the keys take over mid-row */
+    const double heavy[] = {1000, 0.5, 1000, 1, 1, 2, 1, 1, 0, 1, 3, 1};
+    check_window_at(heavy, 12, 11, -1, 3, false, 100000, 306, true);
+    check_window_at(heavy, 12, 10, -1, 2, false, 60000, 307, true);
+  }
 }
 
 static void test_weighted_temporal_edges(void **state) {
