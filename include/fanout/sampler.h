@@ -123,8 +123,10 @@ typedef struct fo_sampler_opts {
                                rejected; an exact pass over the eligible range when the
                                rejections exceed 2 fanout + 8); node-time mode over rows not
                                ordered by neighbor time: an exact pass over the filtered
-                               eligible edges (prefix sums with replacement,
-                               Efraimidis-Spirakis keys without), O(eligible) per node. Partitioned datasets
+                               eligible edges (prefix sums and a binary search per draw, a
+                               repeat drawn again without replacement; Efraimidis-Spirakis
+                               keys for short rows and after 2 fanout + 8 repeats),
+                               O(eligible) per node. Partitioned datasets
                                (edge times in the parts, node times whole at the top level) and
                                fo_dist (each one-hop request carries the mode and every node's
                                time bound) give the unpartitioned batches. */
