@@ -88,7 +88,14 @@ typedef struct fo_sampler_opts {
                                tables stored at import (probabilities to 2^-32); without
                                replacement repeats are redrawn, and rows of degree <= 2 x
                                fanout (or with piled-up repeats) use Efraimidis-Spirakis keys,
-                               O(deg log fanout). Nothing is built at open.
+                               O(deg log fanout). With the environment variable FO_WALIAS=1
+                               (opt-in), the first weighted sampler over an untyped,
+                               unpartitioned dataset builds, once per dataset and direction,
+                               an interleaved copy of the alias table with the neighbor ids
+                               ({threshold, alias, id, alias's id}: 16 bytes per edge in
+                               memory, O(m) at create, shared by every sampler over the
+                               dataset until fo_dataset_close), so a draw reads one cache
+                               line; the draws and batches are the same.
                                Partitioned datasets (parts carry their rows' weights and alias
                                tables) and fo_dist (the one-hop requests say weighted) give
                                the unpartitioned batches. */
@@ -110,12 +117,16 @@ typedef struct fo_sampler_opts {
                                per node, one 8-byte scratch entry per edge of the row ("last":
                                plus a sort by neighbor time, O(e log e) for e eligible). Errors: FO_EINVAL if the
                                dataset lacks the times (message names the edge or node type
-                               and the import option), FO_EINVAL for `weighted` with "last",
-                               FO_ENOSYS for `weighted` node-time sampling of rows not ordered
-                               by neighbor time. With `weighted` (uniform strategy): draws by
-                               weight among the eligible edges (the whole row's alias draws,
-                               ineligible ones rejected; an exact pass over the eligible range
-                               when the rejections exceed 2 fanout + 8). Partitioned datasets
+                               and the import option), FO_EINVAL for `weighted` with "last".
+                               With `weighted` (uniform strategy): draws by weight among the
+                               eligible edges (the whole row's alias draws, ineligible ones
+                               rejected; an exact pass over the eligible range when the
+                               rejections exceed 2 fanout + 8); node-time mode over rows not
+                               ordered by neighbor time: an exact pass over the filtered
+                               eligible edges (prefix sums and a binary search per draw, a
+                               repeat drawn again without replacement; Efraimidis-Spirakis
+                               keys for short rows and after 2 fanout + 8 repeats),
+                               O(eligible) per node. Partitioned datasets
                                (edge times in the parts, node times whole at the top level) and
                                fo_dist (each one-hop request carries the mode and every node's
                                time bound) give the unpartitioned batches. */
@@ -168,8 +179,12 @@ FO_API void fo_sampler_opts_init(fo_sampler_opts *o);
  *         < -1 (message gives the hop, the value and for edge_type_fanouts the edge type), or
  *         the dataset (any edge type of a typed one) lacks the topology that edge_dir needs,
  *         or `weighted` is set and it stores no weights for that topology (message names the
- *         edge type and --edge-weight; a partitioned dataset: the part); FO_ENOMEM.
- * Thread-safety: any thread. Cost: O(n_hops); the scratch grows on first use.
+ *         edge type and --edge-weight; a partitioned dataset: the part); FO_EFORMAT if
+ *         `weighted`, FO_WALIAS=1 and the interleaved alias table cannot be built (an alias offset outside
+ *         its row, a neighbor id out of range: the message names the array); FO_ENOMEM.
+ * Thread-safety: any thread. Cost: O(n_hops); the scratch grows on first use; the first
+ * weighted sampler over an untyped unpartitioned dataset with FO_WALIAS=1: O(m) and 16 bytes
+ * per edge (above).
  */
 FO_API int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o,
                              fo_sampler_t **out);

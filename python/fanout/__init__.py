@@ -580,9 +580,13 @@ def import_dataset(
     time), ``node_time="nt.npy"`` (one per node), ``weight_col=K`` / ``time_col=K`` (edge lists:
     the 0-based column holding each edge's weight / time) and ``time_format="unix"`` or
     ``"iso8601"``. A typed import takes ``weight_col``, ``time_col`` and ``time_format`` (every
-    type's lines); per-type weight and time files are the CLI's (``--edge-weight
-    S__R__D=W.npy``, ``--edge-time S__R__D=T.npy``, ``--node-time TYPE=T.npy``) and a
-    ValueError here. Bad values raise FormatError or ValueError naming file, line and value.
+    type's lines) and per-type files as the CLI's ``--edge-weight S__R__D=W.npy``,
+    ``--edge-time S__R__D=T.npy`` and ``--node-time TYPE=T.npy``: ``edge_weight={"u__r__i":
+    "w.npy"}`` or ``{("u", "r", "i"): "w.npy"}`` (one value per input edge of that type, in the
+    order they are read), ``edge_time`` the same, ``node_time={"paper": "t.npy"}`` (one per
+    node of the type); types not named store none; an unknown or reverse type, or a length
+    that differs, is a ValueError naming it. Bad values raise FormatError or ValueError naming
+    file, line and value.
 
     ``format="ogb"``: ``inputs`` is an OGB dataset directory (docs/IMPORT.md). Besides what
     ``fanout import --format ogb`` reads, Python converts the binary layout (``raw/data.npz``,
@@ -609,13 +613,9 @@ def import_dataset(
             if v is not None:
                 raise ValueError(f"{name}: a typed import gives it per node type: "
                                  f"node_types={{type: {{'{name}': ...}}}}")
-        for name, v in (("edge_weight", edge_weight), ("edge_time", edge_time),
-                        ("node_time", node_time)):
-            if v is not None:
-                raise ValueError(f"{name}: a typed import takes it per type, which only the CLI "
-                                 f"has so far (fanout import --{name.replace('_', '-')} "
-                                 f"{'TYPE' if name == 'node_time' else 'SRC__REL__DST'}=FILE); "
-                                 f"weight_col and time_col work here")
+        per_type = [_typed_type_files(name, v, name == "node_time")
+                    for name, v in (("edge_weight", edge_weight), ("edge_time", edge_time),
+                                    ("node_time", node_time))]
         opts = _import_opts(format, undirected, remove_self_loops, dedup, drop_unknown,
                             relabel, csc, csr, index_dtype, None, None, None, None,
                             feature_dtype, split_seed, force, progress, string_ids, columns,
@@ -623,7 +623,7 @@ def import_dataset(
                             time_col, time_format)
         rep = _fanout._import_typed(os.fspath(output), _typed_edge_files(edge_types),
                                     _typed_node_opts(node_types or {}), bool(reverse_edges),
-                                    **opts)
+                                    *per_type, **opts)
         rep["output"] = _fspath(output)
         return rep
     if node_types is not None or (reverse_edges and format != "ogb"):
@@ -671,6 +671,33 @@ def _import_files(paths: List[str], output: PathLike, format: str,
                                  reverse_edges=bool(kw.get("reverse_edges")), **opts)
     rep["output"] = _fspath(output)
     return rep
+
+
+def _typed_type_files(name: str, v: Any, node: bool) -> List[Tuple[str, str]]:
+    """A typed import's per-type files (``--edge-weight S__R__D=W.npy``, ``--edge-time``,
+    ``--node-time TYPE=T.npy``): a dict ``{type: path}`` (edge types as "src__rel__dst" or
+    (src, rel, dst)) or a list of (type, path) pairs, as [(type name, path)]."""
+    if v is None:
+        return []
+    what = "node type" if node else "edge type"
+    if isinstance(v, (str, bytes, os.PathLike)):
+        raise ValueError(f"{name}: a typed import takes one file per {what}: "
+                         f"{name}={{{'TYPE' if node else 'SRC__REL__DST'!r}: 'file.npy'}}")
+    items = v.items() if isinstance(v, dict) else v
+    out = []
+    for item in items:
+        try:
+            key, path = item
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}: expected ({what}, path) pairs, got {item!r}") from None
+        if not node and isinstance(key, tuple):
+            if not (len(key) == 3 and all(isinstance(k, str) for k in key)):
+                raise ValueError(f"{name}: {key!r} is not an edge type (src, rel, dst)")
+            key = "__".join(key)
+        if not isinstance(key, str):
+            raise TypeError(f"{name}: {key!r} is not a {what} name")
+        out.append((key, _fspath(path)))
+    return out
 
 
 def _typed_edge_files(edge_types: Any) -> List[Tuple[str, str, str, str]]:

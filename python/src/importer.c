@@ -356,21 +356,66 @@ static const char *tuple_str(PyObject *t, Py_ssize_t i, const char *what, int *b
  * labels, splits)] (str or None; num_nodes -1 = infer). fanout.import_dataset builds them. */
 PyObject *fopy_import_typed(PyObject *self, PyObject *args, PyObject *kw) {
   static const char *const no_inputs[1] = {NULL};
-  static char *kwlist[] = {"output", "edge_types", "node_types", "reverse_edges", OPT_KWLIST};
+  static char *kwlist[] = {"output",     "edge_types", "node_types", "reverse_edges",
+                           "edge_weights", "edge_times", "node_times", OPT_KWLIST};
   PyObject *out = NULL, *ets_obj, *nts_obj, *ets = NULL, *nts = NULL, *ret = NULL;
+  PyObject *pair_obj[3], *pairs[3] = {NULL, NULL, NULL};
   fo_import_edge_type *et = NULL;
   fo_import_node_type *nt = NULL;
-  Py_ssize_t n_et, n_nt;
+  fo_import_edge_weight *ew[2] = {NULL, NULL};
+  fo_import_node_time *ntm = NULL;
+  Py_ssize_t n_et, n_nt, n_pair[3];
   int reverse = 0, bad = 0;
   raw_opts r;
   job *j = NULL;
 
   raw_defaults(&r);
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&OOp" OPT_FORMAT ":_import_typed", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&OOpOOO" OPT_FORMAT ":_import_typed", kwlist,
                                    PyUnicode_FSConverter, &out, &ets_obj, &nts_obj, &reverse,
-                                   OPT_ARGS(r)))
+                                   &pair_obj[0], &pair_obj[1], &pair_obj[2], OPT_ARGS(r)))
     return NULL;
   if (!(ets = PySequence_Tuple(ets_obj)) || !(nts = PySequence_Tuple(nts_obj))) goto out;
+  /* per-type files: [(edge type "S__R__D" or node type, path)] for weights, times, node times */
+  for (int q = 0; q < 3; q++) {
+    static const char *const what[3] = {"edge_weight", "edge_time", "node_time"};
+    if (!(pairs[q] = PySequence_Tuple(pair_obj[q]))) goto out;
+    n_pair[q] = PyTuple_GET_SIZE(pairs[q]);
+    if (n_pair[q] > 65536) {
+      PyErr_Format(PyExc_ValueError, "%s: too many types", what[q]);
+      goto out;
+    }
+    for (Py_ssize_t i = 0; i < n_pair[q]; i++) {
+      PyObject *t = PyTuple_GET_ITEM(pairs[q], i);
+      if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s: expected (type, path) pairs", what[q]);
+        goto out;
+      }
+    }
+  }
+  if (!(ew[0] = PyMem_Calloc((size_t)(n_pair[0] ? n_pair[0] : 1), sizeof *ew[0])) ||
+      !(ew[1] = PyMem_Calloc((size_t)(n_pair[1] ? n_pair[1] : 1), sizeof *ew[1])) ||
+      !(ntm = PyMem_Calloc((size_t)(n_pair[2] ? n_pair[2] : 1), sizeof *ntm))) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  for (int q = 0; q < 3; q++)
+    for (Py_ssize_t i = 0; i < n_pair[q]; i++) {
+      PyObject *t = PyTuple_GET_ITEM(pairs[q], i);
+      const char *ty = tuple_str(t, 0, q == 2 ? "node_time: node type" : "edge type", &bad);
+      const char *path = tuple_str(t, 1, "path", &bad);
+      if (bad) goto out;
+      if (!ty || !path) {
+        PyErr_SetString(PyExc_TypeError, "per-type file: type and path must be str");
+        goto out;
+      }
+      if (q < 2) {
+        ew[q][i].edge_type = ty;
+        ew[q][i].path = path;
+      } else {
+        ntm[i].node_type = ty;
+        ntm[i].path = path;
+      }
+    }
   n_et = PyTuple_GET_SIZE(ets);
   n_nt = PyTuple_GET_SIZE(nts);
   if (n_et > 65536 || n_nt > 65536) {
@@ -419,6 +464,12 @@ PyObject *fopy_import_typed(PyObject *self, PyObject *args, PyObject *kw) {
   j->o.node_type_opts = nt;
   j->o.n_node_type_opts = (int32_t)n_nt;
   j->o.reverse_edges = reverse;
+  j->o.edge_weights = ew[0];
+  j->o.n_edge_weights = (int32_t)n_pair[0];
+  j->o.edge_times = ew[1];
+  j->o.n_edge_times = (int32_t)n_pair[1];
+  j->o.node_times = ntm;
+  j->o.n_node_times = (int32_t)n_pair[2];
   j->inputs = no_inputs; /* fo_import (not fo_import_edges), with no input files */
   j->n_inputs = 0;
   j->out = PyBytes_AS_STRING(out);
@@ -426,7 +477,11 @@ PyObject *fopy_import_typed(PyObject *self, PyObject *args, PyObject *kw) {
 out:
   PyMem_Free(et);
   PyMem_Free(nt);
+  PyMem_Free(ew[0]);
+  PyMem_Free(ew[1]);
+  PyMem_Free(ntm);
   PyMem_Free(j);
+  for (int q = 0; q < 3; q++) Py_XDECREF(pairs[q]);
   Py_XDECREF(ets);
   Py_XDECREF(nts);
   Py_XDECREF(out);

@@ -158,9 +158,48 @@ def test_import_time_options(tmp_path):
     (tmp_path / "wbad.txt").write_text("0 1 0.5\n1 2 -1\n")
     with pytest.raises(Exception, match="wbad.txt:2"):
         fanout.import_dataset(tmp_path / "wbad.txt", tmp_path / "d", weight_col=2)
-    with pytest.raises(ValueError, match="a typed import takes it per type"):
+    with pytest.raises(ValueError, match="a typed import takes one file per edge type"):
         fanout.import_dataset(None, tmp_path / "d", edge_types={("a", "r", "b"): tmp_path / "e2.txt"},
                               edge_time=tmp_path / "t.npy")
+
+
+def test_typed_time_and_weight_files(tmp_path, cli):
+    """import_dataset(edge_types=..., edge_weight={type: file}, edge_time={type: file},
+    node_time={type: file}): the CLI's --edge-weight/--edge-time S__R__D=F, --node-time TYPE=F;
+    the same dataset as the CLI makes, and errors naming the type."""
+    (tmp_path / "e2.txt").write_text("".join(f"{s} {d}\n" for s, d, _ in EDGES))
+    n = max(max(s, d) for s, d, _ in EDGES) + 1
+    np.save(tmp_path / "t.npy", np.array([t for _, _, t in EDGES], dtype=np.int64))
+    np.save(tmp_path / "w.npy", np.array([1.0 + t for _, _, t in EDGES], dtype=np.float32))
+    np.save(tmp_path / "nt.npy", np.arange(n, dtype=np.int64) * 3)
+    et = {("a", "r", "a"): tmp_path / "e2.txt"}
+    fanout.import_dataset(None, tmp_path / "p", edge_types=et,
+                          edge_weight={("a", "r", "a"): tmp_path / "w.npy"},
+                          edge_time={"a__r__a": tmp_path / "t.npy"},
+                          node_time={"a": tmp_path / "nt.npy"}, csr=True)
+    subprocess.run([cli, "import", "--edge-type", "a,r,a", str(tmp_path / "e2.txt"), "-o",
+                    str(tmp_path / "c"), "--edge-weight", f"a__r__a={tmp_path / 'w.npy'}",
+                    "--edge-time", f"a__r__a={tmp_path / 't.npy'}", "--node-time",
+                    f"a={tmp_path / 'nt.npy'}", "--csc", "--csr"], check=True, capture_output=True)
+    dp, dc = fanout.Dataset(tmp_path / "p"), fanout.Dataset(tmp_path / "c")
+    names = [a for a in dc.arrays if a.endswith(("_time", "_weight", "weight_alias"))]
+    assert any(a.endswith("csc_time") for a in names) and any(a.endswith("csc_weight") for a in names)
+    assert any(a.endswith("node_time") for a in names)
+    for a in names:
+        assert np.array_equal(dp.array(a), dc.array(a)), a
+    # sampling by weight and time over the typed dataset from Python
+    for kw in (dict(time_attr="edge"), dict(time_attr="node")):
+        loader = fanout.NeighborLoader(dp, [3, 2], batch_size=4, input_nodes=("a", None),
+                                       weighted=True, temporal_strategy="uniform", **kw)
+        assert sum(1 for _ in loader) > 0
+    with pytest.raises(ValueError, match="a__x__a"):
+        fanout.import_dataset(None, tmp_path / "q", edge_types=et,
+                              edge_weight={"a__x__a": tmp_path / "w.npy"})
+    assert not (tmp_path / "q").exists()
+    with pytest.raises(ValueError, match="zz"):
+        fanout.import_dataset(None, tmp_path / "q", edge_types=et, node_time={"zz": tmp_path / "nt.npy"})
+    with pytest.raises(ValueError, match="one file per node type"):
+        fanout.import_dataset(None, tmp_path / "q", edge_types=et, node_time=tmp_path / "nt.npy")
 
 
 @pytest.mark.parametrize("attr", ["edge", "node"])

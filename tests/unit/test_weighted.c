@@ -12,6 +12,7 @@
  * span 1000x (expected counts under 5 pooled).
  */
 #include "support.h"
+#include "store/store_internal.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -524,11 +525,11 @@ static void test_without_replacement_distribution(void **state) {
  * draws against k w_j / (sum of eligible w); without: k-subset frequencies against successive
  * sampling's exact law on the eligible weights (k 2 or 3). Never an ineligible or zero-weight
  * edge, distinct without replacement. */
-static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t k, bool replace,
-                         uint64_t N, uint64_t seed) {
+static void check_window_at(const double *w, int K, int64_t T, int64_t win, int32_t k, bool replace,
+                            uint64_t N, uint64_t seed, bool node) {
   const int64_t seed0 = 0;
   const int32_t f[] = {k};
-  int64_t src[32], dst[32], tm[32], shape[1] = {K};
+  int64_t src[32], dst[32], tm[32], nt[33], et[32], shape[1] = {K}, nshape[1] = {K + 1};
   double pw[32], *count, *expect, *sub, W = 0;
   int idx[32], n = 0, cats = 0, df;
   wds g;
@@ -536,14 +537,20 @@ static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t
   fo_sampler_opts so;
   fo_batch_t *b;
   fo_sampler_t *s;
-  char *wp, *tp;
+  char *wp, *tp, *np;
+  nt[0] = 0;
   for (int i = 0; i < K; i++) {
     src[i] = i + 1;
     dst[i] = 0;
     tm[i] = i;
+    /* node mode: leaf i + 1's node time is a permutation of the edge order (7i mod K, K not a
+     * multiple of 7), so the rows (ordered by edge time) are not ordered by node time and the
+     * eligible edges are scattered */
+    nt[i + 1] = node ? (7 * (int64_t)i) % K : 0;
+    et[i] = node ? nt[i + 1] : i; /* the time that decides edge i's eligibility */
   }
   for (int i = 0; i < K; i++)
-    if (w[i] > 0 && i <= T && (win < 0 || i >= T - win)) {
+    if (w[i] > 0 && et[i] <= T && (win < 0 || et[i] >= T - win)) {
       pw[n] = w[i];
       W += w[i];
       idx[n++] = i;
@@ -554,9 +561,12 @@ static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t
   tp = fot_path(g.tmp, "t.npy");
   fot_write_npy(wp, "<f8", 1, shape, w, (size_t)K * 8);
   fot_write_npy(tp, "<i8", 1, shape, tm, (size_t)K * 8);
+  np = fot_path(g.tmp, "nt.npy");
+  fot_write_npy(np, "<i8", 1, nshape, nt, (size_t)(K + 1) * 8);
   fo_import_opts_init(&o);
   o.edge_weight = wp;
   o.edge_time = tp;
+  if (node) o.node_time = np;
   assert_fo_ok(fo_import_edges(src, dst, K, g.dir, &o, NULL));
   assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
   fo_sampler_opts_init(&so);
@@ -567,6 +577,7 @@ static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t
   so.temporal = FO_TEMPORAL_UNIFORM;
   so.time_window = win;
   so.seed = seed;
+  if (node) so.time_attr = FO_TIME_ATTR_NODE;
   assert_fo_ok(fo_sampler_create(g.d, &so, &s));
   assert_fo_ok(fo_batch_create(&b));
   count = calloc((size_t)1 << K, sizeof *count);
@@ -578,7 +589,7 @@ static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t
     assert_int_equal(b->n_edges, replace ? k : (n < k ? n : k));
     for (int64_t e = 0; e < b->n_edges; e++) {
       const int64_t j = b->edge[e];
-      assert_true(w[j] > 0 && j <= T && (win < 0 || j >= T - win)); /* eligible, positive */
+      assert_true(w[j] > 0 && et[j] <= T && (win < 0 || et[j] >= T - win)); /* eligible, positive */
       if (replace) {
         count[j]++;
         continue;
@@ -610,8 +621,9 @@ static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t
   {
     double x = chi2(sub, expect, cats, &df);
     if (x > chi2_limit(df))
-      fail_msg("weighted temporal, %s, k=%d, T=%lld: chi2 %.1f > %.1f (df %d)",
-               replace ? "with replacement" : "without", k, (long long)T, x, chi2_limit(df), df);
+      fail_msg("weighted temporal (%s time), %s, k=%d, T=%lld: chi2 %.1f > %.1f (df %d)",
+               node ? "node" : "edge", replace ? "with replacement" : "without", k, (long long)T, x,
+               chi2_limit(df), df);
     if (!replace || n > 2) {
       /* the law of the whole row (eligibility ignored) is far off: the test can fail */
       double ew[8192], tot = 0;
@@ -627,7 +639,13 @@ static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t
   free(sub);
   free(wp);
   free(tp);
+  free(np);
   wds_free(&g);
+}
+
+static void check_window(const double *w, int K, int64_t T, int64_t win, int32_t k, bool replace,
+                         uint64_t N, uint64_t seed) {
+  check_window_at(w, K, T, win, k, replace, N, seed, false);
 }
 
 static void test_weighted_temporal_distribution(void **state) {
@@ -646,6 +664,101 @@ static void test_weighted_temporal_distribution(void **state) {
   check_window(w, 12, 10, 7, 2, false, 60000, 205);
   check_window(w, 12, 6, -1, 3, false, 60000, 206);
   check_window(light, 12, 5, -1, 2, false, 60000, 207);
+}
+
+/* Weighted node-time sampling on rows ordered by edge time, exactly at the boundaries: leaf
+ * i + 1 -> 0 (edge i, time i) with node times {5, 3, 3, 0, 4, 1} and weights {1, 2, 0, 4, 8,
+ * 16}, seed 0 at T = 3: inclusive eligible {1, 2, 3, 5} (positive {1, 3, 5}), strict {3, 5},
+ * window 1 (2 <= time <= 3) {1, 2} (positive {1}); fanout -1 takes every eligible edge. */
+static void test_weighted_node_time_boundary(void **state) {
+  (void)state;
+  const int64_t src[] = {1, 2, 3, 4, 5, 6}, dst[] = {0, 0, 0, 0, 0, 0}, tm[] = {0, 1, 2, 3, 4, 5};
+  const int64_t nt[] = {0, 5, 3, 3, 0, 4, 1}, shape[1] = {6}, nshape[1] = {7}, seed0 = 0, T = 3;
+  const double w[] = {1, 2, 0, 4, 8, 16};
+  /* expected sets as bit masks of edge ids, per (strict, window, fanout -1) */
+  struct {
+    bool strict;
+    int64_t win;
+    int32_t f;
+    bool replace;
+    uint64_t set;
+    int64_t n; /* edges per draw set (without replacement or fanout -1); -1: f */
+  } cs[] = {{false, -1, 10, false, 0x2a, 3}, {true, -1, 10, false, 0x28, 2},
+            {false, 1, 10, false, 0x02, 1},  {false, -1, -1, false, 0x2e, 4},
+            {true, -1, -1, false, 0x28, 2},  {false, -1, 50, true, 0x2a, -1},
+            {true, -1, 50, true, 0x28, -1},  {false, 1, 50, true, 0x02, -1},
+            {false, 0, 10, false, 0x02, 1},  {true, 0, 10, false, 0, 0}};
+  wds g;
+  fo_import_opts o;
+  fo_batch_t *b;
+  char *wp, *tp, *np;
+  g.tmp = fot_tmpdir();
+  g.dir = fot_path(g.tmp, "ds");
+  wp = fot_path(g.tmp, "w.npy");
+  tp = fot_path(g.tmp, "t.npy");
+  np = fot_path(g.tmp, "nt.npy");
+  fot_write_npy(wp, "<f8", 1, shape, w, sizeof w);
+  fot_write_npy(tp, "<i8", 1, shape, tm, sizeof tm);
+  fot_write_npy(np, "<i8", 1, nshape, nt, sizeof nt);
+  fo_import_opts_init(&o);
+  o.edge_weight = wp;
+  o.edge_time = tp;
+  o.node_time = np;
+  assert_fo_ok(fo_import_edges(src, dst, 6, g.dir, &o, NULL));
+  assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
+  assert_fo_ok(fo_batch_create(&b));
+  for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
+    fo_sampler_opts so;
+    fo_sampler_t *s;
+    uint64_t seen = 0;
+    fo_sampler_opts_init(&so);
+    so.fanouts = &cs[c].f;
+    so.n_hops = 1;
+    so.weighted = true;
+    so.replace = cs[c].replace;
+    so.temporal = FO_TEMPORAL_UNIFORM;
+    so.time_attr = FO_TIME_ATTR_NODE;
+    so.time_strict = cs[c].strict;
+    so.time_window = cs[c].win;
+    assert_fo_ok(fo_sampler_create(g.d, &so, &s));
+    for (uint64_t bi = 0; bi < 200; bi++) {
+      assert_fo_ok(fo_sampler_sample_at(s, 0, &seed0, &T, 1, 0, bi, b));
+      assert_int_equal(b->n_edges, cs[c].n < 0 ? cs[c].f : cs[c].n);
+      for (int64_t e = 0; e < b->n_edges; e++) {
+        assert_true(b->edge[e] >= 0 && b->edge[e] < 6);
+        assert_true(cs[c].set >> b->edge[e] & 1); /* eligible (and positive unless fanout -1) */
+        assert_int_equal(b->node[b->row[e]], b->edge[e] + 1);
+        seen |= UINT64_C(1) << b->edge[e];
+      }
+    }
+    assert_int_equal(seen, cs[c].set); /* every eligible positive edge is drawn */
+    fo_sampler_destroy(s);
+  }
+  fo_batch_destroy(b);
+  free(wp);
+  free(tp);
+  free(np);
+  wds_free(&g);
+}
+
+/* Weighted node-time sampling on rows not ordered by node time (rows by edge time; leaf i + 1
+ * has node time 7i mod 12): prefix sums over the scattered eligible edges (repeats redrawn
+ * without replacement), keys for short rows and after piled-up repeats, with a window; k-subset
+ * laws of successive sampling on the eligible weights. */
+static void test_weighted_node_time_unordered(void **state) {
+  (void)state;
+  const double w[] = {1, 10, 0, 100, 1000, 30, 3, 0.5, 20, 200, 2, 5};
+  check_window_at(w, 12, 11, -1, 4, true, 40000, 301, true);
+  check_window_at(w, 12, 6, 4, 4, true, 40000, 302, true);
+  check_window_at(w, 12, 11, -1, 2, false, 60000, 303, true);
+  check_window_at(w, 12, 8, -1, 3, false, 60000, 304, true);
+  check_window_at(w, 12, 9, 5, 2, false, 60000, 305, true);
+  {
+    /* two heavy edges: the third pick's redraws pile up and the keys take over mid-row */
+    const double heavy[] = {1000, 0.5, 1000, 1, 1, 2, 1, 1, 0, 1, 3, 1};
+    check_window_at(heavy, 12, 11, -1, 3, false, 100000, 306, true);
+    check_window_at(heavy, 12, 10, -1, 2, false, 60000, 307, true);
+  }
 }
 
 static void test_weighted_temporal_edges(void **state) {
@@ -715,13 +828,79 @@ static void test_weighted_temporal_edges(void **state) {
   so.temporal = FO_TEMPORAL_LAST;
   assert_fo_error(fo_sampler_create(g.d, &so, &s), FO_EINVAL, "weighted applies to temporal uniform, not last");
   so.temporal = FO_TEMPORAL_UNIFORM;
-  /* node-time mode needs rows ordered by node time: these are ordered by edge time */
+  /* node-time mode needs node times: this dataset has none */
   so.time_attr = FO_TIME_ATTR_NODE;
   assert_int_not_equal(fo_sampler_create(g.d, &so, &s), FO_OK);
   fo_batch_destroy(b);
   free(wp);
   free(tp);
   wds_free(&g);
+}
+
+/* The interleaved alias table (FO_WALIAS=1, built by the first weighted sampler that sees it
+ * set) draws exactly what the stored table draws: the same batches (nodes, rows, edge ids) on a
+ * random graph with short and long rows and zero weights, with and without replacement, fanouts
+ * above and below the filter path's limit (32), disjoint, over both directions. */
+static void test_interleaved_alias_same_draws(void **state) {
+  (void)state;
+  enum { N = 300, M = 6000 };
+  int64_t *src = malloc(M * sizeof *src), *dst = malloc(M * sizeof *dst), seeds[64];
+  double *w = malloc(M * sizeof *w);
+  uint64_t x = 12345;
+  const int32_t fa[] = {40, 5, 3}, fb[] = {10, 1, -1};
+  wds g;
+  for (int64_t i = 0; i < M; i++) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    /* skewed targets: a few long rows */
+    dst[i] = (int64_t)((x >> 33) % 7 == 0 ? (x >> 40) % 8 : (x >> 20) % N);
+    src[i] = (int64_t)((x >> 11) % N);
+    w[i] = (x >> 50) % 5 == 0 ? 0.0 : (double)((x >> 44) % 1000 + 1) / 7.0;
+  }
+  wds_make(&g, src, dst, M, w, false, false);
+  for (int i = 0; i < 64; i++) seeds[i] = (i * 37) % N;
+  for (int dir = 0; dir < 2; dir++)
+    for (int c = 0; c < 8; c++) {
+      fo_sampler_opts o;
+      fo_sampler_t *s0, *s1;
+      fo_batch_t *b0, *b1;
+      fo_sampler_opts_init(&o);
+      o.fanouts = c & 1 ? fb : fa;
+      o.n_hops = 3;
+      o.replace = c & 2;
+      o.disjoint = c & 4;
+      o.weighted = true;
+      o.seed = 7;
+      o.edge_dir = dir ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
+      unsetenv("FO_WALIAS");
+      assert_fo_ok(fo_sampler_create(g.d, &o, &s0));
+      setenv("FO_WALIAS", "1", 1);
+      assert_fo_ok(fo_sampler_create(g.d, &o, &s1));
+      unsetenv("FO_WALIAS");
+      assert_fo_ok(fo_batch_create(&b0));
+      assert_fo_ok(fo_batch_create(&b1));
+      for (uint64_t bi = 0; bi < 6; bi++) {
+        assert_fo_ok(fo_sampler_sample(s0, seeds, 64, 0, bi, b0));
+        assert_fo_ok(fo_sampler_sample(s1, seeds, 64, 0, bi, b1));
+        assert_int_equal(b0->n_nodes, b1->n_nodes);
+        assert_int_equal(b0->n_edges, b1->n_edges);
+        assert_true(b0->n_edges > 0);
+        assert_memory_equal(b0->node, b1->node, (size_t)b0->n_nodes * sizeof *b0->node);
+        assert_memory_equal(b0->row, b1->row, (size_t)b0->n_edges * sizeof *b0->row);
+        assert_memory_equal(b0->col, b1->col, (size_t)b0->n_edges * sizeof *b0->col);
+        assert_memory_equal(b0->edge, b1->edge, (size_t)b0->n_edges * sizeof *b0->edge);
+      }
+      fo_batch_destroy(b0);
+      fo_batch_destroy(b1);
+      fo_sampler_destroy(s0);
+      fo_sampler_destroy(s1);
+    }
+  /* the table was built (and used) for both directions */
+  assert_non_null(g.d->walias[0]);
+  assert_non_null(g.d->walias[1]);
+  wds_free(&g);
+  free(src);
+  free(dst);
+  free(w);
 }
 
 /* ---- typed datasets: weights per edge type (--edge-weight SRC__REL__DST=W.npy) -------------- */
@@ -1266,6 +1445,9 @@ int main(void) {
       cmocka_unit_test(test_with_replacement_distribution),
       cmocka_unit_test(test_without_replacement_distribution),
       cmocka_unit_test(test_weighted_temporal_distribution),
+      cmocka_unit_test(test_weighted_node_time_unordered),
+      cmocka_unit_test(test_weighted_node_time_boundary),
+      cmocka_unit_test(test_interleaved_alias_same_draws),
       cmocka_unit_test(test_weighted_temporal_edges),
       cmocka_unit_test(test_typed_weights_stored),
       cmocka_unit_test(test_typed_weight_errors),
