@@ -21,6 +21,9 @@
  *                last | 256 node times | 512 strict), window (-1 none)], nodes[n], trees[n]
  *                (disjoint only), times[n] (temporal only: the time bounding each node, its
  *                tree's seed time; a temporal request is disjoint).
+ * Flag 32 (HOP and HOPS, link sampling's seed-edge exclusion): after a request's (a group's)
+ *                node arrays: n_x, xcount[n], xpos[n_x] (positions each node's row must skip,
+ *                ascending per node; fo__hop_req.xcount, .xpos).
  * HOP response:  n, E, counts[n], nbr[E], eid[E].
  * FETCH request: flags (1 x, 2 y), part, n, nodes[n].
  * FETCH response: n, row_bytes, x (n * row_bytes bytes, padded to words), y[n] (when asked).
