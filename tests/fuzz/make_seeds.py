@@ -140,6 +140,22 @@ for sel, name, m in [(32, "typed-hops-req", hops), (32, "typed-hops-req-disjoint
                      (32 | 14, "typed-server-hops-hdr", hops), (32 | 30, "typed-server-fetches-hdr", fetches),
                      (32 | 6, "typed-server-hops-replace", msg(6, [7, 0, 3, 0, 1, 0, 1, 1, 1 << 20, 2, 4, 8]))]:
     put("wire", name, bytes([sel]) + m)
+# typed HOPS with the mode fields: weighted (flag 8, with and without replacement), temporal
+# (flag 16 with disjoint 2: mode words after G, as in HOP: strategy 1 uniform / 2 last, 256 node
+# times, 512 strict; window, -1 none; then per group nodes, trees, times), both together, and
+# the out direction (4). The typed fixture's part has no weights or times, so its server answers
+# these with an ERROR naming what the part lacks; the decoders parse every field.
+hopsw = msg(6, [7, 0, 3, 0, 8, 0, 2, 0, 10, 2, 0, 2, 1, 5, 3, 2, 4, 6])
+hopswr = msg(6, [7, 0, 3, 1, 8 | 1, 0, 1, 1, 25, 2, 2, 4])
+hopst = msg(6, [7, 1, 3, 1, 2 | 16, 0, 1, 1, 30, 1, 5, 2, 2, 4, 0, 1, 100, 200])
+hopstn = msg(6, [7, 1, 3, 0, 2 | 4 | 16, 0, 2, 2 | 256 | 512, -1,
+                 0, -1, 1, 0, 0, 50, 1, 3, 2, 2, 4, 0, 1, 50, 60])
+hopswt = msg(6, [7, 2, 3, 2, 1 | 2 | 8 | 16, 0, 1, 1 | 512, 10, 1, 4, 2, 0, 6, 1, 1, -5, 1 << 40])
+for base, m in [("weighted", hopsw), ("weighted-replace", hopswr), ("temporal", hopst),
+                ("temporal-node-strict-out", hopstn), ("weighted-temporal", hopswt)]:
+    put("wire", "typed-hops-req-" + base, bytes([32]) + m)
+    put("wire", "typed-server-hops-" + base, bytes([38]) + m)
+put("wire", "typed-server-hops-hdr-temporal", bytes([32 | 14]) + hopst)
 
 # wire, LINK (selector bit 6: 64 request, 65 response, 66 server; | 32 typed, | 16 the response's
 # pairs want positions): pairs (etype | want << 32, row, nbr); and HOP / HOPS with seed-edge
