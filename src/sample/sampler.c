@@ -754,6 +754,27 @@ static inline void heap_down(wkey *h, int64_t n, int64_t i) {
   }
 }
 
+/* Offers (key, off) to the min-heap h[0..*n) that keeps the cap largest keys (Efraimidis-
+ * Spirakis: the cap edges with the largest keys are the sample): pushed while *n < cap,
+ * otherwise it replaces the smallest key if larger. */
+static inline void heap_offer(wkey *h, int64_t *n, int64_t cap, double key, int64_t off) {
+  if (*n < cap) {
+    int64_t c = (*n)++;
+    h[c].key = key;
+    h[c].off = off;
+    while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
+      wkey x = h[c];
+      h[c] = h[(c - 1) / 2];
+      h[(c - 1) / 2] = x;
+      c = (c - 1) / 2;
+    }
+  } else if (key > h[0].key) {
+    h[0].key = key;
+    h[0].off = off;
+    heap_down(h, *n, 0);
+  }
+}
+
 /* Draws proportional to weight from the row's alias table `al[deg]` (Walker's method: a
  * uniform offset, then a 32-bit coin against its threshold), ALIAS_CHUNK at a time so that
  * their table entries are fetched in parallel: alias_pick draws the offsets and coins and
@@ -962,21 +983,7 @@ static int weighted_rest(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
       double key;
       if (!(wj > 0) || (k && picked(pos + E, k, start, j, s->pset, set_size))) continue;
       key = log(rng_unit(r)) / wj;
-      if (n < want) {
-        int64_t c = n++;
-        h[c].key = key;
-        h[c].off = j;
-        while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
-          wkey x = h[c];
-          h[c] = h[(c - 1) / 2];
-          h[(c - 1) / 2] = x;
-          c = (c - 1) / 2;
-        }
-      } else if (key > h[0].key) {
-        h[0].key = key;
-        h[0].off = j;
-        heap_down(h, n, 0);
-      }
+      heap_offer(h, &n, want, key, j);
     }
     /* pop the smallest first: fill from the end, so the picks follow by decreasing key */
     for (int64_t q = k + n - 1; q >= k; q--) {
@@ -1462,21 +1469,7 @@ static int choose_weighted_elig(fo_sampler_t *s, const fo_topology *t, const fo_
         double key;
         if (!(wj > 0) || (k && picked(pos + E, k, a, j, NULL, 0))) continue;
         key = log(rng_unit(&r)) / wj;
-        if (m < f - k) {
-          int64_t c = m++;
-          h[c].key = key;
-          h[c].off = j;
-          while (c > 0 && h[(c - 1) / 2].key > h[c].key) {
-            wkey x = h[c];
-            h[c] = h[(c - 1) / 2];
-            h[(c - 1) / 2] = x;
-            c = (c - 1) / 2;
-          }
-        } else if (key > h[0].key) {
-          h[0].key = key;
-          h[0].off = j;
-          heap_down(h, m, 0);
-        }
+        heap_offer(h, &m, f - k, key, j);
       }
       for (int64_t q = k + m - 1; q >= k; q--) { /* smallest key first, written from the end */
         pos[E + q] = a + h[0].off;
