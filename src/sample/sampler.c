@@ -781,25 +781,20 @@ static inline void heap_offer(wkey *h, int64_t *n, int64_t cap, double key, int6
  * prefetches the entries, alias_resolve reads them; out[0..n) receive row offsets, -1 if an
  * entry is corrupt (offset outside the row). */
 #define ALIAS_CHUNK 16
-/* One draw of Walker's method: a uniform offset in [0, deg) and a 32-bit coin. Fast path: both
- * words from the current block and no Lemire rejection (lo >= deg), the same words and result
- * as fo__rng_below then fo__rng_next32. */
-static inline void alias_draw(fo__rng *r, int64_t deg, int64_t *off, uint32_t *coin) {
-  const uint64_t p = r->used <= 6 && deg <= (int64_t)UINT32_MAX ? (uint64_t)r->out[r->used] * (uint64_t)deg : 0;
-  if (FO_LIKELY((uint32_t)p >= (uint64_t)deg)) {
-    *off = (int64_t)(p >> 32);
-    *coin = r->out[r->used + 1];
-    r->used += 2;
-  } else {
-    *off = (int64_t)fo__rng_below(r, (uint64_t)deg);
-    *coin = fo__rng_next32(r);
-  }
-}
-
 static inline void alias_pick(fo__rng *r, const int64_t *al, int64_t deg, int64_t n, int64_t *out,
                               uint32_t *coin) {
   for (int64_t q = 0; q < n; q++) {
-    alias_draw(r, deg, &out[q], &coin[q]);
+    /* fast path: both words from the current block and no Lemire rejection (lo >= deg), the
+     * same words and result as fo__rng_below then fo__rng_next32 */
+    const uint64_t p = r->used <= 6 && deg <= (int64_t)UINT32_MAX ? (uint64_t)r->out[r->used] * (uint64_t)deg : 0;
+    if (FO_LIKELY((uint32_t)p >= (uint64_t)deg)) {
+      out[q] = (int64_t)(p >> 32);
+      coin[q] = r->out[r->used + 1];
+      r->used += 2;
+    } else {
+      out[q] = (int64_t)fo__rng_below(r, (uint64_t)deg);
+      coin[q] = fo__rng_next32(r);
+    }
     __builtin_prefetch(&al[out[q]], 0, 3);
   }
 }
@@ -911,7 +906,15 @@ done:
 static inline void wal_pick(fo__rng *r, const fo__walias *al, int64_t deg, int64_t n, int64_t *out,
                             uint32_t *coin) {
   for (int64_t q = 0; q < n; q++) {
-    alias_draw(r, deg, &out[q], &coin[q]);
+    const uint64_t p = r->used <= 6 && deg <= (int64_t)UINT32_MAX ? (uint64_t)r->out[r->used] * (uint64_t)deg : 0;
+    if (FO_LIKELY((uint32_t)p >= (uint64_t)deg)) {
+      out[q] = (int64_t)(p >> 32);
+      coin[q] = r->out[r->used + 1];
+      r->used += 2;
+    } else {
+      out[q] = (int64_t)fo__rng_below(r, (uint64_t)deg);
+      coin[q] = fo__rng_next32(r);
+    }
     __builtin_prefetch(&al[out[q]], 0, 3);
   }
 }
