@@ -101,12 +101,22 @@ void cli_print_link(const fo_dataset_t *d, const fo_link_batch_t *lb);
  * exclusion (its edge_type is set from `split` when that names one). */
 typedef struct cli_link_bench {
   const char *split;       /* the raw --edge-seeds-split value */
+  const char *edges;       /* the raw --edge-seeds value (SRC-DST,... or @FILE of that text) */
   fo_link_opts link;
   bool link_opt;           /* --edge-type, --neg, --no-strict or --exclude-seed-edges given */
 } cli_link_bench;
+/* --edge-seeds into o->edge_label_index / n_edges (a new array in *ei, freed by the caller). */
+int cli_link_seed_edges(const char *cmd, const char *edges, fo_link_loader_opts *o, int64_t **ei);
 int cli_bench_link(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
                    const fo_loader_opts *lo, cli_link_bench *lb, int64_t max_batches,
                    int64_t epochs, bool json, bool digest, bool quiet);
+/* `mpiexec ... fanout bench PARTS --dist --edge-seeds-split [ET:]NAME` (cli/link_dist.c):
+ * the distributed link loader, every rank its share; rank 0 prints the report, whose digest is
+ * that of cli_bench_link over the unpartitioned dataset (global placement). */
+int cli_bench_link_dist(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
+                        const fo_loader_opts *lo, cli_link_bench *lb, int64_t max_batches,
+                        int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
+                        double deadline_s, int tail, int seed_placement);
 /* cli/ablp.c: the ABLP keys of `fanout sample --anchors` (after the node batch's keys). */
 void cli_print_ablp(const fo_dataset_t *d, const fo_ablp_batch_t *ab);
 /* Temporal options (cli/temporal.c): opt is "--temporal", "--time", "--window" or

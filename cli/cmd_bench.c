@@ -54,7 +54,9 @@ static void help(void) {
          "                       (import --edge-split) of edge type ET, through the link loader\n"
          "                       (caller's thread; --batch-size counts seed edges); with\n"
          "                       --edge-type ET, --neg binary:R|triplet:K, --no-strict and\n"
-         "                       --exclude-seed-edges as for sample\n"
+         "                       --exclude-seed-edges as for sample; with --dist the\n"
+         "                       distributed link loader (same digest as one process)\n"
+         "  --edge-seeds S-D,...|@FILE  link prediction: these seed edges instead of a split\n"
          "  --replace            sample with replacement (default %s)\n"
          "  --weighted           draw neighbors by edge weight (import --edge-weight)\n"
          "  --temporal S         temporal sampling, uniform or last, each seed at its node time\n"
@@ -112,7 +114,8 @@ enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, 
        OPT_FEATURES, OPT_DIGEST, OPT_BARE, OPT_NOSHUFFLE, OPT_DROPLAST, OPT_MEMCPY, OPT_DIST,
        OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED, OPT_SEEDS,
        OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD, OPT_PIPELINE, OPT_TEMPORAL, OPT_TIME,
-       OPT_STRICT, OPT_WINDOW, OPT_EDGE_SPLIT, OPT_EDGE_TYPE, OPT_NEG, OPT_NO_STRICT, OPT_EXCLUDE };
+       OPT_STRICT, OPT_WINDOW, OPT_EDGE_SPLIT, OPT_EDGE_TYPE, OPT_NEG, OPT_NO_STRICT, OPT_EXCLUDE,
+       OPT_EDGE_SEEDS };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -699,6 +702,7 @@ int cmd_bench(int argc, char **argv) {
       {"cache-policy", required_argument, NULL, OPT_CACHE_POLICY},
       {"lookahead", required_argument, NULL, OPT_LOOKAHEAD},
       {"edge-seeds-split", required_argument, NULL, OPT_EDGE_SPLIT},
+      {"edge-seeds", required_argument, NULL, OPT_EDGE_SEEDS},
       {"edge-type", required_argument, NULL, OPT_EDGE_TYPE}, {"neg", required_argument, NULL, OPT_NEG},
       {"no-strict", no_argument, NULL, OPT_NO_STRICT},
       {"exclude-seed-edges", no_argument, NULL, OPT_EXCLUDE},
@@ -891,6 +895,7 @@ int cmd_bench(int argc, char **argv) {
       dc.dist_opt = true;
       break;
     case OPT_EDGE_SPLIT: lk.split = optarg; break;
+    case OPT_EDGE_SEEDS: lk.edges = optarg; break;
     case OPT_EDGE_TYPE: lk.link.edge_type = optarg; lk.link_opt = true; break;
     case OPT_NEG:
       if ((ret = cli_neg_arg("bench", optarg, &lk.link.neg, &lk.link.neg_amount))) goto out;
@@ -931,17 +936,33 @@ int cmd_bench(int argc, char **argv) {
     goto out;
   }
   lo.epoch = epoch0;
-  if (lk.link_opt && !lk.split) {
-    ret = cli_usage_error("bench", "--edge-type, --neg, --no-strict and --exclude-seed-edges "
-                          "need --edge-seeds-split");
+  if (lk.split && lk.edges) {
+    ret = cli_usage_error("bench", "--edge-seeds-split and --edge-seeds both given: use one");
     goto out;
   }
-  if (lk.split) {
+  if (lk.edges) lk.split = NULL;
+  if (lk.link_opt && !lk.split && !lk.edges) {
+    ret = cli_usage_error("bench", "--edge-type, --neg, --no-strict and --exclude-seed-edges "
+                          "need --edge-seeds-split or --edge-seeds");
+    goto out;
+  }
+  if (lk.split || lk.edges) {
     /* the link loader (cli/link.c): caller's thread, single process */
-    if (bare || loader_opt || lo.split || in_type || want_memcpy || dc.dist) {
+    if (bare || loader_opt || lo.split || in_type || want_memcpy) {
       ret = cli_usage_error("bench", "--edge-seeds-split runs the link loader on this thread: no "
-                            "--bare, --threads, --prefetch, --split, --input-type, --memcpy or "
-                            "--dist");
+                            "--bare, --threads, --prefetch, --split, --input-type or --memcpy");
+      goto out;
+    }
+    if (dc.dist) {
+      /* the distributed link loader (cli/link_dist.c) */
+      if (dc.cache_bytes || dc.pipeline) {
+        ret = cli_usage_error("bench", "--edge-seeds-split --dist: no --cache-mb or --pipeline "
+                              "(not for link batches yet)");
+        goto out;
+      }
+      ret = cli_bench_link_dist(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs,
+                                json, digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail,
+                                (int)dc.seeds);
       goto out;
     }
     ret = cli_bench_link(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs, json,

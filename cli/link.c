@@ -100,6 +100,46 @@ void cli_print_link(const fo_dataset_t *d, const fo_link_batch_t *lb) {
          (long long)lb->n_neg, (long long)lb->n_neg_missing, (long long)lb->n_excluded);
 }
 
+int cli_link_seed_edges(const char *cmd, const char *edges, fo_link_loader_opts *o, int64_t **ei) {
+  int64_t *src = NULL, *dst = NULL, n = 0;
+  char *text = NULL;
+  int ret;
+  *ei = NULL;
+  if (!edges) return CLI_OK;
+  if (edges[0] == '@') {
+    /* @FILE: the list read from FILE (whitespace and newlines as commas) */
+    FILE *f = fopen(edges + 1, "rb");
+    long len;
+    if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+        !(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len) {
+      if (f) fclose(f);
+      free(text);
+      return cli_usage_error(cmd, "--edge-seeds %s: cannot read the file", edges);
+    }
+    fclose(f);
+    text[len] = '\0';
+    while (len > 0 && strchr(" \t\r\n,", text[len - 1])) text[--len] = '\0';
+    for (long i = 0; i < len; i++)
+      if (strchr(" \t\r\n", text[i])) text[i] = ',';
+    edges = text;
+  }
+  ret = cli_edge_pairs(cmd, edges, &src, &dst, &n);
+  free(text);
+  if (ret) return ret;
+  if (!(*ei = malloc((size_t)(2 * n + 1) * sizeof **ei))) {
+    free(src);
+    free(dst);
+    return cli_fail(fo_set_error(FO_ENOMEM, "bench: --edge-seeds"));
+  }
+  memcpy(*ei, src, (size_t)n * sizeof *src);
+  memcpy(*ei + n, dst, (size_t)n * sizeof *dst);
+  free(src);
+  free(dst);
+  o->edge_label_index = *ei;
+  o->n_edges = n;
+  return CLI_OK;
+}
+
 int cli_bench_link(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
                    const fo_loader_opts *lo, cli_link_bench *lb, int64_t max_batches,
                    int64_t epochs, bool json, bool digest, bool quiet) {
@@ -115,7 +155,9 @@ int cli_bench_link(const char *path, const fo_dataset_opts *dopts, cli_fanouts *
   int rc = FO_OK, ret = CLI_OK;
   fo_edge_type ty;
 
-  if ((ret = cli_typed_arg("bench", "--edge-seeds-split", lb->split, &et_name, &split))) return ret;
+  int64_t *ei = NULL;
+  if (lb->split && (ret = cli_typed_arg("bench", "--edge-seeds-split", lb->split, &et_name, &split)))
+    return ret;
   if (et_name && lb->link.edge_type && strcmp(et_name, lb->link.edge_type)) {
     ret = cli_usage_error("bench", "--edge-seeds-split %s names edge type '%s', --edge-type '%s'",
                           lb->split, et_name, lb->link.edge_type);
@@ -130,6 +172,7 @@ int cli_bench_link(const char *path, const fo_dataset_opts *dopts, cli_fanouts *
   o.epoch = lo->epoch;
   o.features = lo->features;
   o.edge_split = split;
+  if ((ret = cli_link_seed_edges("bench", lb->edges, &o, &ei))) goto out;
   t0 = cli_now_s();
   if ((rc = fo_dataset_open(path, dopts, &d)) != FO_OK) goto fail;
   t_open = cli_now_s() - t0;
@@ -174,7 +217,8 @@ int cli_bench_link(const char *path, const fo_dataset_opts *dopts, cli_fanouts *
     printf(", \"mode\": \"link\", \"edge_type\": ");
     cli_json_string(stdout, ty.name, strlen(ty.name));
     printf(", \"edge_split\": ");
-    cli_json_string(stdout, split, strlen(split));
+    if (split) cli_json_string(stdout, split, strlen(split));
+    else printf("null");
     printf(", \"neg\": \"%s\", \"neg_amount\": %g, \"strict\": %s, \"exclude_seed_edges\": %s, "
            "\"seed\": %llu, \"epoch\": %llu, \"epochs\": %lld, \"batch_size\": %lld, "
            "\"batches\": %lld, \"seconds\": %.6f, \"open_seconds\": %.6f, \"seed_edges\": %lld, "
@@ -193,7 +237,8 @@ int cli_bench_link(const char *path, const fo_dataset_opts *dopts, cli_fanouts *
   } else {
     printf("dataset        %s (%lld nodes, %lld edges, opened in %.3f s)\n", path,
            (long long)fo_dataset_num_nodes(d), (long long)fo_dataset_num_edges(d), t_open);
-    printf("mode           link loader over edge split '%s' of %s, caller's thread\n", split, ty.name);
+    printf("mode           link loader over %s '%s' of %s, caller's thread\n",
+           split ? "edge split" : "seed edges", split ? split : lb->edges, ty.name);
     printf("batches        %lld (batch size %lld seed edges, %lld epoch%s)\n", (long long)batches,
            (long long)o.batch_size, (long long)epochs, epochs == 1 ? "" : "s");
     printf("seed edges     %lld (negatives %lld, missing %lld; excluded positions %lld)\n",
@@ -214,5 +259,6 @@ out:
   fo_dataset_close(d);
   free(et_name);
   free(digests);
+  free(ei);
   return ret;
 }

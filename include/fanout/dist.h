@@ -25,6 +25,7 @@
 
 #include "common.h"
 #include "dataset.h"
+#include "link.h"
 #include "loader.h"
 #include "sampler.h"
 #include "worker.h"
@@ -325,6 +326,13 @@ typedef struct fo_dist_batch_stats {
                                    in hop_requests of the batch that uses them; pipelining
                                    threads count here for no batch) */
   int64_t ahead_bytes;        /**< their bytes */
+  int64_t link_requests;      /**< link batches: LINK requests (strict-negative membership and
+                                   seed-edge exclusion of rows other machines own): at most one
+                                   per remote machine per round */
+  int64_t link_bytes;         /**< bytes sent and received for them */
+  int64_t link_rounds;        /**< rounds that sent at least one LINK request (the exclusion
+                                   lookup counts as one, each redraw round of the strict
+                                   negatives as one) */
 } fo_dist_batch_stats;
 
 /**
@@ -335,6 +343,67 @@ typedef struct fo_dist_batch_stats {
  * Thread-safety: as reading `b`. Cost: O(1).
  */
 FO_API void fo_dist_batch_stats_get(const fo_loader_batch_t *b, fo_dist_batch_stats *out);
+
+/* ---- link prediction over a distributed dataset (link.h semantics) ------------------------ */
+
+/**
+ * A link sampler (link.h) over `d` (opened with fo_dist_open_dataset): the same batches as
+ * fo_link_sampler_create over the unpartitioned dataset (digests equal), with the node batch
+ * sampled by a distributed sampler (fo_dist_sampler_create) and the rows other machines own
+ * asked for in batched LINK requests:
+ *  - strict negatives: every pending negative draws its next candidate from its own stream (the
+ *    streams of link.h), then all candidates (u, v') are checked in v''s CSC row, this machine's
+ *    rows here and every other machine's in ONE request per machine; rejected negatives draw
+ *    again, up to FO_LINK_REDRAWS rounds (one request per machine that has pairs, per round).
+ *    There is no exact fallback (parts store CSC rows), so a negative whose FO_LINK_REDRAWS
+ *    candidates were all edges is missing, as over in-process parts without a CSR.
+ *  - exclude_seed_edges (edge_dir in): every seed edge's (and reverse's) (row, neighbor) pair is
+ *    looked up once per batch, all excluded edge types in one request per machine, answered with
+ *    the owning part's CSC positions; the node sampler makes them ineligible (fo__exclusion) in
+ *    its in-place hops and carries them in its remote hop requests, whose servers skip them.
+ * Traffic per batch: fo_dist_link_loader_stats (link_requests, link_bytes, link_rounds).
+ * @return as fo_link_sampler_create; FO_EINVAL when `d` does not have one part per machine
+ *         with this machine's part open; FO_ENOSYS for exclusion with edge_dir out. Remote
+ *         failures come out of fo_link_sampler_sample as FO_EMPI (deadline, peer failure) or
+ *         FO_EFORMAT (malformed answer), and fail the context (fo_dist_failed).
+ * Not collective. Thread-safety: as a link sampler; must not outlive `dd` or `d`.
+ */
+FO_API int fo_dist_link_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_link_opts *o,
+                                       fo_link_sampler_t **out);
+
+/**
+ * A link loader (link.h: fo_link_loader_next, _num_batches, _start_epoch, _batch_digest work on
+ * it) producing this process's share of every epoch, over the link sampler of
+ * fo_dist_link_sampler_create; features of every node type come as the node loader's (this
+ * machine's rows here, the others in one request per machine per batch).
+ * Seed placement (dlo->seed_placement; NULL dlo: defaults):
+ *  - FO_DIST_SEEDS_GLOBAL: global batch b (the single-process loader's batch b: seed edges,
+ *    negatives, node batch, features, input_id) goes to rank b mod R, with dlo->tail keep, drop
+ *    or pad as for fo_dist_loader_create. Promise: the epoch's batches and their digests are
+ *    those of fo_link_loader_create over the unpartitioned dataset, for any number of machines.
+ *  - FO_DIST_SEEDS_LOCAL: a seed edge belongs to the machine owning its destination (whose CSC
+ *    row holds it, so its forward exclusion lookup stays home); the epoch's order restricted to
+ *    machine m's seed edges is cut into batches j, machine m's local rank l takes those with
+ *    j mod local_size == l, batch index j * machines + m; tail keep only (FO_ENOSYS otherwise).
+ *    Promise: a batch is a pure function of (dataset, book, machines, processes per machine,
+ *    options, epoch, index), each seed edge in exactly one batch of an epoch; not the
+ *    single-process batches.
+ * Collective: first every process's options are compared (fo_dist_check_same: fanouts,
+ * edge_type_fanouts, replace, edge_dir, disjoint, seed, weighted, temporal, edge_type,
+ * neg_sampling (mode and amount), strict, exclude_seed_edges, batch_size, edge_label_index,
+ * edge_label and edge_label_time (count and digest), edge_split, shuffle, drop_last, epoch,
+ * features, tail, seed_placement): processes that differ fail together, naming the option.
+ * @return as fo_link_loader_create; FO_EINVAL on every process for options that differ, for a
+ *         bad tail or placement; FO_ENOSYS for cache_bytes or pipeline (not for link batches
+ *         yet); FO_EMPI when not every process took part within the deadline.
+ */
+FO_API int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d,
+                                      const fo_link_loader_opts *o, const fo_dist_loader_opts *dlo,
+                                      fo_link_loader_t **out);
+
+/** The remote traffic of the last batch fo_link_loader_next gave (hop, fetch and link counters;
+ *  zero for a loader of fo_link_loader_create). Cost: O(1). */
+FO_API void fo_dist_link_loader_stats(const fo_link_loader_t *L, fo_dist_batch_stats *out);
 
 #ifdef __cplusplus
 }

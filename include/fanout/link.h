@@ -68,8 +68,10 @@
  * a CSR; the reverse of an undirected import is excluded since `fanout partition` records the
  * import's --undirected in the partitioned manifest (provenance.options).
  *
- * Not yet supported (FO_ENOSYS): distributed datasets (a part not open in this process),
- * weighted sampling with exclusion, temporal sampling with exclusion.
+ * Distributed datasets (a part not open in this process): fo_link_sampler_create refuses them
+ * (FO_ENOSYS); fo_dist_link_sampler_create and fo_dist_link_loader_create (dist.h) sample them
+ * with the same batches. Not yet supported (FO_ENOSYS): weighted sampling with exclusion,
+ * temporal sampling with exclusion.
  *
  * Thread-safety: a link sampler is used by one thread at a time; any number share one dataset.
  */

@@ -41,6 +41,47 @@ static void put_mode(fo__buf *b, const fo__hop_req *r) {
   put(b, r->temporal | (r->time_node ? 1 << 8 : 0) | (r->strict ? 1 << 9 : 0));
   put(b, r->window);
 }
+/* Seed-edge exclusion (flag 32, HOP and HOPS: after a request's / group's node arrays): n_x,
+ * xcount[n], xpos[n_x]. */
+#define HOP_EXCL 32
+static int64_t excl_sum(const fo__hop_req *r) {
+  int64_t s = 0;
+  for (int64_t i = 0; r->xcount && i < r->n; i++) s += r->xcount[i];
+  return s;
+}
+static int64_t excl_words(const fo__hop_req *r) { return r->xcount ? 1 + r->n + excl_sum(r) : 0; }
+static void put_excl(fo__buf *b, const fo__hop_req *r) {
+  int64_t nx;
+  if (!r->xcount) return;
+  nx = excl_sum(r);
+  put(b, nx);
+  put_array(b, r->xcount, r->n);
+  put_array(b, r->xpos, nx);
+}
+/* The exclusion block at p[0..avail) of a request of n nodes into r; *used its words. */
+static int get_excl(const int64_t *p, int64_t avail, int64_t n, fo__hop_req *r, int64_t *used) {
+  int64_t nx, sum = 0;
+  if (avail < 1 + n || (nx = p[0]) < 0 || nx > avail - 1 - n)
+    return FO_FAIL(FO_EFORMAT, "malformed hop request: exclusion block of %lld words for %lld nodes",
+                   (long long)avail, (long long)n);
+  r->xcount = p + 1;
+  r->xpos = p + 1 + n;
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t c = r->xcount[i];
+    if (c < 0 || c > nx - sum)
+      return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld excluded positions", (long long)c);
+    for (int64_t q = sum; q < sum + c; q++)
+      if (r->xpos[q] < 0 || (q > sum && r->xpos[q] <= r->xpos[q - 1]))
+        return FO_FAIL(FO_EFORMAT, "malformed hop request: excluded position %lld", (long long)r->xpos[q]);
+    sum += c;
+  }
+  if (sum != nx)
+    return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld excluded positions, %lld counted",
+                   (long long)nx, (long long)sum);
+  *used = 1 + n + nx;
+  return FO_OK;
+}
+
 /* Words per node of a request: node, tree (disjoint), time (temporal). */
 static int64_t node_words(const fo__hop_req *r) { return 1 + (r->disjoint ? 1 : 0) + (r->temporal ? 1 : 0); }
 
@@ -59,20 +100,21 @@ static int get_mode(const int64_t *p, fo__hop_req *r) {
 }
 
 int fo__enc_hop_req(fo__buf *b, const fo__hop_req *r) {
-  int rc = put_begin(b, FO_MSG_HOP, 8 + (r->temporal ? 2 : 0) + r->n * node_words(r));
+  int rc = put_begin(b, FO_MSG_HOP, 8 + (r->temporal ? 2 : 0) + r->n * node_words(r) + excl_words(r));
   if (rc != FO_OK) return rc;
   put(b, (int64_t)r->seed);
   put(b, (int64_t)r->epoch);
   put(b, (int64_t)r->batch);
   put(b, r->hop);
   put(b, r->fanout);
-  put(b, (r->replace ? 1 : 0) | (r->disjoint ? 2 : 0) | mode_flags(r));
+  put(b, (r->replace ? 1 : 0) | (r->disjoint ? 2 : 0) | mode_flags(r) | (r->xcount ? HOP_EXCL : 0));
   put(b, r->part);
   put(b, r->n);
   put_mode(b, r);
   put_array(b, r->nodes, r->n);
   if (r->disjoint) put_array(b, r->trees, r->n);
   if (r->temporal) put_array(b, r->times, r->n);
+  put_excl(b, r);
   return FO_OK;
 }
 
@@ -150,7 +192,7 @@ int fo__msg_kind(const void *msg, size_t len) {
   if (!msg || ((uintptr_t)msg & 7) || len % 8 || len < 16)
     return FO_FAIL(FO_EFORMAT, "malformed message: %zu bytes", len);
   h = (uint64_t)w[0];
-  if ((h & 0xffffffffu) != FO_MSG_MAGIC || (h >> 32) < FO_MSG_HOP || (h >> 32) > FO_MSG_FETCHES_RESP)
+  if ((h & 0xffffffffu) != FO_MSG_MAGIC || (h >> 32) < FO_MSG_HOP || (h >> 32) > FO_MSG_LINK_RESP)
     return FO_FAIL(FO_EFORMAT, "malformed message: header %016llx", (unsigned long long)h);
   return (int)(h >> 32);
 }
@@ -174,7 +216,7 @@ int fo__dec_hop_req(const void *msg, size_t len, int64_t n_nodes, int32_t n_part
   r->disjoint = p[5] & 2;
   r->weighted = p[5] & HOP_WEIGHTED;
   if (p[3] < 0 || p[3] >= 64 || p[4] < -1 || p[4] > INT32_MAX ||
-      p[5] & ~(3 | HOP_WEIGHTED | HOP_TEMPORAL) || p[6] < 0 || p[6] >= n_parts)
+      p[5] & ~(3 | HOP_WEIGHTED | HOP_TEMPORAL | HOP_EXCL) || p[6] < 0 || p[6] >= n_parts)
     return FO_FAIL(FO_EFORMAT, "malformed hop request: hop %lld, fanout %lld, flags %lld, part %lld",
                    (long long)p[3], (long long)p[4], (long long)p[5], (long long)p[6]);
   if (p[5] & HOP_TEMPORAL) {
@@ -183,9 +225,14 @@ int fo__dec_hop_req(const void *msg, size_t len, int64_t n_nodes, int32_t n_part
   }
   {
     const int64_t head = 8 + (r->temporal ? 2 : 0), per = node_words(r);
-    if (n < 0 || n > (np - head) || np - head != n * per)
+    const bool excl = p[5] & HOP_EXCL;
+    int64_t used = 0;
+    if (n < 0 || n > (np - head) / per || (!excl && np - head != n * per))
       return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld nodes in %lld words", (long long)n,
                      (long long)np);
+    if (excl && ((rc = get_excl(p + head + n * per, np - head - n * per, n, r, &used)) != FO_OK ||
+                 used != np - head - n * per))
+      return rc != FO_OK ? rc : FO_FAIL(FO_EFORMAT, "malformed hop request: words after the exclusion");
     p += head - 8; /* the node arrays follow the temporal words */
   }
   {
@@ -305,14 +352,18 @@ static int64_t side_nodes(const fo_dataset_t *d, int32_t et, bool out, bool fron
 
 int fo__enc_hops_req(fo__buf *b, const fo__hop_req *g, int32_t n_groups) {
   int64_t payload = 7 + (g[0].temporal ? 2 : 0);
+  bool ex = false; /* the exclusion block: in every group when any group has one */
   int rc;
-  for (int32_t i = 0; i < n_groups; i++) payload += 3 + g[i].n * node_words(&g[0]);
+  for (int32_t i = 0; i < n_groups; i++) ex |= g[i].xcount != NULL;
+  for (int32_t i = 0; i < n_groups; i++)
+    payload += 3 + g[i].n * node_words(&g[0]) + (ex ? 1 + g[i].n + excl_sum(&g[i]) : 0);
   if ((rc = put_begin(b, FO_MSG_HOPS, payload)) != FO_OK) return rc;
   put(b, (int64_t)g[0].seed);
   put(b, (int64_t)g[0].epoch);
   put(b, (int64_t)g[0].batch);
   put(b, g[0].hop);
-  put(b, (g[0].replace ? 1 : 0) | (g[0].disjoint ? 2 : 0) | (g[0].out ? 4 : 0) | mode_flags(&g[0]));
+  put(b, (g[0].replace ? 1 : 0) | (g[0].disjoint ? 2 : 0) | (g[0].out ? 4 : 0) | mode_flags(&g[0]) |
+         (ex ? HOP_EXCL : 0));
   put(b, g[0].part);
   put(b, n_groups);
   put_mode(b, &g[0]);
@@ -323,6 +374,12 @@ int fo__enc_hops_req(fo__buf *b, const fo__hop_req *g, int32_t n_groups) {
     put_array(b, g[i].nodes, g[i].n);
     if (g[0].disjoint) put_array(b, g[i].trees, g[i].n);
     if (g[0].temporal) put_array(b, g[i].times, g[i].n);
+    if (ex) {
+      const int64_t nx = excl_sum(&g[i]);
+      put(b, nx);
+      for (int64_t j = 0; j < g[i].n; j++) put(b, g[i].xcount ? g[i].xcount[j] : 0);
+      put_array(b, g[i].xpos, g[i].xcount ? nx : 0);
+    }
   }
   return FO_OK;
 }
@@ -337,7 +394,7 @@ int fo__dec_hops_req(const void *msg, size_t len, const fo_dataset_t *d, fo__hop
   *n_groups = 0;
   if ((rc = open_msg(msg, len, FO_MSG_HOPS, &p, &np)) != FO_OK) return rc;
   if (np < 7) return FO_FAIL(FO_EFORMAT, "malformed hop request: %lld words", (long long)np);
-  if (p[3] < 0 || p[3] >= 64 || p[4] & ~(7 | HOP_WEIGHTED | HOP_TEMPORAL) || p[5] < 0 ||
+  if (p[3] < 0 || p[3] >= 64 || p[4] & ~(7 | HOP_WEIGHTED | HOP_TEMPORAL | HOP_EXCL) || p[5] < 0 ||
       p[5] >= d->n_parts || p[6] < 0 || p[6] > max_groups)
     return FO_FAIL(FO_EFORMAT, "malformed hop request: hop %lld, flags %lld, part %lld, %lld "
                    "edge types", (long long)p[3], (long long)p[4], (long long)p[5], (long long)p[6]);
@@ -382,6 +439,11 @@ int fo__dec_hops_req(const void *msg, size_t len, const fo_dataset_t *d, fo__hop
     r->trees = r->disjoint ? p + at + 3 + n : NULL;
     r->times = r->temporal ? p + at + 3 + 2 * n : NULL;
     at += 3 + n * per;
+    if (p[4] & HOP_EXCL) {
+      int64_t used;
+      if ((rc = get_excl(p + at, np - at, n, r, &used)) != FO_OK) return rc;
+      at += used;
+    }
     bound = side_nodes(d, r->etype, r->out, true);
     if ((rc = check_nodes(r->nodes, n, bound, "nodes")) != FO_OK) return rc;
     for (int64_t j = 0; r->trees && j < n; j++)
@@ -565,5 +627,99 @@ int fo__dec_fetches_res(const void *msg, size_t len, const fo__fetch_req *g, int
     at += 4 + xw + (p[at + 3] ? n : 0);
   }
   if (at != np) return FO_FAIL(FO_EFORMAT, "malformed fetch response: size");
+  return FO_OK;
+}
+
+/* ---- LINK: membership and positions of (row, neighbor) pairs ------------------------------- */
+
+int fo__enc_link_req(fo__buf *b, const fo__link_req *r) {
+  int rc;
+  if (r->n < 0 || r->n > INT64_MAX / 64) return FO_FAIL(FO_ERANGE, "link request: %lld pairs", (long long)r->n);
+  if ((rc = put_begin(b, FO_MSG_LINK, 2 + 3 * r->n)) != FO_OK) return rc;
+  put(b, r->part);
+  put(b, r->n);
+  put_array(b, r->pairs, 3 * r->n);
+  return FO_OK;
+}
+
+int fo__dec_link_req(const void *msg, size_t len, const fo_dataset_t *d, fo__link_req *r) {
+  const int64_t *p;
+  int64_t np, n;
+  const int32_t E = fo_dataset_num_edge_types(d);
+  int rc;
+  memset(r, 0, sizeof *r);
+  if ((rc = open_msg(msg, len, FO_MSG_LINK, &p, &np)) != FO_OK) return rc;
+  if (np < 2 || p[0] < 0 || p[0] >= fo_dataset_num_parts(d))
+    return FO_FAIL(FO_EFORMAT, "malformed link request: %lld words, part %lld", (long long)np,
+                   np >= 1 ? (long long)p[0] : -1LL);
+  n = p[1];
+  if (n < 0 || n > np / 3 || 2 + 3 * n != np)
+    return FO_FAIL(FO_EFORMAT, "malformed link request: %lld pairs in %lld words", (long long)n,
+                   (long long)np);
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t w = p[2 + 3 * i], row = p[3 + 3 * i], nbr = p[4 + 3 * i];
+    const int64_t et = w & 0xffffffff;
+    fo_edge_type ty;
+    if ((w & ~(int64_t)0x1ffffffff) || et >= E || fo_dataset_edge_type(d, (int32_t)et, &ty) != FO_OK)
+      return FO_FAIL(FO_EFORMAT, "malformed link request: pair %lld has word %lld (edge types: %d)",
+                     (long long)i, (long long)w, (int)E);
+    if (row < 0 || row >= fo_dataset_num_nodes(fo_dataset_node_data(d, ty.dst_type)) || nbr < 0 ||
+        nbr >= fo_dataset_num_nodes(fo_dataset_node_data(d, ty.src_type)))
+      return FO_FAIL(FO_EFORMAT, "malformed link request: pair %lld (%lld, %lld) is not a (dst, src) "
+                     "pair of edge type '%s'", (long long)i, (long long)row, (long long)nbr, ty.name);
+  }
+  r->part = (int32_t)p[0];
+  r->n = n;
+  r->pairs = p + 2;
+  return FO_OK;
+}
+
+int fo__enc_link_res(fo__buf *b, const fo__link_res *r) {
+  int rc;
+  if (r->n < 0 || r->n_pos < 0 || r->n > INT64_MAX / 64 || r->n_pos > INT64_MAX / 64)
+    return FO_FAIL(FO_ERANGE, "link response: %lld pairs, %lld positions", (long long)r->n,
+                   (long long)r->n_pos);
+  if ((rc = put_begin(b, FO_MSG_LINK_RESP, 2 + r->n + r->n_pos)) != FO_OK) return rc;
+  put(b, r->n);
+  put(b, r->n_pos);
+  put_array(b, r->counts, r->n);
+  put_array(b, r->pos, r->n_pos);
+  return FO_OK;
+}
+
+int fo__dec_link_res(const void *msg, size_t len, const int64_t *pairs, int64_t want_n,
+                     fo__link_res *r) {
+  const int64_t *p;
+  int64_t np, n, npos, sum = 0;
+  int rc;
+  memset(r, 0, sizeof *r);
+  if (fo__msg_kind(msg, len) == FO_MSG_ERROR) return fo__dec_error(msg, len);
+  if ((rc = open_msg(msg, len, FO_MSG_LINK_RESP, &p, &np)) != FO_OK) return rc;
+  if (np < 2) return FO_FAIL(FO_EFORMAT, "malformed link response: %lld words", (long long)np);
+  n = p[0];
+  npos = p[1];
+  if (n != want_n || n < 0 || npos < 0 || n > np || npos > np || 2 + n + npos != np)
+    return FO_FAIL(FO_EFORMAT, "malformed link response: %lld pairs (asked %lld), %lld positions "
+                   "in %lld words", (long long)n, (long long)want_n, (long long)npos, (long long)np);
+  r->n = n;
+  r->n_pos = npos;
+  r->counts = p + 2;
+  r->pos = p + 2 + n;
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t c = r->counts[i];
+    const bool want = pairs && (pairs[3 * i] & ((int64_t)1 << 32));
+    if (c < 0 || (want && c > npos - sum) || (!want && c > 1))
+      return FO_FAIL(FO_EFORMAT, "malformed link response: pair %lld has count %lld", (long long)i,
+                     (long long)c);
+    if (want)
+      for (int64_t q = sum; q < sum + c; q++)
+        if (r->pos[q] < 0 || (q > sum && r->pos[q] <= r->pos[q - 1]))
+          return FO_FAIL(FO_EFORMAT, "malformed link response: pair %lld: position %lld", (long long)i,
+                         (long long)r->pos[q]);
+    if (want) sum += c;
+  }
+  if (sum != npos)
+    return FO_FAIL(FO_EFORMAT, "malformed link response: counts give %lld positions, %lld sent",
+                   (long long)sum, (long long)npos);
   return FO_OK;
 }

@@ -550,6 +550,17 @@ out:
   return rc;
 }
 
+static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
+                        const int64_t *row_bytes, int32_t seed_type, int64_t *y, int64_t n_y);
+
+int fo__dist_gather_batch(fo_dist_t *dd, const fo_dataset_t *d, const fo_batch_t *b,
+                          unsigned char *const *x, const int64_t *row_bytes) {
+  loader_ctx c = {dd, d, NULL, 0};
+  if (d->typed) return gather_typed(&c, b, x, row_bytes, -1, NULL, 0);
+  if (!x[0]) return FO_OK;
+  return gather_plain(&c, b->node, b->n_nodes, x[0], row_bytes[0], NULL, 0);
+}
+
 void fo_dist_loader_opts_init(fo_dist_loader_opts *o) {
   memset(o, 0, sizeof *o);
   o->tail = FO_DIST_TAIL_KEEP;

@@ -21,6 +21,9 @@
  *                last | 256 node times | 512 strict), window (-1 none)], nodes[n], trees[n]
  *                (disjoint only), times[n] (temporal only: the time bounding each node, its
  *                tree's seed time; a temporal request is disjoint).
+ * Flag 32 (HOP and HOPS, link sampling's seed-edge exclusion): after a request's (a group's)
+ *                node arrays: n_x, xcount[n], xpos[n_x] (positions each node's row must skip,
+ *                ascending per node; fo__hop_req.xcount, .xpos).
  * HOP response:  n, E, counts[n], nbr[E], eid[E].
  * FETCH request: flags (1 x, 2 y), part, n, nodes[n].
  * FETCH response: n, row_bytes, x (n * row_bytes bytes, padded to words), y[n] (when asked).
@@ -37,12 +40,20 @@
  * FETCHES request: part, G, then G groups in increasing node type: ntype, flags (1 x, 2 y), n,
  *                nodes[n].
  * FETCHES response: G, then per group: n, row_bytes, has_x, has_y, x (padded), y[n].
+ * Link sampling (dist/link_dist.c: strict-negative membership and seed-edge exclusion of rows
+ * another machine owns; one message per remote machine per redraw round):
+ * LINK request:  part, n, then n pairs of 3 words: etype | want << 32 (want: 1 = every
+ *                position, 0 = membership only), row (a node of the edge type's dst type: its
+ *                CSC row), nbr (a node of its src type).
+ * LINK response: n, n_pos, counts[n] (want: how many positions; else 0 or 1, whether the pair
+ *                is an edge), pos[n_pos] (the want pairs' positions in pair order, ascending per
+ *                pair: positions of the part's CSC, as its hop kernel sees them).
  * Decoders check the magic, the kind, every count against the message length and the ids
  * against the graph: a malformed message is FO_EFORMAT, never a crash. */
 #define FO_MSG_MAGIC UINT64_C(0x4d4f4631) /* "1FOM" */
 enum { FO_MSG_HOP = 1, FO_MSG_FETCH = 2, FO_MSG_HOP_RESP = 3, FO_MSG_FETCH_RESP = 4,
        FO_MSG_ERROR = 5, FO_MSG_HOPS = 6, FO_MSG_HOPS_RESP = 7, FO_MSG_FETCHES = 8,
-       FO_MSG_FETCHES_RESP = 9 };
+       FO_MSG_FETCHES_RESP = 9, FO_MSG_LINK = 10, FO_MSG_LINK_RESP = 11 };
 
 typedef struct fo__buf {
   int64_t *w; /* words */
@@ -89,6 +100,26 @@ int fo__enc_fetches_res_add(fo__buf *b, const fo__fetch_res *r);
 int fo__dec_fetches_res(const void *msg, size_t len, const fo__fetch_req *groups, int32_t n_groups,
                         fo__fetch_res *res);
 
+/* LINK: pairs are a view into the message (3 words each, as above). */
+typedef struct fo__link_req {
+  int32_t part;
+  int64_t n;
+  const int64_t *pairs;
+} fo__link_req;
+typedef struct fo__link_res {
+  int64_t n, n_pos;
+  const int64_t *counts, *pos;
+} fo__link_res;
+int fo__enc_link_req(fo__buf *b, const fo__link_req *r);
+/* Checks the part, each pair's edge type, flag and ids against `d` (the partitioned dataset). */
+int fo__dec_link_req(const void *msg, size_t len, const fo_dataset_t *d, fo__link_req *r);
+int fo__enc_link_res(fo__buf *b, const fo__link_res *r);
+/* Checks n against the request (`pairs`, want_n of them), the counts (membership ones <= 1),
+ * their sum, and each want pair's positions (>= 0, strictly ascending). An ERROR message sets
+ * its error. */
+int fo__dec_link_res(const void *msg, size_t len, const int64_t *pairs, int64_t want_n,
+                     fo__link_res *r);
+
 /* Kind of a message (FO_MSG_*), or FO_EFORMAT. */
 int fo__msg_kind(const void *msg, size_t len);
 /* Decoders: views into `msg` (8-aligned); n_nodes / n_edges bound the ids. */
@@ -119,6 +150,8 @@ typedef struct fo__server {
   int64_t cap_y;
   int64_t max_answer_words; /* 0: no limit; else a hop request with replacement whose answer
                                could exceed it (n x fanout edges) is refused before sampling */
+  int64_t *lcount, *lpos;   /* LINK answers (link_dist.c) */
+  int64_t cap_lcount, cap_lpos;
 } fo__server;
 
 int fo__server_init(fo__server *sv, const fo_dataset_t *d, int32_t part);
@@ -126,6 +159,18 @@ void fo__server_fini(fo__server *sv);
 /* Answer one request: sv->out receives the response (an ERROR message when the request fails).
  * Returns FO_OK when a response was made (even an error response). */
 int fo__server_answer(fo__server *sv, const void *msg, size_t len);
+/* A LINK request (link_dist.c): every pair's row read in this server's part. */
+int fo__server_link(fo__server *sv, const void *msg, size_t len);
+/* The pairs' answers (as a LINK response's counts and positions) from part `part` of `d`,
+ * open here: every row must be owned by it (FO_EINVAL otherwise; FO_EFORMAT for a corrupt
+ * row). *pos grows with fo__grow; *n_pos the total. */
+int fo__link_scan(const fo_dataset_t *d, int32_t part, const int64_t *pairs, int64_t n,
+                  int64_t *count, int64_t **pos, int64_t *cap_pos, int64_t *n_pos);
+/* The feature rows of every node type's nodes of batch b (x[t] NULL: type t not gathered; rows
+ * of row_bytes[t]): this machine's directly, the others in one request per machine (dist.c,
+ * the distributed loaders' gather). */
+int fo__dist_gather_batch(fo_dist_t *dd, const fo_dataset_t *d, const fo_batch_t *b,
+                          unsigned char *const *x, const int64_t *row_bytes);
 
 /* ---- the context and its transports ------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include "fanout/link.h"
 
 #include "loader/loader_internal.h"
+#include "sample/link_internal.h"
 
 #define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack */
 #include <xxhash.h>
@@ -26,6 +27,15 @@ struct fo_link_loader {
   int64_t *cap_x;
   fo_loader_features *pub_x;
   fo_link_loader_batch_t pub;
+  /* distributed (fo__link_loader_create_remote): this process's batches of the epoch, list[i] =
+   * {offset into base, seed edges, batch index}, base = order (global placement) or sel (the
+   * order restricted to this machine's seed edges, local placement) */
+  bool remote;
+  fo__link_loader_dist ld;
+  int32_t *sowner;           /* local placement: [n] each seed edge's machine */
+  int64_t *sel, *list, n_list, *rb;
+  const int64_t *base;
+  fo_dist_batch_stats traffic;
 };
 
 void fo_link_loader_opts_init(fo_link_loader_opts *o) {
@@ -56,23 +66,99 @@ void fo_link_loader_destroy(fo_link_loader_t *L) {
   free(L->blabel);
   free(L->time);
   free(L->btime);
+  free(L->sowner);
+  free(L->sel);
+  free(L->list);
+  free(L->rb);
+  if (L->remote && L->ld.free_ctx) L->ld.free_ctx(L->ld.ctx);
   free(L);
 }
 
-static int set_order(fo_link_loader_t *L, uint64_t epoch) {
-  L->epoch = epoch;
-  L->next = 0;
-  if (L->o.shuffle) return fo_random_permutation(L->n, L->o.link.sampler.seed, epoch, L->order);
-  for (int64_t i = 0; i < L->n; i++) L->order[i] = i;
+/* Distributed: this process's batches of the epoch whose order L->order holds (see
+ * fo__link_loader_dist). */
+static int deal(fo_link_loader_t *L) {
+  const int64_t bs = L->o.batch_size;
+  const fo__link_loader_dist *ld = &L->ld;
+  int64_t n = L->n, nb, cnt = 0;
+  L->n_list = 0;
+  L->base = L->order;
+  if (ld->local_seeds) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < L->n; i++)
+      if (L->sowner[L->order[i]] == ld->machine) L->sel[m++] = L->order[i];
+    n = m;
+    L->base = L->sel;
+  }
+  nb = n / bs + (!L->o.drop_last && n % bs != 0);
+  if (ld->local_seeds) {
+    for (int64_t j = ld->local_rank; j < nb; j += ld->local_size) {
+      int64_t *e = L->list + 3 * cnt++;
+      e[0] = j * bs;
+      e[1] = n - j * bs < bs ? n - j * bs : bs;
+      e[2] = j * ld->n_machines + ld->machine;
+    }
+  } else {
+    const int64_t R = ld->n_shards;
+    const int64_t want = ld->tail == FO__TAIL_DROP ? nb / R
+                         : ld->tail == FO__TAIL_PAD ? (nb + R - 1) / R
+                                                    : (nb > ld->shard ? (nb - ld->shard + R - 1) / R : 0);
+    for (int64_t i = 0; i < want && nb > 0; i++) {
+      const int64_t b = (ld->shard + i * R) % nb;
+      int64_t *e = L->list + 3 * cnt++;
+      e[0] = b * bs;
+      e[1] = n - b * bs < bs ? n - b * bs : bs;
+      e[2] = b;
+    }
+  }
+  L->n_list = cnt;
+  L->n_batches = cnt;
   return FO_OK;
 }
 
+static int set_order(fo_link_loader_t *L, uint64_t epoch) {
+  int rc = FO_OK;
+  L->epoch = epoch;
+  L->next = 0;
+  if (L->o.shuffle) rc = fo_random_permutation(L->n, L->o.link.sampler.seed, epoch, L->order);
+  else
+    for (int64_t i = 0; i < L->n; i++) L->order[i] = i;
+  if (rc == FO_OK && L->remote) rc = deal(L);
+  return rc;
+}
+
+static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo__link_remote *lr,
+                  const fo__link_loader_dist *ld, fo_link_loader_t **out);
+
 int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, fo_link_loader_t **out) {
+  return create(d, o, NULL, NULL, out);
+}
+
+int fo__link_loader_create_remote(const fo_dataset_t *d, const fo_link_loader_opts *o,
+                                  const fo__link_remote *lr, const fo__link_loader_dist *ld,
+                                  fo_link_loader_t **out) {
+  return create(d, o, lr, ld, out);
+}
+
+void fo__link_loader_traffic(const fo_link_loader_t *L, fo_dist_batch_stats *out) {
+  if (L && L->remote) *out = L->traffic;
+  else memset(out, 0, sizeof *out);
+}
+
+static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo__link_remote *lr,
+                  const fo__link_loader_dist *ld, fo_link_loader_t **out) {
   fo_link_loader_t *L;
   const int64_t bs = o ? o->batch_size : 0;
   const int64_t *split_eids = NULL;
   int rc;
   if (out) *out = NULL;
+  if (lr && (!d || !o || !out || bs < 1 || o->n_edges < 0 || (o->n_edges > 0 && !o->edge_label_index) ||
+             (o->edge_split && (o->n_edges || o->edge_label_index || o->edge_label)))) {
+    /* the checks below fail: the contexts are freed first */
+    if (lr->free_ctx) lr->free_ctx(lr->ctx);
+    if (ld->free_ctx) ld->free_ctx(ld->ctx);
+    lr = NULL;
+    ld = NULL;
+  }
   if (!d || !o || !out) return FO_FAIL(FO_EINVAL, "create link loader: dataset, options or out is NULL");
   if (bs < 1) return FO_FAIL(FO_EINVAL, "create link loader: batch_size %lld is not >= 1", (long long)bs);
   if (o->n_edges < 0)
@@ -83,7 +169,15 @@ int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, f
   if (o->edge_split && (o->n_edges || o->edge_label_index || o->edge_label))
     return FO_FAIL(FO_EINVAL, "create link loader: edge split '%s' and edge_label_index or "
                    "edge_label both given: use one", o->edge_split);
-  if (!(L = calloc(1, sizeof *L))) return FO_FAIL(FO_ENOMEM, "link loader");
+  if (!(L = calloc(1, sizeof *L))) {
+    if (lr && lr->free_ctx) lr->free_ctx(lr->ctx);
+    if (ld && ld->free_ctx) ld->free_ctx(ld->ctx);
+    return FO_FAIL(FO_ENOMEM, "link loader");
+  }
+  if (ld) {
+    L->remote = true;
+    L->ld = *ld;
+  }
   L->d = d;
   L->o = *o;
   L->o.edge_label_index = NULL;
@@ -93,7 +187,9 @@ int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, f
   L->o.edge_label_time = NULL;
   L->n = o->n_edges;
   L->T = fo_dataset_num_node_types(d);
-  if ((rc = fo_link_sampler_create(d, &o->link, &L->s)) != FO_OK) goto fail;
+  if ((rc = lr ? fo__link_sampler_create_remote(d, &o->link, lr, &L->s)
+                : fo_link_sampler_create(d, &o->link, &L->s)) != FO_OK)
+    goto fail;
   if (o->edge_split) {
     const int64_t *eids;
     if ((rc = fo_dataset_edge_split(d, fo_link_sampler_edge_type(L->s), o->edge_split, &eids,
@@ -192,6 +288,26 @@ int fo_link_loader_create(const fo_dataset_t *d, const fo_link_loader_opts *o, f
     if ((rc = fo__gather_init(&L->g[t], fo_dataset_node_data(d, t), o->features, false)) != FO_OK)
       goto fail;
   L->n_batches = L->n / bs + (!o->drop_last && L->n % bs != 0);
+  if (L->remote) {
+    /* at most one batch of the list per batch of the epoch (pad: ceil(batches / shards)) */
+    if (!(L->list = fo__malloc_n(3 * (L->n_batches + 1), sizeof *L->list)) ||
+        !(L->rb = calloc((size_t)L->T + 1, sizeof *L->rb)) ||
+        (L->ld.local_seeds && (!(L->sel = fo__malloc_n(L->n + 1, sizeof *L->sel)) ||
+                               !(L->sowner = fo__malloc_n(L->n + 1, sizeof *L->sowner))))) {
+      rc = FO_FAIL(FO_ENOMEM, "link loader");
+      goto fail;
+    }
+    for (int64_t i = 0; L->ld.local_seeds && i < L->n; i++) {
+      L->sowner[i] = L->ld.owner(L->ld.ctx, L->src[i], L->dst[i]);
+      if (L->sowner[i] < 0 || L->sowner[i] >= L->ld.n_machines) {
+        rc = FO_FAIL(FO_EFORMAT, "create link loader: seed edge %lld (%lld, %lld) has owner %d, "
+                     "not a machine in [0, %d)", (long long)i, (long long)L->src[i],
+                     (long long)L->dst[i], (int)L->sowner[i], (int)L->ld.n_machines);
+        goto fail;
+      }
+    }
+    for (int32_t t = 0; t < L->T; t++) L->rb[t] = L->g[t].x ? L->g[t].row_bytes : 0;
+  }
   if ((rc = set_order(L, o->epoch)) != FO_OK) goto fail;
   *out = L;
   return FO_OK;
@@ -212,28 +328,54 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
   int rc;
   *out = NULL;
   if (L->next >= L->n_batches) return FO_OK;
-  index = L->next++;
-  off = index * bs;
-  k = L->n - off < bs ? L->n - off : bs;
+  if (L->remote) {
+    const int64_t *e = L->list + 3 * L->next++;
+    off = e[0];
+    k = e[1];
+    index = e[2];
+    memset(&L->traffic, 0, sizeof L->traffic);
+    fo__cur_batch_stats = &L->traffic;
+  } else {
+    index = L->next++;
+    off = index * bs;
+    k = L->n - off < bs ? L->n - off : bs;
+    L->base = L->order;
+  }
   for (int64_t i = 0; i < k; i++) {
-    const int64_t p = L->order[off + i];
+    const int64_t p = L->base[off + i];
     L->bsrc[i] = L->src[p];
     L->bdst[i] = L->dst[p];
     if (L->label) L->blabel[i] = L->label[p];
     if (L->time) L->btime[i] = L->time[p];
   }
-  if ((rc = fo_link_sampler_sample_at(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL,
-                                      L->time ? L->btime : NULL, k, L->epoch, (uint64_t)index,
-                                      L->b)) != FO_OK)
-    return rc;
+  rc = fo_link_sampler_sample_at(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL,
+                                 L->time ? L->btime : NULL, k, L->epoch, (uint64_t)index, L->b);
+  if (rc == FO_OK && L->remote) {
+    /* every type's rows: this machine's here, the others' in one request per machine */
+    for (int32_t t = 0; t < L->T && rc == FO_OK; t++) {
+      const fo_batch_t *nb = fo_batch_node_type(L->b->sample, t);
+      if (L->g[t].x)
+        rc = fo__grow(&L->x[t], &L->cap_x[t], nb->n_nodes * L->g[t].row_bytes + 1, 1, "batch features");
+    }
+    if (rc == FO_OK) {
+      unsigned char *xs[256], **xp = L->T <= 256 ? xs : calloc((size_t)L->T, sizeof *xp);
+      if (!xp) rc = FO_FAIL(FO_ENOMEM, "batch features");
+      for (int32_t t = 0; xp && t < L->T; t++) xp[t] = L->g[t].x ? L->x[t] : NULL;
+      if (xp) rc = L->ld.gather(L->ld.ctx, L->b->sample, xp, L->rb);
+      if (xp && xp != xs) free(xp);
+    }
+  }
+  if (L->remote) fo__cur_batch_stats = NULL;
+  if (rc != FO_OK) return L->remote ? fo__context(rc, "link batch %lld", (long long)index) : rc;
   for (int32_t t = 0; t < L->T; t++) {
     const fo__gather *g = &L->g[t];
     const fo_batch_t *nb = fo_batch_node_type(L->b->sample, t);
     fo_loader_features *f = &L->pub_x[t];
     memset(f, 0, sizeof *f);
     if (!g->x) continue;
-    if ((rc = fo__grow(&L->x[t], &L->cap_x[t], nb->n_nodes * g->row_bytes + 1, 1, "batch features")) != FO_OK ||
-        (rc = fo__gather_rows(g, nb->node, nb->n_nodes, L->x[t])) != FO_OK)
+    if (!L->remote &&
+        ((rc = fo__grow(&L->x[t], &L->cap_x[t], nb->n_nodes * g->row_bytes + 1, 1, "batch features")) != FO_OK ||
+         (rc = fo__gather_rows(g, nb->node, nb->n_nodes, L->x[t])) != FO_OK))
       return fo__context(rc, "link batch %lld", (long long)index);
     f->x = L->x[t];
     f->dim = g->dim;
@@ -243,7 +385,7 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
   L->pub.epoch = L->epoch;
   L->pub.index = index;
   L->pub.link = L->b;
-  L->pub.input_id = L->order + off;
+  L->pub.input_id = L->base + off;
   L->pub.n_node_types = L->T;
   L->pub.x = L->pub_x;
   *out = &L->pub;

@@ -5,6 +5,7 @@
  */
 #include "fanout/link.h"
 
+#include "sample/link_internal.h"
 #include "sample/sample_internal.h"
 #include "store/store_internal.h"
 
@@ -67,6 +68,12 @@ struct fo_link_sampler {
   int64_t cap_neg;
   int64_t *nbrs;             /* exact fallback: u's sorted distinct out-neighbors */
   int64_t cap_nbrs;
+  /* distributed (fo__link_sampler_create_remote): rows through lr.check, in rounds */
+  bool remote;
+  fo__link_remote lr;
+  fo__rng *lk_rng;           /* [n_neg] each negative's stream, kept across rounds */
+  int64_t *lk_pend, *lk_cand, *lk_pairs, *lk_count, *lk_pos;
+  int64_t cap_lk_rng, cap_lk_pend, cap_lk_cand, cap_lk_pairs, cap_lk_count, cap_lk_pos;
 };
 
 void fo_link_opts_init(fo_link_opts *o) {
@@ -132,6 +139,13 @@ void fo_link_sampler_destroy(fo_link_sampler_t *s) {
   free(s->neg_src);
   free(s->neg_dst);
   free(s->nbrs);
+  free(s->lk_rng);
+  free(s->lk_pend);
+  free(s->lk_cand);
+  free(s->lk_pairs);
+  free(s->lk_count);
+  free(s->lk_pos);
+  if (s->remote && s->lr.free_ctx) s->lr.free_ctx(s->lr.ctx);
   free(s);
 }
 
@@ -301,12 +315,32 @@ static int resolve_edge_type(const fo_dataset_t *d, const char *name, int32_t *e
   return FO_OK;
 }
 
+static int link_create(const fo_dataset_t *d, const fo_link_opts *o, const fo__link_remote *lr,
+                       fo_link_sampler_t **out, bool *taken);
+
 int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link_sampler_t **out) {
+  bool taken = false;
+  return link_create(d, o, NULL, out, &taken);
+}
+
+int fo__link_sampler_create_remote(const fo_dataset_t *d, const fo_link_opts *o,
+                                   const fo__link_remote *r, fo_link_sampler_t **out) {
+  bool taken = false;
+  int rc = link_create(d, o, r, out, &taken);
+  if (rc != FO_OK && !taken && r->free_ctx) r->free_ctx(r->ctx);
+  return rc;
+}
+
+static int link_create(const fo_dataset_t *d, const fo_link_opts *o, const fo__link_remote *lr,
+                       fo_link_sampler_t **out, bool *taken) {
   fo_link_sampler_t *s = NULL;
   fo_edge_type ty;
   int rc;
   if (out) *out = NULL;
   if (!d || !o || !out) return FO_FAIL(FO_EINVAL, "create link sampler: dataset, options or out is NULL");
+  if (lr && o->exclude_seed_edges && o->sampler.edge_dir != FO_EDGE_DIR_IN)
+    return FO_FAIL(FO_ENOSYS, "create link sampler: distributed exclude_seed_edges needs edge_dir "
+                   "in (the parts' CSC rows)");
   if (o->neg != FO_NEG_NONE && o->neg != FO_NEG_BINARY && o->neg != FO_NEG_TRIPLET)
     return FO_FAIL(FO_EINVAL, "create link sampler: unknown negative sampling mode %d", (int)o->neg);
   if (o->neg != FO_NEG_NONE && !(o->neg_amount > 0))
@@ -322,7 +356,7 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
     return FO_FAIL(FO_ENOSYS, "create link sampler: temporal sampling with exclude_seed_edges is "
                    "not supported yet (a strict time bound, time_strict, keeps a seed edge's own "
                    "time out instead)");
-  if (fo_dataset_num_parts(d) > 0) {
+  if (!lr && fo_dataset_num_parts(d) > 0) {
     for (int k = 0; k < fo_dataset_num_parts(d); k++)
       if (!fo_dataset_part(d, k))
         return FO_FAIL(FO_ENOSYS, "create link sampler: partitioned dataset '%s': part %d is not "
@@ -333,6 +367,12 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
     return FO_FAIL(FO_ENOSYS, "create link sampler: weighted sampling with exclude_seed_edges is "
                    "not supported yet");
   if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "link sampler");
+  if (lr) {
+    /* distributed: the lookup context is the sampler's from here on */
+    s->remote = true;
+    s->lr = *lr;
+    *taken = true;
+  }
   s->d = d;
   s->o = *o;
   s->o.edge_type = NULL; /* borrowed */
@@ -344,7 +384,11 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
   s->D = ty.dst_type;
   s->nS = fo_dataset_num_nodes(fo_dataset_node_data(d, s->S));
   s->nD = fo_dataset_num_nodes(fo_dataset_node_data(d, s->D));
-  if (fo_dataset_num_parts(d) > 0) {
+  if (lr) {
+    /* the parts' CSC rows, read where they live (lr.check) */
+    s->has_csr = false;
+    s->has_csc = true;
+  } else if (fo_dataset_num_parts(d) > 0) {
     if ((rc = open_parts(s)) != FO_OK) goto fail;
   } else {
     s->has_csr = fo_dataset_edge_topology(d, s->et, FO_EDGE_DIR_OUT, &s->csr) == FO_OK;
@@ -356,7 +400,9 @@ int fo_link_sampler_create(const fo_dataset_t *d, const fo_link_opts *o, fo_link
                  "type '%s' (import with --csr or --csc)", ty.name);
     goto fail;
   }
-  if ((rc = fo_sampler_create(d, &o->sampler, &s->s)) != FO_OK) goto fail;
+  if ((rc = lr ? lr->make_sampler(lr->ctx, d, &o->sampler, &s->s)
+                : fo_sampler_create(d, &o->sampler, &s->s)) != FO_OK)
+    goto fail;
   if (!(s->xt = calloc((size_t)s->E, sizeof *s->xt)) ||
       !(s->x_row = calloc((size_t)s->E, sizeof *s->x_row)) ||
       !(s->x_off = calloc((size_t)s->E, sizeof *s->x_off)) ||
@@ -571,6 +617,136 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
   return FO_OK;
 }
 
+/* ---- distributed rows (fo__link_remote): the same draws, checked in rounds --------------------
+ * Negative j's stream draws the same candidates as draw_dst, but every pending negative's next
+ * candidate is checked in one lr.check call per round (one request per remote machine), up to
+ * FO_LINK_REDRAWS rounds; there is no exact fallback (CSC rows only), as over parts without a
+ * CSR. Membership is a fact of the graph, so the kept candidates are draw_dst's. */
+static int negatives_remote(fo_link_sampler_t *s, fo_neg_mode mode, int64_t n_neg, int64_t k,
+                            const int64_t *src, uint64_t epoch, uint64_t batch_index, uint64_t tag) {
+  int64_t np = 0, n_pos = 0;
+  int rc;
+  if ((rc = fo__grow(&s->lk_rng, &s->cap_lk_rng, n_neg + 1, sizeof *s->lk_rng, "link negatives")) != FO_OK ||
+      (rc = fo__grow(&s->lk_pend, &s->cap_lk_pend, n_neg + 1, sizeof *s->lk_pend, "link negatives")) != FO_OK ||
+      (rc = fo__grow(&s->lk_cand, &s->cap_lk_cand, n_neg + 1, sizeof *s->lk_cand, "link negatives")) != FO_OK ||
+      (rc = fo__grow(&s->lk_count, &s->cap_lk_count, n_neg + 1, sizeof *s->lk_count, "link negatives")) != FO_OK ||
+      (rc = fo__grow(&s->lk_pairs, &s->cap_lk_pairs, 3 * n_neg + 1, sizeof *s->lk_pairs, "link negatives")) != FO_OK)
+    return rc;
+  for (int64_t j = 0; j < n_neg; j++) {
+    fo__rng *r = &s->lk_rng[j];
+    int64_t u;
+    fo__rng_init(r, s->o.sampler.seed, epoch, batch_index, tag, (uint64_t)j);
+    u = mode == FO_NEG_BINARY ? (s->nS > 0 ? (int64_t)fo__rng_below(r, (uint64_t)s->nS) : -1)
+                              : src[j / k];
+    s->neg_src[j] = u;
+    s->neg_dst[j] = -1;
+    if (u < 0 || s->nD <= 0) continue;
+    if (!s->o.strict) s->neg_dst[j] = (int64_t)fo__rng_below(r, (uint64_t)s->nD);
+    else s->lk_pend[np++] = j;
+  }
+  for (int round = 0; round < FO_LINK_REDRAWS && np; round++) {
+    int64_t m = 0;
+    for (int64_t q = 0; q < np; q++) {
+      const int64_t j = s->lk_pend[q], c = (int64_t)fo__rng_below(&s->lk_rng[j], (uint64_t)s->nD);
+      s->lk_cand[q] = c;
+      s->lk_pairs[3 * q] = s->et;
+      s->lk_pairs[3 * q + 1] = c;
+      s->lk_pairs[3 * q + 2] = s->neg_src[j];
+    }
+    if ((rc = s->lr.check(s->lr.ctx, s->lk_pairs, np, s->lk_count, &s->lk_pos, &s->cap_lk_pos,
+                          &n_pos)) != FO_OK)
+      return rc;
+    for (int64_t q = 0; q < np; q++) {
+      if (!s->lk_count[q]) s->neg_dst[s->lk_pend[q]] = s->lk_cand[q];
+      else s->lk_pend[m++] = s->lk_pend[q];
+    }
+    np = m;
+  }
+  return FO_OK;
+}
+
+/* build_exclusion over a distributed dataset: every distinct (row, nbr) pair's positions from
+ * lr.check (this machine's rows here, the others in one request per machine for all the
+ * excluded edge types together), then the same tables. */
+static int build_exclusion_remote(fo_link_sampler_t *s, const int64_t *src, const int64_t *dst,
+                                  int64_t n, int64_t *n_excl) {
+  int64_t n_look = 0, n_pos = 0, at = 0, pp = 0;
+  int rc;
+  *n_excl = 0;
+  for (int32_t et = 0; et < s->E; et++) {
+    s->xt[et].n_pairs = 0;
+    s->xt[et].n_rows = 0;
+    s->x_nrows[et] = 0;
+  }
+  for (int k = 0; k < s->n_xt; k++) {
+    xtab *x = &s->xt[s->x_et[k]];
+    if ((rc = fo__grow(&x->pairs, &x->cap_pairs, x->n_pairs + n + 1, sizeof *x->pairs,
+                       "link exclusion")) != FO_OK)
+      return rc;
+    for (int64_t i = 0; i < n; i++) {
+      /* the edge u -> w: row w, neighbor u in the CSC (edge_dir in) */
+      const int64_t u = s->x_rev[k] ? dst[i] : src[i], w = s->x_rev[k] ? src[i] : dst[i];
+      x->pairs[x->n_pairs++] = (xpair){w, u};
+    }
+  }
+  for (int32_t et = 0; et < s->E; et++) {
+    xtab *x = &s->xt[et];
+    int64_t m = 0;
+    if (!x->n_pairs) continue;
+    qsort(x->pairs, (size_t)x->n_pairs, sizeof *x->pairs, cmp_pair);
+    for (int64_t q = 0; q < x->n_pairs; q++)
+      if (!m || x->pairs[m - 1].row != x->pairs[q].row || x->pairs[m - 1].nbr != x->pairs[q].nbr)
+        x->pairs[m++] = x->pairs[q];
+    x->n_pairs = m;
+    n_look += m;
+  }
+  if ((rc = fo__grow(&s->lk_pairs, &s->cap_lk_pairs, 3 * n_look + 1, sizeof *s->lk_pairs, "link exclusion")) != FO_OK ||
+      (rc = fo__grow(&s->lk_count, &s->cap_lk_count, n_look + 1, sizeof *s->lk_count, "link exclusion")) != FO_OK)
+    return rc;
+  for (int32_t et = 0; et < s->E; et++)
+    for (int64_t q = 0; q < s->xt[et].n_pairs; q++, at++) {
+      s->lk_pairs[3 * at] = et | FO__LINK_WANT_POS;
+      s->lk_pairs[3 * at + 1] = s->xt[et].pairs[q].row;
+      s->lk_pairs[3 * at + 2] = s->xt[et].pairs[q].nbr;
+    }
+  if (n_look && (rc = s->lr.check(s->lr.ctx, s->lk_pairs, n_look, s->lk_count, &s->lk_pos,
+                                  &s->cap_lk_pos, &n_pos)) != FO_OK)
+    return rc;
+  at = 0;
+  for (int32_t et = 0; et < s->E; et++) {
+    xtab *x = &s->xt[et];
+    int64_t np = 0;
+    if (!x->n_pairs) continue;
+    for (int64_t q = 0; q < x->n_pairs; q++, at++) {
+      const int64_t row = x->pairs[q].row, c = s->lk_count[at];
+      if (c < 0 || c > n_pos - pp) return FO_FAIL(FO_EFORMAT, "link exclusion: %lld positions", (long long)c);
+      if ((rc = fo__grow(&x->pos, &x->cap_pos, np + c + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
+        return rc;
+      memcpy(x->pos + np, s->lk_pos + pp, (size_t)c * sizeof *x->pos);
+      np += c;
+      pp += c;
+      if (q + 1 == x->n_pairs || x->pairs[q + 1].row != row) {
+        const int64_t start = x->n_rows ? x->off[x->n_rows] : 0;
+        if ((rc = fo__grow(&x->row_node, &x->cap_row, x->n_rows + 1, sizeof *x->row_node, "link exclusion")) != FO_OK ||
+            (rc = fo__grow(&x->off, &x->cap_off, x->n_rows + 2, sizeof *x->off, "link exclusion")) != FO_OK)
+          return rc;
+        if (!x->n_rows) x->off[0] = 0;
+        if (np > start) {
+          qsort(x->pos + start, (size_t)(np - start), sizeof *x->pos, cmp_i64);
+          x->row_node[x->n_rows] = row;
+          x->off[++x->n_rows] = np;
+        }
+      }
+    }
+    s->x_row[et] = x->row_node;
+    s->x_off[et] = x->off;
+    s->x_pos[et] = x->pos;
+    s->x_nrows[et] = x->n_rows;
+    *n_excl += np;
+  }
+  return FO_OK;
+}
+
 static void link_clear(fo_link_batch_t *b) {
   b->n_pos = b->n_label = b->n_neg = b->n_neg_missing = b->n_excluded = b->k = 0;
 }
@@ -608,8 +784,10 @@ static int sample_link(fo_link_sampler_t *s, const int64_t *src, const int64_t *
     if ((rc = fo__grow(&s->neg_dst, &c, s->cap_neg, sizeof *s->neg_dst, "link negatives")) != FO_OK)
       return rc;
   }
-  /* 1. negatives, each from its own stream */
-  for (int64_t j = 0; j < n_neg; j++) {
+  /* 1. negatives, each from its own stream (distributed: checked in rounds) */
+  if (s->remote && (rc = negatives_remote(s, mode, n_neg, k, src, epoch, batch_index, tag)) != FO_OK)
+    return rc;
+  for (int64_t j = 0; !s->remote && j < n_neg; j++) {
     fo__rng r;
     int64_t u;
     fo__rng_init(&r, s->o.sampler.seed, epoch, batch_index, tag, (uint64_t)j);
@@ -685,7 +863,9 @@ static int sample_link(fo_link_sampler_t *s, const int64_t *src, const int64_t *
   out->n_label = n_label;
   out->k = k;
   /* 3. exclusion, 4. the node batch */
-  if (s->o.exclude_seed_edges && (rc = build_exclusion(s, src, dst, n, &out->n_excluded)) != FO_OK)
+  if (s->o.exclude_seed_edges &&
+      (rc = s->remote ? build_exclusion_remote(s, src, dst, n, &out->n_excluded)
+                      : build_exclusion(s, src, dst, n, &out->n_excluded)) != FO_OK)
     return rc;
   {
     const int64_t *seeds[256];

@@ -108,6 +108,10 @@ typedef struct fo__hop_req {
   bool time_node, strict;
   int64_t window;
   const int64_t *times;  /* [n] when temporal, else NULL */
+  /* link sampling's seed-edge exclusion (fo__exclusion) of these nodes' rows: xcount[n]
+   * ineligible positions per node, xpos their concatenation (ascending per node, positions of
+   * the part's topology); NULL when none: the kernel draws among each row's other positions */
+  const int64_t *xcount, *xpos;
 } fo__hop_req;
 
 /* Its result: per node the number of sampled edges, then every edge's neighbor and global edge

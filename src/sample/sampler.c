@@ -154,6 +154,9 @@ struct fo_sampler {
   const fo__exclusion *excl;
   struct xrow { int64_t i, p0, x, start; } *xl;
   int64_t cap_xl, n_xl;
+  /* distributed: the exclusion of a hop's groups (fo__hop_req.xcount, .xpos), per part start */
+  int64_t *gx_count, *gx_pos, *gx_start;
+  int64_t cap_gx_count, cap_gx_pos, cap_gx_start;
   /* temporal sampling: strategy, mode, bounds; per-type node times; per-tree times */
   fo_temporal_strategy temporal;
   bool time_node, strict;
@@ -522,6 +525,9 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->wrows);
   free(s->cum);
   free(s->xl);
+  free(s->gx_count);
+  free(s->gx_pos);
+  free(s->gx_start);
   free(s->ntype_time);
   free(s->tree_time);
   free(s->elig);
@@ -2069,8 +2075,37 @@ static int exclude_rows(fo_sampler_t *s, int32_t et, const fo_batch_t *fr, int64
   return FO_OK;
 }
 
+/* exclude_rows for a one-hop request's own positions (req->xcount, fo__sampler_hop). */
+static int exclude_req(fo_sampler_t *s, const fo__hop_req *req, const hop_params *hp, int64_t *n_new) {
+  int rc;
+  s->n_xl = 0;
+  for (int64_t i = 0, off = 0; i < req->n; off += req->xcount[i], i++) {
+    const int64_t c = req->xcount[i], *pos = req->xpos;
+    rowspan *r = &s->rows[i];
+    int64_t a, b;
+    if (!c) continue;
+    for (a = off; a < off + c && pos[a] < r->start; a++) {}
+    for (b = a; b < off + c && pos[b] < r->start + r->deg; b++) {}
+    if (a == b) continue;
+    if ((rc = fo__grow(&s->xl, &s->cap_xl, s->n_xl + 1, sizeof *s->xl, "sampler scratch")) != FO_OK)
+      return rc;
+    *n_new -= edges_for(r->deg, hp->fanout, hp->replace) -
+              edges_for(r->deg - (b - a), hp->fanout, hp->replace);
+    r->deg -= b - a;
+    s->xl[s->n_xl++] = (struct xrow){i, a, b - a, r->start};
+  }
+  return FO_OK;
+}
+
+static void remap_pos(fo_sampler_t *s, const int64_t *pos, fo_batch_t *eb, int64_t e0, int64_t e1);
+
 static void remap_excluded(fo_sampler_t *s, int32_t et, fo_batch_t *eb, int64_t e0, int64_t e1) {
-  const int64_t *pos = s->excl->pos[et], *col = eb->col;
+  remap_pos(s, s->excl->pos[et], eb, e0, e1);
+}
+
+/* Each pick of an excluded row (s->xl) mapped past the row's ineligible positions pos[..]. */
+static void remap_pos(fo_sampler_t *s, const int64_t *pos, fo_batch_t *eb, int64_t e0, int64_t e1) {
+  const int64_t *col = eb->col;
   int64_t *p = eb->edge;
   for (int64_t e = e0, k = 0; e < e1 && k < s->n_xl; e++) {
     while (k < s->n_xl && s->xl[k].i < col[e]) k++;
@@ -2235,6 +2270,11 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   sb->n_nodes = req->n;
   if ((rc = hop_mode_check(s, req)) != FO_OK) return rc;
   if ((rc = read_rows_sharded(s, sb, 0, req->n, &hp, &total)) != FO_OK) return rc;
+  s->n_xl = 0;
+  if (req->xcount && (req->weighted || req->temporal))
+    return FO_FAIL(FO_EINVAL, "one-hop request: excluded positions with %s sampling",
+                   req->weighted ? "weighted" : "temporal");
+  if (req->xcount && (rc = exclude_req(s, req, &hp, &total)) != FO_OK) return rc;
   if ((rc = batch_edges(sb, total)) != FO_OK) return rc;
   {
     /* the request's mode: the kernel the asking sampler runs locally (weighted, temporal with
@@ -2257,6 +2297,7 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
     s->strict = st0;
     s->window = win0;
     s->req_time = NULL;
+    if (rc == FO_OK && req->xcount && s->n_xl) remap_pos(s, req->xpos, sb, 0, sb->n_edges);
     if (rc != FO_OK || (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK) return rc;
   }
   /* counts per node from col (edges come node by node) */
@@ -2282,6 +2323,34 @@ static void req_mode(const fo_sampler_t *s, fo__hop_req *r, const int64_t *times
   r->times = s->temporal != FO_TEMPORAL_NONE ? times : NULL;
 }
 
+/* The ineligible positions (s->excl, edge type et) of nodes[0..n): counts at s->gx_count[at..],
+ * positions appended at s->gx_pos[*n_pos..] (a remote hop request carries them). */
+static int group_excl(fo_sampler_t *s, int32_t et, const int64_t *nodes, int64_t n, int64_t at,
+                      int64_t *n_pos) {
+  const fo__exclusion *x = s->excl;
+  const int64_t nr = x->n_rows[et], *rn = x->row_node[et], *off = x->off[et], *pos = x->pos[et];
+  int rc;
+  if ((rc = fo__grow(&s->gx_count, &s->cap_gx_count, at + n + 1, sizeof *s->gx_count, "sampler scratch")) != FO_OK)
+    return rc;
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t v = nodes[i];
+    int64_t lo = 0, hi = nr, c = 0;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (rn[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < nr && rn[lo] == v) c = off[lo + 1] - off[lo];
+    s->gx_count[at + i] = c;
+    if (!c) continue;
+    if ((rc = fo__grow(&s->gx_pos, &s->cap_gx_pos, *n_pos + c + 1, sizeof *s->gx_pos, "sampler scratch")) != FO_OK)
+      return rc;
+    memcpy(s->gx_pos + *n_pos, pos + off[lo], (size_t)c * sizeof *pos);
+    *n_pos += c;
+  }
+  return FO_OK;
+}
+
 /* One hop of a distributed sampler: the frontier split by owner, the local part's nodes sampled
  * in place, every other part asked once (fo__remote), the results put back together in frontier
  * order: the same edges, in the same order, as the single-process passes append. */
@@ -2290,6 +2359,9 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   const fo_dataset_t *d = s->d;
   const int P = d->n_parts;
   const int64_t nf = fe - fb, e0 = out->n_edges;
+  /* seed-edge exclusion (link sampling): as the single-process passes apply it */
+  const bool excl = s->excl && !s->weighted && (hp->hop == 0 || s->disjoint) &&
+                    s->excl->n_rows[hp->etype] > 0;
   int64_t total = 0, *start;
   int n_req = 0, rc;
   fo__hop_res local;
@@ -2322,11 +2394,14 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     int64_t n_out = 0;
     parts_select(s, hp->etype);
     if ((rc = read_rows_sharded(s, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
+    s->n_xl = 0;
+    if (excl && (rc = exclude_rows(s, hp->etype, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
     if (n_out > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_out);
     if ((rc = batch_edges(out, e0 + n_out)) != FO_OK ||
-        (rc = s->choose(s, &s->topos[hp->etype], out, out, fb, fe, hp)) != FO_OK ||
-        (rc = gather_sharded_any(s, out, fb, e0, out->n_edges)) != FO_OK)
+        (rc = s->choose(s, &s->topos[hp->etype], out, out, fb, fe, hp)) != FO_OK)
       return rc;
+    if (excl && s->n_xl) remap_excluded(s, hp->etype, out, e0, out->n_edges);
+    if ((rc = gather_sharded_any(s, out, fb, e0, out->n_edges)) != FO_OK) return rc;
     *n_new = out->n_edges - e0;
     return FO_OK;
   }
@@ -2343,10 +2418,27 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     start[k]++;
   }
   for (int k = 0; k < P; k++) start[k] -= s->gcount[k];
+  if (excl) {
+    /* every part's group's positions, before any request points into them */
+    int64_t n_pos = 0;
+    if ((rc = fo__grow(&s->gx_start, &s->cap_gx_start, P + 1, sizeof *s->gx_start, "sampler scratch")) != FO_OK)
+      return rc;
+    for (int k = 0; k < P; k++) {
+      s->gx_start[k] = n_pos;
+      if ((rc = group_excl(s, hp->etype, s->group + start[k], s->gcount[k], start[k], &n_pos)) != FO_OK)
+        return rc;
+    }
+    s->gx_start[P] = n_pos;
+  }
   for (int k = 0; k < P; k++) {
     fo__hop_req *r;
     if (!s->gcount[k]) continue;
     r = k == s->local_part ? &(fo__hop_req){0} : &s->reqs[n_req++];
+    r->xcount = r->xpos = NULL;
+    if (excl && s->gx_start[k + 1] > s->gx_start[k]) {
+      r->xcount = s->gx_count + start[k];
+      r->xpos = s->gx_pos + s->gx_start[k];
+    }
     r->seed = hp->seed;
     r->epoch = hp->epoch;
     r->batch = hp->batch;
@@ -2475,6 +2567,22 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
     }
   }
   for (int64_t g = 0; g < (int64_t)E * P; g++) ty->start[g] -= ty->count[g];
+  /* seed-edge exclusion (link sampling): every group's positions, before requests point in */
+  const bool excl = s->excl && !s->weighted && (hop == 0 || s->disjoint);
+  if (excl) {
+    int64_t n_pos = 0;
+    if ((rc = fo__grow(&s->gx_start, &s->cap_gx_start, (int64_t)E * P + 1, sizeof *s->gx_start,
+                       "sampler scratch")) != FO_OK)
+      return rc;
+    for (int64_t g = 0; g < (int64_t)E * P; g++) {
+      s->gx_start[g] = n_pos;
+      if (s->excl->n_rows[g % E] > 0 &&
+          (rc = group_excl(s, (int32_t)(g % E), ty->nodes + ty->start[g], ty->count[g], ty->start[g],
+                           &n_pos)) != FO_OK)
+        return rc;
+    }
+    s->gx_start[(int64_t)E * P] = n_pos;
+  }
   for (int k = 0; k < P; k++)
     for (int32_t et = 0; et < E; et++) {
       const int64_t g = (int64_t)k * E + et;
@@ -2496,6 +2604,10 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
       r.nodes = ty->nodes + ty->start[g];
       r.trees = s->disjoint ? ty->trees + ty->start[g] : NULL;
       req_mode(s, &r, s->temporal != FO_TEMPORAL_NONE ? ty->times + ty->start[g] : NULL);
+      if (excl && s->gx_start[g + 1] > s->gx_start[g]) {
+        r.xcount = s->gx_count + ty->start[g];
+        r.xpos = s->gx_pos + s->gx_start[g];
+      }
       if (k == s->local_part) {
         /* the local groups: sampled now, counts copied out of the kernel's scratch */
         fo__hop_res *lr = &ty->local[et];

@@ -211,6 +211,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(msg);
     return 0;
   }
+  if (sel & 64) {
+    /* LINK (dist/link_dist.c): request decoder (re-encoded equal), response decoder, server */
+    const int kind = which == 1 ? FO_MSG_LINK_RESP : FO_MSG_LINK;
+    const fo_dataset_t *d = (sel & 32) ? g_td : g_d;
+    fo__server *sv = (sel & 32) ? &g_tsv : &g_sv;
+    fo__link_req q;
+    fo__link_res r;
+    if ((sel & 8) && len >= 16) {
+      msg[0] = (int64_t)(FO_MSG_MAGIC | (uint64_t)kind << 32);
+      msg[1] = (int64_t)(len / 8 - 2);
+    }
+    if (which == 0 && fo__dec_link_req(msg, len, d, &q) == FO_OK) {
+      if (fo__enc_link_req(&b, &q) != FO_OK) abort();
+      same(&b, msg, len);
+    } else if (which == 1) {
+      /* the pairs asked: membership only, as many as the response says (or none) */
+      const int64_t n = len >= 24 ? msg[2] : 0;
+      int64_t *pairs = n > 0 && n < (int64_t)len ? calloc((size_t)(3 * n), sizeof *pairs) : NULL;
+      for (int64_t i = 0; pairs && i < n; i++) pairs[3 * i] = (sel & 16) ? (int64_t)1 << 32 : 0;
+      if (fo__dec_link_res(msg, len, pairs, pairs ? n : 0, &r) == FO_OK) {
+        if (fo__enc_link_res(&b, &r) != FO_OK) abort();
+        same(&b, msg, len);
+      }
+      free(pairs);
+    } else if (which >= 2) {
+      if (fo__server_answer(sv, msg, len) != FO_OK) abort();
+      if (fo__msg_kind(sv->out.w, (size_t)sv->out.n * 8) == FO_MSG_ERROR) {
+        if (fo__dec_error(sv->out.w, (size_t)sv->out.n * 8) >= 0) abort();
+      } else if (fo__dec_link_req(msg, len, d, &q) != FO_OK ||
+                 fo__dec_link_res(sv->out.w, (size_t)sv->out.n * 8, q.pairs, q.n, &r) != FO_OK) {
+        abort();
+      }
+    }
+    fo__buf_free(&b);
+    free(msg);
+    return 0;
+  }
   switch (which) {
   case 0: {
     fo__hop_req r;

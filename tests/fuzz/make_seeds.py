@@ -157,6 +157,19 @@ for base, m in [("weighted", hopsw), ("weighted-replace", hopswr), ("temporal", 
     put("wire", "typed-server-hops-" + base, bytes([38]) + m)
 put("wire", "typed-server-hops-hdr-temporal", bytes([32 | 14]) + hopst)
 
+# wire, LINK (selector bit 6: 64 request, 65 response, 66 server; | 32 typed, | 16 the response's
+# pairs want positions): pairs (etype | want << 32, row, nbr); and HOP / HOPS with seed-edge
+# exclusion (flag 32: n_x, xcount[n], xpos[n_x] after the node arrays)
+link = msg(10, [0, 2, 0, 4, 5, 1 << 32, 8, 17])
+linkr = msg(11, [2, 2, 1, 1, 7, 9])
+hopx = msg(1, [7, 0, 3, 0, 10, 32, 0, 2, 4, 8, 1, 1, 0, 3])
+hopsx = msg(6, [7, 0, 3, 0, 32, 0, 1, 1, 10, 2, 4, 8, 2, 0, 2, 1, 5])
+for sel, name, m in [(64, "link-req", link), (65 | 16, "link-resp", linkr), (66, "server-link", link),
+                     (66 | 32, "typed-server-link", msg(10, [0, 1, 1, 4, 2])),
+                     (0, "hop-req-excl", hopx), (6, "server-hop-excl", hopx),
+                     (32, "typed-hops-req-excl", hopsx), (38, "typed-server-hops-excl", hopsx)]:
+    put("wire", name, bytes([sel]) + m)
+
 # book: no change, and a few small corruptions (records: array, offset u16, len, bytes)
 put("book", "pristine", b"\x00")
 put("book", "book-entry", b"\x05" + bytes([0, 10, 0, 1, 1]))

@@ -587,6 +587,41 @@ transfer)
   fi
   ;;
 
+link)
+  # the distributed link loader (fo_dist_link_loader_create): digests equal the single-process
+  # link loader's over the unpartitioned graph (2 and 4 machines, hash and METIS, binary and
+  # triplet, strict and not, exclusion on and off); LINK requests per batch: exclusion alone is
+  # one round, so exactly one request per remote machine
+  $PY -c "
+import numpy as np
+ip = np.load('$D/cora/csc_indptr.npy'); ix = np.load('$D/cora/csc_indices.npy')
+e = np.random.default_rng(2).choice(len(ix), 300, replace=False)
+dst = np.searchsorted(ip, e, side='right') - 1
+open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))" || exit 1
+  for opts in "--neg binary:1" "--neg triplet:3" "--neg binary:2 --no-strict" \
+      "--neg binary:1 --exclude-seed-edges" "--neg triplet:2 --exclude-seed-edges" "--exclude-seed-edges"; do
+    for pr in "2 cora-h2" "4 cora-h4" "2 cora-m2"; do
+      set -- $pr
+      # shellcheck disable=SC2086
+      same_digest "link $opts, $2" "$1" 1 "$2" cora --edge-seeds @eseeds.txt --fanout 5,5 \
+        --batch-size 64 $opts
+      maxreq=$(sed -n 's/.*"remote_link_requests_max_batch": \([0-9]*\).*/\1/p' dist.json)
+      if [ "$opts" = "--exclude-seed-edges" ] && [ "$maxreq" != "$(($1 - 1))" ]; then
+        fail "link exclusion over $2: $maxreq LINK requests in a batch, expected $(($1 - 1))"
+      fi
+    done
+  done
+  ex=$(sed -n 's/.*"num_excluded": \([0-9]*\).*/\1/p' dist.json)
+  [ "${ex:-0}" -gt 0 ] || fail "link: no seed edge excluded ($ex)"
+  # ranks with different link options fail together, naming the option
+  mpi 1 "$FANOUT" bench "$D/cora-h2" --dist --procs-per-machine 1 --edge-seeds @eseeds.txt \
+    --fanout 5,5 --neg binary:1 --digest --json : -n 1 "$FANOUT" bench "$D/cora-h2" --dist \
+    --procs-per-machine 1 --edge-seeds @eseeds.txt --fanout 5,5 --neg binary:2 --digest --json \
+    > dis.out 2>&1
+  if [ "$(grep -c 'option neg_sampling differs' dis.out)" = 2 ]; then
+    echo "ok   link options that differ: every rank fails naming neg_sampling"
+  else fail "link options that differ"; cat dis.out; fi
+  ;;
 temporal)
   # weighted and temporal sampling over MPI: the hop requests carry the mode and each node's
   # time bound, so every digest equals single process
