@@ -169,3 +169,40 @@ void fot_set_array_elem(const char *dir, const char *name, int64_t i, int64_t v,
   free(buf);
   free(path);
 }
+
+void fot_dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o) {
+  fo_loader_t *L0, *L[4];
+  fo_dist_t *dd[4];
+  fo_loader_batch_t *bt;
+  uint64_t want[128];
+  int64_t nw = 0, total = 0, hops = 0;
+  assert_in_range(P, 1, 4);
+  assert_fo_ok(fo_loader_create(d, o, &L0));
+  while (nw < 128 && fo_loader_next(L0, &bt) == FO_OK && bt) {
+    want[nw++] = fo_loader_batch_digest(bt);
+    fo_loader_release(L0, bt);
+  }
+  fo_loader_destroy(L0);
+  for (int r = 0; r < P; r++) {
+    assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
+    assert_fo_ok(fo_dist_loader_create(dd[r], pd, o, FO_DIST_TAIL_KEEP, &L[r]));
+    total += fo_loader_num_batches(L[r]);
+  }
+  assert_int_equal(total, nw);
+  for (int64_t b = 0; b < total; b++) {
+    assert_fo_ok(fo_loader_next(L[b % P], &bt));
+    assert_non_null(bt);
+    assert_int_equal(bt->index, b);
+    if (fo_loader_batch_digest(bt) != want[b])
+      fail_msg("batch %lld differs from the plain loader's", (long long)b);
+    fo_loader_release(L[b % P], bt);
+  }
+  for (int r = 0; r < P; r++) {
+    fo_dist_stats ds;
+    fo_dist_get_stats(dd[r], &ds);
+    for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
+    fo_loader_destroy(L[r]);
+    assert_fo_ok(fo_dist_finalize(dd[r]));
+  }
+  if (P > 1) assert_true(hops > 0); /* one machine asks no one */
+}

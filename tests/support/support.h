@@ -198,4 +198,11 @@ void fot_assert_same_typed(const fo_batch_t *b, const fot_ref_typed *r);
 const char *fot_check_typed(const fo_dataset_t *d, const fo_sampler_opts *o, int32_t seed_type,
                             const int64_t *seeds, int64_t n_seeds, const fo_batch_t *b);
 
+/* The distributed path in one process (fo_dist_init_local, P <= 4 machines over the
+ * partitioned pd): batch b, taken from machine b mod P's loader (tail kept), has index b and
+ * the digest of batch b of the plain loader over d with the same options o (at most 128
+ * batches); with P > 1 remote machines were asked (hop requests counted). Fails the test
+ * otherwise. */
+void fot_dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o);
+
 #endif

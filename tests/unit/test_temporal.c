@@ -660,44 +660,6 @@ static void epoch_opts(fo_loader_opts *lo, int workers, const int64_t *inputs, c
   lo->features = lo->labels = false;
 }
 
-/* The distributed path in one process (fo_dist_init_local, P machines over the partitioned
- * pd): batch b from machine b mod P equals batch b of the plain loader over d, and remote
- * machines were asked (the hop requests carry the mode and the nodes' times). */
-static void dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o) {
-  fo_loader_t *L0, *L[4];
-  fo_dist_t *dd[4];
-  fo_loader_batch_t *bt;
-  uint64_t want[64];
-  int64_t nw = 0, total = 0, hops = 0;
-  assert_fo_ok(fo_loader_create(d, o, &L0));
-  while (nw < 64 && fo_loader_next(L0, &bt) == FO_OK && bt) {
-    want[nw++] = fo_loader_batch_digest(bt);
-    fo_loader_release(L0, bt);
-  }
-  fo_loader_destroy(L0);
-  for (int r = 0; r < P; r++) {
-    assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
-    assert_fo_ok(fo_dist_loader_create(dd[r], pd, o, FO_DIST_TAIL_KEEP, &L[r]));
-    total += fo_loader_num_batches(L[r]);
-  }
-  assert_int_equal(total, nw);
-  for (int64_t b = 0; b < total; b++) {
-    assert_fo_ok(fo_loader_next(L[b % P], &bt));
-    assert_non_null(bt);
-    assert_int_equal(bt->index, b);
-    if (fo_loader_batch_digest(bt) != want[b]) fail_msg("batch %lld differs from the plain loader's", (long long)b);
-    fo_loader_release(L[b % P], bt);
-  }
-  for (int r = 0; r < P; r++) {
-    fo_dist_stats ds;
-    fo_dist_get_stats(dd[r], &ds);
-    for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
-    fo_loader_destroy(L[r]);
-    assert_fo_ok(fo_dist_finalize(dd[r]));
-  }
-  assert_true(hops > 0);
-}
-
 /* The digest of a loader epoch (up to 256 batches) with options lo. */
 static uint64_t epoch_digest_typed(const fo_dataset_t *d, const fo_loader_opts *lo) {
   fo_loader_t *L;
@@ -802,7 +764,7 @@ static void test_parts_every_mode(void **state) {
         {
           fo_loader_opts lo;
           epoch_opts(&lo, 0, inputs, q % 2 ? NULL : itime, 200, modes[q]);
-          dist_same(g.d, pd, 3, &lo);
+          fot_dist_same(g.d, pd, 3, &lo);
         }
       }
       fo_dataset_close(pd);
@@ -1021,7 +983,7 @@ static void test_typed_times(void **state) {
       fo_loader_destroy(L);
       assert_true(checked > 0);
       assert_int_equal(epoch_digest_typed(pd, &lo), epoch_digest_typed(g[k].d, &lo));
-      dist_same(g[k].d, pd, 3, &lo);
+      fot_dist_same(g[k].d, pd, 3, &lo);
     }
     fo_dataset_close(pd);
     free(pdir);

@@ -1181,42 +1181,6 @@ static void same_typed(const fo_batch_t *a, const fo_batch_t *b) {
   }
 }
 
-/* The distributed path in one process (fo_dist_init_local, P machines over pd): batch b from
- * machine b mod P equals batch b of the plain loader over d; remote machines were asked. */
-static void dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o) {
-  fo_loader_t *L0, *L[4];
-  fo_dist_t *dd[4];
-  fo_loader_batch_t *bt;
-  uint64_t want[128];
-  int64_t nw = 0, total = 0, hops = 0;
-  assert_fo_ok(fo_loader_create(d, o, &L0));
-  while (nw < 128 && fo_loader_next(L0, &bt) == FO_OK && bt) {
-    want[nw++] = fo_loader_batch_digest(bt);
-    fo_loader_release(L0, bt);
-  }
-  fo_loader_destroy(L0);
-  for (int r = 0; r < P; r++) {
-    assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
-    assert_fo_ok(fo_dist_loader_create(dd[r], pd, o, FO_DIST_TAIL_KEEP, &L[r]));
-    total += fo_loader_num_batches(L[r]);
-  }
-  assert_int_equal(total, nw);
-  for (int64_t b = 0; b < total; b++) {
-    assert_fo_ok(fo_loader_next(L[b % P], &bt));
-    assert_non_null(bt);
-    if (fo_loader_batch_digest(bt) != want[b]) fail_msg("batch %lld differs from the plain loader's", (long long)b);
-    fo_loader_release(L[b % P], bt);
-  }
-  for (int r = 0; r < P; r++) {
-    fo_dist_stats ds;
-    fo_dist_get_stats(dd[r], &ds);
-    for (int h = 0; h < 2; h++) hops += ds.hop_requests[h];
-    fo_loader_destroy(L[r]);
-    assert_fo_ok(fo_dist_finalize(dd[r]));
-  }
-  if (P > 1) assert_true(hops > 0); /* one machine asks no one */
-}
-
 /* Weights and alias tables travel with their rows into the parts, so weighted sampling over a
  * partitioned dataset (hash and range, 3 parts) gives the unpartitioned batches, with and
  * without replacement, disjoint or not; and a loader epoch's digest. */
@@ -1273,13 +1237,13 @@ static void test_parts_equal(void **state) {
         lo.batch_size = 32;
         lo.shuffle = true;
         lo.features = lo.labels = false;
-        dist_same(g.d, pd, 3, &lo);
+        fot_dist_same(g.d, pd, 3, &lo);
         /* and loader threads: the distributed epoch with 3 threads per machine equals the
          * plain one without */
         {
           fo_loader_opts l3 = lo;
           l3.num_workers = 3;
-          dist_same(g.d, pd, 3, &l3);
+          fot_dist_same(g.d, pd, 3, &l3);
         }
       }
     }
@@ -1359,9 +1323,9 @@ static void test_temporal_parts_equal(void **state) {
       lo.n_input_nodes = 400;
       lo.input_time = itime;
       lo.features = lo.labels = false;
-      dist_same(g.d, pd, P, &lo);
+      fot_dist_same(g.d, pd, P, &lo);
       lo.num_workers = 2;
-      dist_same(g.d, pd, P, &lo);
+      fot_dist_same(g.d, pd, P, &lo);
     }
     fo_dataset_close(pd);
     free(pdir);
@@ -1423,7 +1387,7 @@ static void test_typed_parts_equal(void **state) {
       lo.batch_size = 1;
       lo.input_type = k & 2 ? "u" : "i";
       lo.features = lo.labels = false;
-      dist_same(d, pd, 2, &lo);
+      fot_dist_same(d, pd, 2, &lo);
     }
   }
   fo_batch_destroy(b1);
