@@ -88,14 +88,7 @@ typedef struct fo_sampler_opts {
                                tables stored at import (probabilities to 2^-32); without
                                replacement repeats are redrawn, and rows of degree <= 2 x
                                fanout (or with piled-up repeats) use Efraimidis-Spirakis keys,
-                               O(deg log fanout). With the environment variable FO_WALIAS=1
-                               (opt-in), the first weighted sampler over an untyped,
-                               unpartitioned dataset builds, once per dataset and direction,
-                               an interleaved copy of the alias table with the neighbor ids
-                               ({threshold, alias, id, alias's id}: 16 bytes per edge in
-                               memory, O(m) at create, shared by every sampler over the
-                               dataset until fo_dataset_close), so a draw reads one cache
-                               line; the draws and batches are the same.
+                               O(deg log fanout).
                                Partitioned datasets (parts carry their rows' weights and alias
                                tables) and fo_dist (the one-hop requests say weighted) give
                                the unpartitioned batches. */
@@ -179,12 +172,8 @@ FO_API void fo_sampler_opts_init(fo_sampler_opts *o);
  *         < -1 (message gives the hop, the value and for edge_type_fanouts the edge type), or
  *         the dataset (any edge type of a typed one) lacks the topology that edge_dir needs,
  *         or `weighted` is set and it stores no weights for that topology (message names the
- *         edge type and --edge-weight; a partitioned dataset: the part); FO_EFORMAT if
- *         `weighted`, FO_WALIAS=1 and the interleaved alias table cannot be built (an alias offset outside
- *         its row, a neighbor id out of range: the message names the array); FO_ENOMEM.
- * Thread-safety: any thread. Cost: O(n_hops); the scratch grows on first use; the first
- * weighted sampler over an untyped unpartitioned dataset with FO_WALIAS=1: O(m) and 16 bytes
- * per edge (above).
+ *         edge type and --edge-weight; a partitioned dataset: the part); FO_ENOMEM.
+ * Thread-safety: any thread. Cost: O(n_hops); the scratch grows on first use.
  */
 FO_API int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o,
                              fo_sampler_t **out);

@@ -20,8 +20,6 @@
 #include "store/store_internal.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <sys/mman.h>
 
 #define MAX_HOPS 64
 #define PF_GATHER 96    /* prefetch distance (edges) for neighbor reads */
@@ -44,9 +42,6 @@ struct hop_params {
   int32_t fanout;
   bool replace, disjoint;
   uint64_t seed, epoch, batch;
-  /* the interleaved alias table of the edge type (LOCAL_ROWS, weighted, not temporal), or NULL:
-   * choose_weighted then writes the neighbor ids itself (s->rows_filled) */
-  const struct fo__walias *wal;
 };
 
 typedef struct fo_sampler fo_sampler;
@@ -88,9 +83,6 @@ static int choose_weighted(fo_sampler *s, const fo_topology *t, const fo_batch_t
                            fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
 static int choose_temporal(fo_sampler *s, const fo_topology *t, const fo_batch_t *fr,
                            fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp);
-
-struct fo__walias;
-static int wal_get(const fo_dataset_t *d, const fo_topology *t, const struct fo__walias **out);
 
 struct fo_sampler {
   const fo_dataset_t *d;
@@ -148,8 +140,6 @@ struct fo_sampler {
   wkey *heap;      /* weighted without replacement: [fanout] min-heap of the best keys */
   int64_t cap_heap;
   bool weighted;
-  const struct fo__walias **wal; /* [n_etypes]: interleaved alias tables (wal_get), or NULL */
-  bool rows_filled;               /* the last choose wrote out->row (local_gather maps eids only) */
   /* link sampling: ineligible positions (sample_internal.h), and this hop's rows that hold some */
   const fo__exclusion *excl;
   struct xrow { int64_t i, p0, x, start; } *xl;
@@ -459,17 +449,6 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
         fo_sampler_destroy(s);
         return rc;
       }
-    if (!s->shards && !s->typed && o->temporal == FO_TEMPORAL_NONE) {
-      /* the interleaved alias table: built on first use, kept in the dataset */
-      if (!(s->wal = calloc(1, sizeof *s->wal))) {
-        fo_sampler_destroy(s);
-        return FO_FAIL(FO_ENOMEM, "sampler");
-      }
-      if ((rc = wal_get(d, &s->topos[0], &s->wal[0])) != FO_OK) {
-        fo_sampler_destroy(s);
-        return fo__context(rc, "create sampler");
-      }
-    }
   }
   *out = s;
   return FO_OK;
@@ -479,7 +458,6 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   if (!s) return;
   for (int32_t t = 0; s->maps_ready && t < s->n_ntypes; t++) fo__idmap_fini(&s->maps[t]);
   free(s->maps);
-  free(s->wal);
   free(s->topos);
   free(s->front_t);
   free(s->nbr_t);
@@ -825,117 +803,6 @@ static int bad_alias(const fo_topology *t, int64_t start, int64_t deg) {
                  t->weight_alias_name, (long long)start, (long long)(start + deg));
 }
 
-/* ---- the interleaved alias table (issue 11) -------------------------------------------------
- * One 16-byte entry per edge position p of a row starting at a: {threshold, alias offset} of
- * weight_alias[p] and the neighbor ids indices[p] and indices[a + alias offset], so a weighted
- * draw (offset j, coin u: keep j when u < threshold, else take the alias) reads one cache line
- * and yields the neighbor id without the gather's indices[] read. Built from the stored
- * weight_alias and indices by the first weighted sampler over an unpartitioned, untyped dataset
- * when the environment has FO_WALIAS=1 (O(m), sequential), kept in the dataset until close and
- * shared by every sampler over it. The draws are the stored table's, so every batch is what
- * the stored table gives. */
-typedef struct fo__walias {
-  uint32_t thr, alias, id, id_alias;
-} fo__walias;
-
-#define WAL_HUGE ((size_t)2 << 20)
-static pthread_mutex_t wal_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The table of topology t of dataset d (direction t->dir), built on first use; *out NULL (and
- * FO_OK) when it does not apply (no alias table, ids or degrees beyond 32 bits). */
-static int wal_get(const fo_dataset_t *d, const fo_topology *t, const fo__walias **out) {
-  fo_dataset_t *dm = (fo_dataset_t *)d; /* the cache is the only mutable part of an open dataset */
-  const int dir = t->dir == FO_EDGE_DIR_OUT ? 1 : 0;
-  fo__walias *w;
-  size_t len = 0;
-  int rc = FO_OK;
-  *out = NULL;
-  const char *on = getenv("FO_WALIAS");
-  /* opt-in (FO_WALIAS=1): on the hosts measured it did not pay for its memory (BENCHMARKS.md
-   * section 7, "The interleaved alias table") */
-  if (!t->weight_alias || t->n_nodes > (int64_t)UINT32_MAX || !on || !*on || !strcmp(on, "0"))
-    return FO_OK;
-  pthread_mutex_lock(&wal_lock);
-  if ((w = dm->walias[dir])) goto done;
-  if (!t->n_edges) goto done;
-  /* anonymous memory advised for transparent huge pages: the draws are random over the whole
-   * table, and with 4 KiB pages nearly every one would also miss the TLB */
-  len = ((size_t)t->n_edges * sizeof *w + WAL_HUGE - 1) / WAL_HUGE * WAL_HUGE;
-  if ((w = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED) {
-    w = NULL;
-    rc = FO_FAIL(FO_ENOMEM, "weighted sampling: interleaved alias table of %lld edges (16 bytes "
-                 "each)", (long long)t->n_edges);
-    goto done;
-  }
-#ifdef MADV_HUGEPAGE
-  madvise(w, len, MADV_HUGEPAGE);
-#endif
-  for (int64_t r = 0; r < t->n_rows; r++) {
-    const int64_t a = t->indptr[r], deg = t->indptr[r + 1] - a;
-    if (a < 0 || deg < 0 || a + deg > t->n_edges || deg > (int64_t)UINT32_MAX) {
-      rc = FO_FAIL(FO_EFORMAT, "%s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
-                   t->indptr_name, (long long)r, (long long)(r + 1), (long long)a,
-                   (long long)(a + deg), (long long)t->n_edges);
-      break;
-    }
-    for (int64_t j = 0; j < deg && rc == FO_OK; j++) {
-      const uint64_t en = (uint64_t)t->weight_alias[a + j];
-      const int64_t k = (int64_t)(en >> 32);
-      const int64_t u = load_ix(t->indices, t->indices_bytes, a + j);
-      int64_t v;
-      if (k >= deg) {
-        rc = bad_alias(t, a, deg);
-        break;
-      }
-      v = load_ix(t->indices, t->indices_bytes, a + k);
-      if ((uint64_t)u >= (uint64_t)t->n_nodes) rc = bad_index(t, a + j, u);
-      else if ((uint64_t)v >= (uint64_t)t->n_nodes) rc = bad_index(t, a + k, v);
-      w[a + j] = (fo__walias){(uint32_t)en, (uint32_t)k, (uint32_t)u, (uint32_t)v};
-    }
-    if (rc != FO_OK) break;
-  }
-  if (rc != FO_OK) {
-    munmap(w, len);
-    w = NULL;
-  } else {
-    mprotect(w, len, PROT_READ);
-    dm->walias_bytes[dir] = len;
-  }
-  dm->walias[dir] = w;
-done:
-  pthread_mutex_unlock(&wal_lock);
-  *out = w;
-  return rc;
-}
-
-/* alias_pick on the interleaved table (prefetching the entries) */
-static inline void wal_pick(fo__rng *r, const fo__walias *al, int64_t deg, int64_t n, int64_t *out,
-                            uint32_t *coin) {
-  for (int64_t q = 0; q < n; q++) {
-    const uint64_t p = r->used <= 6 && deg <= (int64_t)UINT32_MAX ? (uint64_t)r->out[r->used] * (uint64_t)deg : 0;
-    if (FO_LIKELY((uint32_t)p >= (uint64_t)deg)) {
-      out[q] = (int64_t)(p >> 32);
-      coin[q] = r->out[r->used + 1];
-      r->used += 2;
-    } else {
-      out[q] = (int64_t)fo__rng_below(r, (uint64_t)deg);
-      coin[q] = fo__rng_next32(r);
-    }
-    __builtin_prefetch(&al[out[q]], 0, 3);
-  }
-}
-
-/* Writes out->row for edges [e0, e1) appended by a path that reads no table entry (stored
- * order, keys): the neighbor ids at their positions, checked as the gather checks them. */
-static int fill_rows(const fo_topology *t, fo_batch_t *out, int64_t e0, int64_t e1) {
-  for (int64_t e = e0; e < e1; e++) {
-    const int64_t p = out->edge[e], u = load_ix(t->indices, t->indices_bytes, p);
-    if (FO_UNLIKELY((uint64_t)u >= (uint64_t)t->n_nodes)) return bad_index(t, p, u);
-    out->row[e] = u;
-  }
-  return FO_OK;
-}
-
 /* Whether row offset j is among the k picks at p[0..k) (positions start + offset); `set`
  * (size a power of two, or 0 for a linear scan) mirrors them. */
 static inline bool picked(const int64_t *p, int64_t k, int64_t start, int64_t j, const int64_t *set,
@@ -1045,28 +912,17 @@ static inline void weighted_pre(const fo_topology *t, const rowspan *rw, const f
   uint64_t tag;
   w->n = 0;
   if (deg == 0 || f <= 0) return;
-  if (hp->wal)
-    __builtin_prefetch(&hp->wal[start], 0, 3);
-  else
-    __builtin_prefetch(&t->weight_alias[start], 0, 3); /* entry 0: is the row all zero? */
+  __builtin_prefetch(&t->weight_alias[start], 0, 3); /* entry 0: is the row all zero? */
   tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
   if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
   fo__rng_init(&w->r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
   if (hp->replace || deg > 2 * (int64_t)f) {
     w->n = f < ALIAS_CHUNK ? f : ALIAS_CHUNK;
-    if (hp->wal)
-      wal_pick(&w->r, hp->wal + start, deg, w->n, w->cand, w->coin);
-    else
-      alias_pick(&w->r, t->weight_alias + start, deg, w->n, w->cand, w->coin);
+    alias_pick(&w->r, t->weight_alias + start, deg, w->n, w->cand, w->coin);
   } else {
     /* read whole by keys or in stored order: its weights (at most 2 fanout of them) */
     const char *wp = (const char *)t->weight + start * t->weight_bytes;
     for (int64_t o = 0; o < deg * t->weight_bytes; o += 64) __builtin_prefetch(wp + o, 0, 3);
-    if (hp->wal) {
-      /* and its neighbor ids: the kernel writes them (fill_rows), not the gather */
-      const char *ip = (const char *)t->indices + start * t->indices_bytes;
-      for (int64_t o = 0; o < deg * t->indices_bytes; o += 64) __builtin_prefetch(ip + o, 0, 3);
-    }
   }
 }
 
@@ -1179,74 +1035,6 @@ static int weighted_node(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
   return weighted_rest(s, t, out, i, start, 0, deg, f, r, k, set_size, E_io);
 }
 
-/* weighted_node on the interleaved table hp->wal: the same draws (offsets, coins, thresholds
- * and aliases of the stored table, the same acceptance), writing the neighbor ids too; the
- * paths that read no table entry (fanout -1, short rows by keys or stored order, large
- * fanouts, the keys pass after too many repeats) are weighted_node's, then fill_rows. */
-static int weighted_node_wal(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out, int64_t i,
-                             const rowspan *rw, const hop_params *hp, wpre *w, int64_t *E_io) {
-  const int32_t f = hp->fanout;
-  const int64_t start = rw->start, deg = rw->deg, E = *E_io;
-  const fo__walias *al = hp->wal + start;
-  int64_t *col = out->col, *pos = out->edge, *row = out->row;
-  fo__rng *r = &w->r;
-  int rc;
-  if (deg == 0 || f == 0) return FO_OK;
-  if (f > 0 && al[0].thr == 0 && al[0].alias == 0) return FO_OK; /* no positive weight */
-  if (f > 0 && hp->replace) {
-    for (int64_t q = 0; q < f; q += ALIAS_CHUNK) {
-      const int64_t n = f - q < ALIAS_CHUNK ? f - q : ALIAS_CHUNK;
-      if (q) wal_pick(r, al, deg, n, w->cand, w->coin); /* the first chunk: weighted_pre's */
-      for (int64_t c = 0; c < n; c++) {
-        const fo__walias en = al[w->cand[c]];
-        const bool keep = w->coin[c] < en.thr;
-        pos[E + q + c] = start + (keep ? w->cand[c] : (int64_t)en.alias);
-        row[E + q + c] = keep ? en.id : en.id_alias;
-        col[E + q + c] = i;
-      }
-    }
-    *E_io = E + f;
-    return FO_OK;
-  }
-  if (f > 0 && deg > 2 * (int64_t)f && f <= FLOYD_LINEAR_MAX) {
-    /* weighted_node's filter loop, reading one entry per draw */
-    const int64_t lim = 2 * (int64_t)f + 8;
-    int64_t rejects = 0, k = 0;
-    uint64_t filt[4] = {0, 0, 0, 0};
-    int64_t *pp = pos + E, *cc = col + E, *rr = row + E;
-    bool first = true;
-    while (k < f && rejects <= lim) {
-      const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
-      if (!first) wal_pick(r, al, deg, n, w->cand, w->coin);
-      first = false;
-      for (int64_t c = 0; c < n; c++) {
-        const fo__walias en = al[w->cand[c]];
-        const bool keep = w->coin[c] < en.thr;
-        const int64_t j = keep ? w->cand[c] : (int64_t)en.alias;
-        uint64_t *fw = &filt[j >> 6 & 3];
-        const uint64_t bit = UINT64_C(1) << (j & 63);
-        bool dup, live = rejects <= lim, acc;
-        dup = (*fw & bit) && (deg <= 256 || picked(pp, k, start, j, NULL, 0));
-        acc = live & !dup;
-        pp[k] = start + j;
-        rr[k] = keep ? en.id : en.id_alias;
-        cc[k] = i;
-        k += acc;
-        rejects += live & dup;
-        *fw |= acc ? bit : 0;
-      }
-    }
-    if (k == f) {
-      *E_io = E + f;
-      return FO_OK;
-    }
-    rc = weighted_rest(s, t, out, i, start, 0, deg, f, r, k, 0, E_io);
-  } else {
-    rc = weighted_node(s, t, out, i, rw, hp, w, E_io);
-  }
-  return rc != FO_OK ? rc : fill_rows(t, out, E, *E_io);
-}
-
 static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                            fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
   /* a software pipeline: node i + W_AHEAD's stream, first draws and prefetches start while
@@ -1254,14 +1042,12 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
   wpre ring[W_AHEAD];
   int64_t E = out->n_edges;
   int rc;
-  s->rows_filled = hp->wal != NULL;
   for (int64_t a = 0; a < W_AHEAD && fb + a < fe; a++)
     weighted_pre(row_topo(s, t, &s->rows[a]), &s->rows[a], fr, fb + a, hp, &ring[a]);
   for (int64_t i = fb; i < fe; i++) {
     wpre *w = &ring[(i - fb) % W_AHEAD];
     const rowspan *rw = &s->rows[i - fb];
-    if ((rc = hp->wal ? weighted_node_wal(s, t, out, i, rw, hp, w, &E)
-                      : weighted_node(s, row_topo(s, t, rw), out, i, rw, hp, w, &E)) != FO_OK)
+    if ((rc = weighted_node(s, row_topo(s, t, rw), out, i, rw, hp, w, &E)) != FO_OK)
       return rc;
     if (i + W_AHEAD < fe) {
       const rowspan *ra = &s->rows[i + W_AHEAD - fb];
@@ -2000,17 +1786,6 @@ typedef struct row_source {
 static int local_gather(fo_sampler_t *s, const fo_topology *t, fo_batch_t *eb, int64_t fb,
                         int64_t e0, int64_t e1) {
   (void)fb;
-  if (s->rows_filled) {
-    /* the weighted kernel wrote the neighbor ids (interleaved alias table): edge ids only */
-    s->rows_filled = false;
-    for (int64_t e = e0; t->eid && e < e1; e++) {
-      const int64_t p = eb->edge[e], id = load_ix(t->eid, t->eid_bytes, p);
-      if (e + PF_GATHER < e1) __builtin_prefetch((const char *)t->eid + eb->edge[e + PF_GATHER] * t->eid_bytes, 0, 3);
-      if (FO_UNLIKELY((uint64_t)id >= (uint64_t)t->n_edges)) return bad_eid(t, p, id);
-      eb->edge[e] = id;
-    }
-    return FO_OK;
-  }
   return gather_any(t, eb, e0, e1);
 }
 
@@ -2241,7 +2016,7 @@ static int hop_mode_check(const fo_sampler_t *s, const fo__hop_req *req) {
 
 int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo__hop_res *res) {
   const hop_params hp = {req->hop, req->etype, req->fanout, req->replace, req->disjoint, req->seed,
-                         req->epoch, req->batch, NULL};
+                         req->epoch, req->batch};
   int64_t total = 0, n_front;
   int rc;
   memset(res, 0, sizeof *res);
@@ -2836,8 +2611,7 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
       fo_batch_t *eb = edge_sub(out, et), *fr = node_sub(out, ft), *nb = node_sub(out, ntt);
       const int64_t fb = s->hop_fb[ft], fe = s->hop_fe[ft], e0 = eb->n_edges;
       const hop_params hp = {hop, et, s->fanouts[(int64_t)et * s->n_hops + hop], s->replace,
-                             s->disjoint, s->seed, epoch, batch_index,
-                             s->wal && !s->dist && !s->shards && !s->excl ? s->wal[et] : NULL};
+                             s->disjoint, s->seed, epoch, batch_index};
       int64_t n_new = 0;
       if (fe > fb) {
         if ((rc = fo__grow(&s->rows, &s->cap_rows, fe - fb, sizeof *s->rows, "sampler scratch")) != FO_OK)

@@ -1159,8 +1159,6 @@ void fo_dataset_close(fo_dataset_t *d) {
   for (int64_t i = 0; i < d->n_splits; i++) free(d->splits[i].name);
   free(d->splits);
   fo__free_edge_splits(d);
-  for (int k = 0; k < 2; k++)
-    if (d->walias[k]) munmap(d->walias[k], d->walias_bytes[k]);
   free(d->manifest_text);
   free(d->path);
   free(d);

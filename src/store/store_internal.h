@@ -97,12 +97,6 @@ struct fo_dataset {
   int64_t n_arrays;
   bool has_topo[2];
   fo_topology topo[2];
-  /* per direction: the interleaved alias table {threshold, alias offset, neighbor id, alias's
-   * neighbor id} (fo__walias, 16 bytes per edge), built from weight_alias and indices by the
-   * first weighted sampler over this dataset (sampler.c wal_get, under a lock), unmapped at close;
-   * NULL until then */
-  void *walias[2];
-  size_t walias_bytes[2]; /* its mapping's length (anonymous, advised for huge pages) */
   fo_orig_kind orig_kind;
   const fo__array *node_orig;     /* int64 [n], |S<w> [n], or the bytes of node_orig_off */
   const fo__array *node_orig_off; /* string ids as offsets + bytes: int64 [n + 1], else NULL */

@@ -837,72 +837,6 @@ static void test_weighted_temporal_edges(void **state) {
   wds_free(&g);
 }
 
-/* The interleaved alias table (FO_WALIAS=1, built by the first weighted sampler that sees it
- * set) draws exactly what the stored table draws: the same batches (nodes, rows, edge ids) on a
- * random graph with short and long rows and zero weights, with and without replacement, fanouts
- * above and below the filter path's limit (32), disjoint, over both directions. */
-static void test_interleaved_alias_same_draws(void **state) {
-  (void)state;
-  enum { N = 300, M = 6000 };
-  int64_t *src = malloc(M * sizeof *src), *dst = malloc(M * sizeof *dst), seeds[64];
-  double *w = malloc(M * sizeof *w);
-  uint64_t x = 12345;
-  const int32_t fa[] = {40, 5, 3}, fb[] = {10, 1, -1};
-  wds g;
-  for (int64_t i = 0; i < M; i++) {
-    x = x * 6364136223846793005u + 1442695040888963407u;
-    /* skewed targets: a few long rows */
-    dst[i] = (int64_t)((x >> 33) % 7 == 0 ? (x >> 40) % 8 : (x >> 20) % N);
-    src[i] = (int64_t)((x >> 11) % N);
-    w[i] = (x >> 50) % 5 == 0 ? 0.0 : (double)((x >> 44) % 1000 + 1) / 7.0;
-  }
-  wds_make(&g, src, dst, M, w, false, false);
-  for (int i = 0; i < 64; i++) seeds[i] = (i * 37) % N;
-  for (int dir = 0; dir < 2; dir++)
-    for (int c = 0; c < 8; c++) {
-      fo_sampler_opts o;
-      fo_sampler_t *s0, *s1;
-      fo_batch_t *b0, *b1;
-      fo_sampler_opts_init(&o);
-      o.fanouts = c & 1 ? fb : fa;
-      o.n_hops = 3;
-      o.replace = c & 2;
-      o.disjoint = c & 4;
-      o.weighted = true;
-      o.seed = 7;
-      o.edge_dir = dir ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
-      unsetenv("FO_WALIAS");
-      assert_fo_ok(fo_sampler_create(g.d, &o, &s0));
-      setenv("FO_WALIAS", "1", 1);
-      assert_fo_ok(fo_sampler_create(g.d, &o, &s1));
-      unsetenv("FO_WALIAS");
-      assert_fo_ok(fo_batch_create(&b0));
-      assert_fo_ok(fo_batch_create(&b1));
-      for (uint64_t bi = 0; bi < 6; bi++) {
-        assert_fo_ok(fo_sampler_sample(s0, seeds, 64, 0, bi, b0));
-        assert_fo_ok(fo_sampler_sample(s1, seeds, 64, 0, bi, b1));
-        assert_int_equal(b0->n_nodes, b1->n_nodes);
-        assert_int_equal(b0->n_edges, b1->n_edges);
-        assert_true(b0->n_edges > 0);
-        assert_memory_equal(b0->node, b1->node, (size_t)b0->n_nodes * sizeof *b0->node);
-        assert_memory_equal(b0->row, b1->row, (size_t)b0->n_edges * sizeof *b0->row);
-        assert_memory_equal(b0->col, b1->col, (size_t)b0->n_edges * sizeof *b0->col);
-        assert_memory_equal(b0->edge, b1->edge, (size_t)b0->n_edges * sizeof *b0->edge);
-      }
-      fo_batch_destroy(b0);
-      fo_batch_destroy(b1);
-      fo_sampler_destroy(s0);
-      fo_sampler_destroy(s1);
-    }
-  /* the table was built (and used) for both directions */
-  assert_non_null(g.d->walias[0]);
-  assert_non_null(g.d->walias[1]);
-  wds_free(&g);
-  free(src);
-  free(dst);
-  free(w);
-}
-
 /* ---- typed datasets: weights per edge type (--edge-weight SRC__REL__DST=W.npy) -------------- */
 
 /* Typed import of two edge types into the center i:0: u__r__i (leaf u:j -> i:0, weight wr[j])
@@ -1411,7 +1345,6 @@ int main(void) {
       cmocka_unit_test(test_weighted_temporal_distribution),
       cmocka_unit_test(test_weighted_node_time_unordered),
       cmocka_unit_test(test_weighted_node_time_boundary),
-      cmocka_unit_test(test_interleaved_alias_same_draws),
       cmocka_unit_test(test_weighted_temporal_edges),
       cmocka_unit_test(test_typed_weights_stored),
       cmocka_unit_test(test_typed_weight_errors),
