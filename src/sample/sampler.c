@@ -41,12 +41,14 @@ typedef struct rowspan {
  * variants of passes A0 and A2 over them: PM_EXACT, the row lookups need no checks (below);
  * PM_U8 / PM_U16 with it, a uint8 / uint16 array book and its row map (neither: range bounds);
  * PM_ONE, exactly one part is open here (s->pone: a distributed rank), else all are; PM_RE,
- * every open part has row_eid (edge id = position + the row's offset). */
+ * every open part has row_eid (edge id = position + the row's offset); PM_SOLE, the dataset has
+ * one part (the book gives it every node, so the row map is the identity). */
 #define PM_EXACT 1
 #define PM_U8 2
 #define PM_U16 4
 #define PM_ONE 8
 #define PM_RE 16
+#define PM_SOLE 32 /* with PM_EXACT and PM_RE: one part, the whole graph (node v is its row v) */
 
 /* What one hop's draws depend on, besides the node: the batch's key and the hop's fanout. */
 typedef struct hop_params hop_params;
@@ -272,6 +274,7 @@ static int parts_modes(fo_sampler_t *s) {
     if (!exact) continue; /* 0: read_rows_checked, gather_sharded */
     s->pmodes[et] = (uint8_t)(PM_EXACT | (b->book_kind == FO_BOOK_RANGE ? 0 : b->book->itemsize == 1 ? PM_U8 : PM_U16) |
                               (n_open != P ? PM_ONE : 0) | (re ? PM_RE : 0));
+    if (P == 1 && re) s->pmodes[et] |= PM_SOLE;
     if (n_open != P) {
       if (s->pone >= 0 && s->pone != one) { s->pmodes[et] = 0; continue; }
       s->pone = one;
@@ -2044,11 +2047,51 @@ static inline __attribute__((always_inline)) int read_rows_exact(fo_sampler_t *s
   return FO_OK;
 }
 
+/* Pass A0 over a dataset of one part with row_eid (PM_SOLE): node v is row v of part 0 (the
+ * book gives the part every node, and its rows equal their count), so this is read_rows with
+ * the row's first edge id, one sweep. */
+static int read_rows_sole(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
+                          const hop_params *hp, int64_t *n_out) {
+  const fo_topology *t = &s->pshards[0];
+  const int64_t *indptr = t->indptr, *reid = t->row_eid, *node = out->node, m = s->pwhole->n_edges;
+  const uint64_t ne = (uint64_t)t->n_edges;
+  const int32_t f = hp->fanout;
+  const bool replace = hp->replace;
+  rowspan *rows = s->rows;
+  int64_t total = 0;
+  for (int64_t i = fb; i < fe; i++) {
+    const int64_t v = node[i];
+    int64_t a, b, id;
+    rowspan *rs = &rows[i - fb];
+    if (i + PF_PTR < fe) {
+      const int64_t q = node[i + PF_PTR];
+      __builtin_prefetch(&indptr[q], 0, 3);
+      __builtin_prefetch(&reid[q], 0, 3);
+    }
+    a = indptr[v];
+    b = indptr[v + 1];
+    if (FO_UNLIKELY((uint64_t)a > (uint64_t)b || (uint64_t)b > ne))
+      return FO_FAIL(FO_EFORMAT, "part 0: %s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
+                     t->indptr_name, (long long)v, (long long)(v + 1), (long long)a, (long long)b,
+                     (long long)t->n_edges);
+    id = reid[v];
+    if (FO_UNLIKELY(id < 0 || id > m - (b - a))) return bad_row_eid(s, t, 0, v, id, b - a);
+    rs->shard = 0;
+    rs->eoff = id - a;
+    rs->start = a;
+    rs->deg = b - a;
+    total += edges_for(b - a, f, replace);
+  }
+  *n_out = total;
+  return FO_OK;
+}
+
 /* Pass A0 over the current edge type's parts (parts_select): the exact variant of its mode, or
  * the checked one. Returns the hop's edge count in *n_out. */
 static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
                              const hop_params *hp, int64_t *n_out) {
   s->runs = -1; /* until choose_positions records the rows' edge counts */
+  if (s->pmode & PM_SOLE) return read_rows_sole(s, out, fb, fe, hp, n_out);
   switch (s->pmode) {
   case PM_EXACT | PM_U8 | PM_RE: return read_rows_exact(s, out, fb, fe, hp, n_out, 1, false, true);
   case PM_EXACT | PM_U8 | PM_RE | PM_ONE: return read_rows_exact(s, out, fb, fe, hp, n_out, 1, true, true);
@@ -2119,30 +2162,42 @@ static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s,
 /* Pass A2 row by row, after choose_positions recorded each row's edge count (rows[].n, the
  * frontier's nr rows in order, their edges from e0 on) over parts that all have row_eid: per
  * edge one index load, its check and two stores (neighbor, position + the row's edge-id
- * offset); the part's arrays once per row. The prefetch walks whole rows ahead until it is
- * PF_GATHER edges past the row being gathered, reading positions not yet overwritten. */
+ * offset); the part's arrays once per row. ONE (a single part: PM_ONE, PM_SOLE): the plain
+ * gather's prefetch PF_GATHER edges ahead in that part; else the prefetch walks whole rows
+ * ahead, each in its own part, until it is PF_GATHER edges past the row being gathered (both
+ * read positions not yet overwritten). */
 static inline __attribute__((always_inline)) int gather_runs(fo_sampler_t *s, fo_batch_t *out,
-                                                             int64_t fb, int64_t e0, int64_t nr,
-                                                             const int IB) {
+                                                             int64_t e0, int64_t e1, int64_t nr,
+                                                             const int IB, const bool ONE) {
   int64_t *row = out->row, *edge = out->edge;
   const uint64_t n = (uint64_t)s->pwhole->n_nodes;
   const fo_topology *sh = s->pshards;
   const rowspan *rows = s->rows;
-  const bool one = (s->pmode & PM_ONE) != 0;
+  const int pone = (s->pmode & PM_SOLE) ? 0 : s->pone;
+  const char *const ix1 = ONE ? sh[pone].indices : NULL;
   int64_t e = e0, qe = e0, qi = 0;
-  (void)fb; /* rows[i] is frontier node fb + i */
   for (int64_t i = 0; i < nr; i++) {
     const rowspan *rs = &rows[i];
     const int64_t end = e + rs->n, eoff = rs->eoff;
-    const fo_topology *t = &sh[one ? s->pone : rs->shard];
-    const char *ix = t->indices;
+    const char *ix = ONE ? ix1 : sh[rs->shard].indices;
+    if (ONE) {
+      /* one part: the plain gather's prefetch, PF_GATHER edges ahead */
+      for (; e < end; e++) {
+        const int64_t p = edge[e], u = load_ix(ix, IB, p);
+        if (e + PF_GATHER < e1) __builtin_prefetch(ix + edge[e + PF_GATHER] * IB, 0, 3);
+        if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(&sh[pone], p, u);
+        row[e] = u;
+        edge[e] = p + eoff;
+      }
+      continue;
+    }
     for (; qi < nr && qe < end + PF_GATHER; qi++) {
-      const char *qix = sh[one ? s->pone : rows[qi].shard].indices;
+      const char *qix = sh[rows[qi].shard].indices;
       for (const int64_t qend = qe + rows[qi].n; qe < qend; qe++) __builtin_prefetch(qix + edge[qe] * IB, 0, 3);
     }
     for (; e < end; e++) {
       const int64_t p = edge[e], u = load_ix(ix, IB, p);
-      if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(t, p, u);
+      if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(&sh[rs->shard], p, u);
       row[e] = u;
       edge[e] = p + eoff;
     }
@@ -2157,8 +2212,10 @@ static int gather_sharded_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int6
   s->runs = -1;
   if (runs >= 0 && (s->pmode & (PM_EXACT | PM_RE)) == (PM_EXACT | PM_RE)) {
     /* the kernel's rows, in order, from e0 (its edges end at e1) */
-    (void)e1;
-    return ib == 4 ? gather_runs(s, out, fb, e0, runs, 4) : gather_runs(s, out, fb, e0, runs, 8);
+    const bool one = (s->pmode & (PM_ONE | PM_SOLE)) != 0;
+    (void)fb;
+    if (ib == 4) return one ? gather_runs(s, out, e0, e1, runs, 4, true) : gather_runs(s, out, e0, e1, runs, 4, false);
+    return one ? gather_runs(s, out, e0, e1, runs, 8, true) : gather_runs(s, out, e0, e1, runs, 8, false);
   }
   if (ib == 4 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 4, 4);
   if (ib == 4 && eb == 8) return gather_sharded(s, out, fb, e0, e1, 4, 8);
