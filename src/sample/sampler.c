@@ -32,7 +32,21 @@ typedef struct rowspan {
   int64_t start, deg;
   int64_t shard; /* partitioned datasets: the part holding the row */
   int64_t eoff;  /* partitioned datasets with row_eid: edge id = position + eoff */
+  int64_t n;     /* edges choose_positions emitted for the row (valid while s->runs >= 0) */
 } rowspan;
+
+/* What open's validation guarantees of an edge type's parts (parts_modes), which selects the
+ * variants of passes A0 and A2 over them: PM_EXACT, the row lookups need no checks (below);
+ * PM_U8 / PM_U16 with it, a uint8 / uint16 array book and its row map (neither: range bounds);
+ * PM_ONE, exactly one part is open here (s->pone: a distributed rank), else all are; PM_RE,
+ * every open part has row_eid (edge id = position + the row's offset); PM_SOLE, the dataset has
+ * one part (the book gives it every node, so the row map is the identity). */
+#define PM_EXACT 1
+#define PM_U8 2
+#define PM_U16 4
+#define PM_ONE 8
+#define PM_RE 16
+#define PM_SOLE 32 /* with PM_EXACT and PM_RE: one part, the whole graph (node v is its row v) */
 
 /* What one hop's draws depend on, besides the node: the batch's key and the hop's fanout. */
 typedef struct hop_params hop_params;
@@ -97,6 +111,12 @@ struct fo_sampler {
   const fo_dataset_t **ebook;
   const fo_dataset_t *pbook;
   const fo_topology *pshards, *pwhole;
+  /* per edge type, what open validated of its parts (parts_modes, PM_*), and the current edge
+   * type's (parts_select); the one open part (PM_ONE); the rows whose edge counts the last
+   * choose_positions left in rows[].n (-1: none, the gather follows col) */
+  uint8_t *pmodes, pmode;
+  int pone;
+  int64_t runs;
   /* distributed: parts other than local_part through `remote` */
   fo__remote remote;
   bool dist;
@@ -212,6 +232,44 @@ static int check_opts(const fo_dataset_t *d, const fo_sampler_opts *o) {
   if (o->temporal == FO_TEMPORAL_LAST && o->weighted)
     return FO_FAIL(FO_EINVAL, "weighted applies to temporal uniform, not last (the most recent "
                    "edges, deterministic)");
+  return FO_OK;
+}
+
+/* Each edge type's PM_* mode (read_rows_sharded), from what open validated, O(parts) per edge
+ * type: PM_EXACT when the frontier type's book has range bounds, or an array book with its row
+ * map and no entry naming no part, and every open part's CSC has as many rows as the book gives
+ * that part, and either every part is open or exactly one (PM_ONE, s->pone); PM_RE when every
+ * open part has row_eid. Any other dataset keeps the checked lookups. */
+static int parts_modes(fo_sampler_t *s) {
+  const int P = s->n_shards;
+  if (!(s->pmodes = calloc(s->n_etypes > 0 ? (size_t)s->n_etypes : 1, 1))) return FO_FAIL(FO_ENOMEM, "sampler");
+  for (int32_t et = 0; et < s->n_etypes; et++) {
+    const fo_dataset_t *b = s->ebook ? s->ebook[et] : s->d;
+    const fo_topology *sh = s->shards + (size_t)et * (size_t)P;
+    int n_open = 0, one = -1;
+    bool exact = b->book_kind == FO_BOOK_RANGE ? b->bounds != NULL
+                                                : b->book && b->book_row && b->book_count && !b->book_stray;
+    bool re = true;
+    for (int k = 0; k < P; k++) {
+      int64_t rows;
+      if (!sh[k].indptr) continue; /* not open here */
+      n_open++;
+      one = k;
+      rows = b->book_kind == FO_BOOK_RANGE ? (b->bounds ? b->bounds[k + 1] - b->bounds[k] : -1)
+                                           : (b->book_count ? (int64_t)b->book_count[k] : -1);
+      if (sh[k].n_rows != rows) exact = false;
+      if (!sh[k].row_eid) re = false;
+    }
+    if (n_open == 0 || (n_open != P && n_open != 1)) exact = false;
+    if (!exact) continue; /* 0: read_rows_checked, gather_sharded */
+    s->pmodes[et] = (uint8_t)(PM_EXACT | (b->book_kind == FO_BOOK_RANGE ? 0 : b->book->itemsize == 1 ? PM_U8 : PM_U16) |
+                              (n_open != P ? PM_ONE : 0) | (re ? PM_RE : 0));
+    if (P == 1 && re) s->pmodes[et] |= PM_SOLE;
+    if (n_open != P) {
+      if (s->pone >= 0 && s->pone != one) { s->pmodes[et] = 0; continue; }
+      s->pone = one;
+    }
+  }
   return FO_OK;
 }
 
@@ -420,7 +478,10 @@ int fo_sampler_create(const fo_dataset_t *d, const fo_sampler_opts *o, fo_sample
   s->strict = o->time_strict;
   s->window = o->time_window;
   if (o->temporal != FO_TEMPORAL_NONE) s->disjoint = true; /* a tree per seed and its time */
-  if ((rc = setup_types(s, o)) != FO_OK || (rc = setup_temporal(s)) != FO_OK) {
+  s->pone = -1;
+  s->runs = -1;
+  if ((rc = setup_types(s, o)) != FO_OK || (rc = setup_temporal(s)) != FO_OK ||
+      (s->shards && (rc = parts_modes(s)) != FO_OK)) {
     fo_sampler_destroy(s);
     return fo__context(rc, "create sampler");
   }
@@ -496,6 +557,7 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->res);
   free(s->shards);
   free(s->ebook);
+  free(s->pmodes);
   free(s->fanouts);
   free(s->rows);
   free(s->pset);
@@ -672,6 +734,7 @@ static int choose_positions(fo_sampler_t *s, const fo_batch_t *fr, fo_batch_t *o
     const int64_t k = edges_for(deg, f, replace);
     fo__rng r;
     uint64_t tag;
+    s->rows[i - fb].n = k;
     if (k == 0) continue;
     if (f < 0 || (k == deg && !replace)) {
       /* Case 1: all neighbors, in stored order (fanout -1, or >= degree without replacement). */
@@ -699,6 +762,7 @@ static int choose_positions(fo_sampler_t *s, const fo_batch_t *fr, fo_batch_t *o
     E += k;
   }
   out->n_edges = E;
+  s->runs = fe - fb; /* rows[].n: the partitioned gather walks rows, not col */
   return FO_OK;
 }
 
@@ -1623,11 +1687,19 @@ static int gather_any(const fo_topology *t, fo_batch_t *out, int64_t e0, int64_t
   return gather(t, out, e0, e1, 8, 8);
 }
 
-/* Pass A0: row bounds of frontier [fb, fe), checked; returns the hop's edge count in *n_out. */
+static int bad_row_eid(const fo_sampler_t *s, const fo_topology *t, int k, int64_t r, int64_t id,
+                       int64_t deg) {
+  return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld] = %lld: the row's edge ids (%lld of them) do not "
+                 "lie in [0, %lld)", k, t->row_eid_name, (long long)r, (long long)id,
+                 (long long)deg, (long long)s->pwhole->n_edges);
+}
+
 /* Pass A0 over a partitioned dataset, in two sweeps so both random lookups are prefetched:
  * first each node's part and row (book and row map: two independent loads), then its bounds in
- * that part's CSC. */
-static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
+ * that part's CSC. This one checks every lookup, for what open's validation does not cover (no
+ * row map: rank directory scans; book entries naming no part; an open part whose rows are not
+ * the book's count for it; parts with and without row_eid mixed). */
+static int read_rows_checked(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
                              const hop_params *hp, int64_t *n_out) {
   const fo_dataset_t *d = s->pbook; /* the dataset, or the frontier's node type (typed) */
   const fo_topology *shards = s->pshards;
@@ -1675,10 +1747,7 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
     if (t->row_eid) {
       /* the row's edge ids row_eid[r] .. + deg - 1, all below the edge-id bound */
       const int64_t id = t->row_eid[r];
-      if (FO_UNLIKELY(id < 0 || id > m - (b - a)))
-        return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld] = %lld: the row's edge ids (%lld of them) do not "
-                       "lie in [0, %lld)", (int)rs->shard, t->row_eid_name, (long long)r, (long long)id,
-                       (long long)(b - a), (long long)m);
+      if (FO_UNLIKELY(id < 0 || id > m - (b - a))) return bad_row_eid(s, t, (int)rs->shard, r, id, b - a);
       rs->eoff = id - a;
     }
     rs->start = a;
@@ -1689,11 +1758,149 @@ static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
   return FO_OK;
 }
 
+/* Pass A0 over parts whose lookups open's validation covers (PM_EXACT): BOOK is the book's form
+ * (0: range bounds, owner by binary search over P + 1 bounds, row = v - bounds[k]; 1 / 2: a
+ * uint8 / uint16 array book and its row map, two independent loads), ONE whether only part
+ * s->pone is open (a node of another part is refused: the one check left per node; otherwise
+ * every part is open), RE whether every part has row_eid. What read_rows_checked tests per
+ * node and the validation makes true: the book names a part (book_stray = 0; range bounds
+ * always do), the row is below the part's row count (every open part's rows equal the book's
+ * count for it, and the row map counts the part's nodes below v), the part is open. The row's
+ * bounds and first edge id come from the part's own files and stay checked per row. */
+static inline __attribute__((always_inline)) int read_rows_exact(fo_sampler_t *s, const fo_batch_t *out,
+                                                                 int64_t fb, int64_t fe,
+                                                                 const hop_params *hp, int64_t *n_out,
+                                                                 const int BOOK, const bool ONE,
+                                                                 const bool RE) {
+  const fo_dataset_t *d = s->pbook;
+  const fo_topology *shards = s->pshards;
+  const int32_t f = hp->fanout;
+  const bool replace = hp->replace;
+  const int64_t *node = out->node, m = s->pwhole->n_edges;
+  const void *book = BOOK ? d->book->data : NULL;
+  const uint32_t *brow = d->book_row;
+  const int one = s->pone;
+  rowspan *rows = s->rows;
+  int64_t total = 0;
+  for (int64_t i = fb; i < fe; i++) {
+    const int64_t v = node[i];
+    int64_t r;
+    int k;
+    if (BOOK && i + PF_PTR < fe) {
+      const int64_t q = node[i + PF_PTR];
+      __builtin_prefetch((const char *)book + q * BOOK, 0, 3);
+      __builtin_prefetch(&brow[q], 0, 3);
+    }
+    if (BOOK == 0) {
+      k = fo__owner(d, v);
+      r = v - d->bounds[k];
+    } else {
+      k = BOOK == 1 ? ((const uint8_t *)book)[v] : ((const uint16_t *)book)[v];
+      r = (int64_t)brow[v];
+    }
+    if (ONE && FO_UNLIKELY(k != one))
+      return FO_FAIL(FO_EINVAL, "node %lld belongs to part %d, which is not open here", (long long)v, k);
+    rows[i - fb].shard = k;
+    rows[i - fb].start = r;
+  }
+  for (int64_t i = fb; i < fe; i++) {
+    rowspan *rs = &rows[i - fb];
+    const fo_topology *t = &shards[ONE ? one : rs->shard];
+    const int64_t r = rs->start;
+    int64_t a, b;
+    if (i + PF_PTR < fe) {
+      const rowspan *q = &rows[i + PF_PTR - fb];
+      const fo_topology *tq = &shards[ONE ? one : q->shard];
+      __builtin_prefetch(&tq->indptr[q->start], 0, 3);
+      if (RE) __builtin_prefetch(&tq->row_eid[q->start], 0, 3);
+    }
+    a = t->indptr[r];
+    b = t->indptr[r + 1];
+    if (FO_UNLIKELY(a < 0 || b < a || b > t->n_edges))
+      return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
+                     (int)rs->shard, t->indptr_name, (long long)r, (long long)(r + 1), (long long)a,
+                     (long long)b, (long long)t->n_edges);
+    if (RE) {
+      const int64_t id = t->row_eid[r];
+      if (FO_UNLIKELY(id < 0 || id > m - (b - a))) return bad_row_eid(s, t, (int)rs->shard, r, id, b - a);
+      rs->eoff = id - a;
+    }
+    rs->start = a;
+    rs->deg = b - a;
+    total += edges_for(b - a, f, replace);
+  }
+  *n_out = total;
+  return FO_OK;
+}
+
+/* Pass A0 over a dataset of one part with row_eid (PM_SOLE): node v is row v of part 0 (the
+ * book gives the part every node, and its rows equal their count), so this is read_rows with
+ * the row's first edge id, one sweep. */
+static int read_rows_sole(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
+                          const hop_params *hp, int64_t *n_out) {
+  const fo_topology *t = &s->pshards[0];
+  const int64_t *indptr = t->indptr, *reid = t->row_eid, *node = out->node, m = s->pwhole->n_edges;
+  const uint64_t ne = (uint64_t)t->n_edges;
+  const int32_t f = hp->fanout;
+  const bool replace = hp->replace;
+  rowspan *rows = s->rows;
+  int64_t total = 0;
+  for (int64_t i = fb; i < fe; i++) {
+    const int64_t v = node[i];
+    int64_t a, b, id;
+    rowspan *rs = &rows[i - fb];
+    if (i + PF_PTR < fe) {
+      const int64_t q = node[i + PF_PTR];
+      __builtin_prefetch(&indptr[q], 0, 3);
+      __builtin_prefetch(&reid[q], 0, 3);
+    }
+    a = indptr[v];
+    b = indptr[v + 1];
+    if (FO_UNLIKELY((uint64_t)a > (uint64_t)b || (uint64_t)b > ne))
+      return FO_FAIL(FO_EFORMAT, "part 0: %s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
+                     t->indptr_name, (long long)v, (long long)(v + 1), (long long)a, (long long)b,
+                     (long long)t->n_edges);
+    id = reid[v];
+    if (FO_UNLIKELY(id < 0 || id > m - (b - a))) return bad_row_eid(s, t, 0, v, id, b - a);
+    rs->shard = 0;
+    rs->eoff = id - a;
+    rs->start = a;
+    rs->deg = b - a;
+    total += edges_for(b - a, f, replace);
+  }
+  *n_out = total;
+  return FO_OK;
+}
+
+/* Pass A0 over the current edge type's parts (parts_select): the exact variant of its mode, or
+ * the checked one. Returns the hop's edge count in *n_out. */
+static int read_rows_sharded(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, int64_t fe,
+                             const hop_params *hp, int64_t *n_out) {
+  s->runs = -1; /* until choose_positions records the rows' edge counts */
+  if (s->pmode & PM_SOLE) return read_rows_sole(s, out, fb, fe, hp, n_out);
+  switch (s->pmode) {
+  case PM_EXACT | PM_U8 | PM_RE: return read_rows_exact(s, out, fb, fe, hp, n_out, 1, false, true);
+  case PM_EXACT | PM_U8 | PM_RE | PM_ONE: return read_rows_exact(s, out, fb, fe, hp, n_out, 1, true, true);
+  case PM_EXACT | PM_U16 | PM_RE: return read_rows_exact(s, out, fb, fe, hp, n_out, 2, false, true);
+  case PM_EXACT | PM_U16 | PM_RE | PM_ONE: return read_rows_exact(s, out, fb, fe, hp, n_out, 2, true, true);
+  case PM_EXACT | PM_RE: return read_rows_exact(s, out, fb, fe, hp, n_out, 0, false, true);
+  case PM_EXACT | PM_RE | PM_ONE: return read_rows_exact(s, out, fb, fe, hp, n_out, 0, true, true);
+  case PM_EXACT | PM_U8: return read_rows_exact(s, out, fb, fe, hp, n_out, 1, false, false);
+  case PM_EXACT | PM_U8 | PM_ONE: return read_rows_exact(s, out, fb, fe, hp, n_out, 1, true, false);
+  case PM_EXACT | PM_U16: return read_rows_exact(s, out, fb, fe, hp, n_out, 2, false, false);
+  case PM_EXACT | PM_U16 | PM_ONE: return read_rows_exact(s, out, fb, fe, hp, n_out, 2, true, false);
+  case PM_EXACT: return read_rows_exact(s, out, fb, fe, hp, n_out, 0, false, false);
+  case PM_EXACT | PM_ONE: return read_rows_exact(s, out, fb, fe, hp, n_out, 0, true, false);
+  default: return read_rows_checked(s, out, fb, fe, hp, n_out);
+  }
+}
+
 /* Pass A2 over a partitioned dataset: neighbors and global edge ids from each edge's part
  * (all parts share one index width IB and edge-id width EB). The kernels emit a row's edges
  * together, so the part's arrays are looked up when the row changes, not per edge; two cursors,
  * the gather and its prefetch PF_GATHER edges ahead, each keep their own row (any order of col
- * stays correct, only slower). */
+ * stays correct, only slower). Used after the kernels that do not record rows[].n (weighted,
+ * temporal last) and over parts without row_eid; otherwise gather_runs. */
 static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s, fo_batch_t *out,
                                                                 int64_t fb, int64_t e0, int64_t e1,
                                                                 const int IB, const int EB) {
@@ -1738,9 +1945,64 @@ static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s,
   return FO_OK;
 }
 
+/* Pass A2 row by row, after choose_positions recorded each row's edge count (rows[].n, the
+ * frontier's nr rows in order, their edges from e0 on) over parts that all have row_eid: per
+ * edge one index load, its check and two stores (neighbor, position + the row's edge-id
+ * offset); the part's arrays once per row. ONE (a single part: PM_ONE, PM_SOLE): the plain
+ * gather's prefetch PF_GATHER edges ahead in that part; else the prefetch walks whole rows
+ * ahead, each in its own part, until it is PF_GATHER edges past the row being gathered (both
+ * read positions not yet overwritten). */
+static inline __attribute__((always_inline)) int gather_runs(fo_sampler_t *s, fo_batch_t *out,
+                                                             int64_t e0, int64_t e1, int64_t nr,
+                                                             const int IB, const bool ONE) {
+  int64_t *row = out->row, *edge = out->edge;
+  const uint64_t n = (uint64_t)s->pwhole->n_nodes;
+  const fo_topology *sh = s->pshards;
+  const rowspan *rows = s->rows;
+  const int pone = (s->pmode & PM_SOLE) ? 0 : s->pone;
+  const char *const ix1 = ONE ? sh[pone].indices : NULL;
+  int64_t e = e0, qe = e0, qi = 0;
+  for (int64_t i = 0; i < nr; i++) {
+    const rowspan *rs = &rows[i];
+    const int64_t end = e + rs->n, eoff = rs->eoff;
+    const char *ix = ONE ? ix1 : sh[rs->shard].indices;
+    if (ONE) {
+      /* one part: the plain gather's prefetch, PF_GATHER edges ahead */
+      for (; e < end; e++) {
+        const int64_t p = edge[e], u = load_ix(ix, IB, p);
+        if (e + PF_GATHER < e1) __builtin_prefetch(ix + edge[e + PF_GATHER] * IB, 0, 3);
+        if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(&sh[pone], p, u);
+        row[e] = u;
+        edge[e] = p + eoff;
+      }
+      continue;
+    }
+    for (; qi < nr && qe < end + PF_GATHER; qi++) {
+      const char *qix = sh[rows[qi].shard].indices;
+      for (const int64_t qend = qe + rows[qi].n; qe < qend; qe++) __builtin_prefetch(qix + edge[qe] * IB, 0, 3);
+    }
+    for (; e < end; e++) {
+      const int64_t p = edge[e], u = load_ix(ix, IB, p);
+      if (FO_UNLIKELY((uint64_t)u >= n)) return bad_index(&sh[rs->shard], p, u);
+      row[e] = u;
+      edge[e] = p + eoff;
+    }
+  }
+  return FO_OK;
+}
+
 static int gather_sharded_any(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t e0, int64_t e1) {
   const int first = fo__first_part_index(s->d);
   const int ib = s->pshards[first].indices_bytes, eb = s->pshards[first].eid_bytes;
+  const int64_t runs = s->runs;
+  s->runs = -1;
+  if (runs >= 0 && (s->pmode & (PM_EXACT | PM_RE)) == (PM_EXACT | PM_RE)) {
+    /* the kernel's rows, in order, from e0 (its edges end at e1) */
+    const bool one = (s->pmode & (PM_ONE | PM_SOLE)) != 0;
+    (void)fb;
+    if (ib == 4) return one ? gather_runs(s, out, e0, e1, runs, 4, true) : gather_runs(s, out, e0, e1, runs, 4, false);
+    return one ? gather_runs(s, out, e0, e1, runs, 8, true) : gather_runs(s, out, e0, e1, runs, 8, false);
+  }
   if (ib == 4 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 4, 4);
   if (ib == 4 && eb == 8) return gather_sharded(s, out, fb, e0, e1, 4, 8);
   if (ib == 8 && eb == 4) return gather_sharded(s, out, fb, e0, e1, 8, 4);
@@ -1794,6 +2056,7 @@ static void parts_select(fo_sampler_t *s, int32_t et) {
   s->pbook = s->ebook ? s->ebook[et] : s->d;
   s->pshards = s->shards + (size_t)et * (size_t)s->n_shards;
   s->pwhole = &s->topos[et];
+  s->pmode = s->pmodes[et];
 }
 
 static int parts_rows(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr, int64_t fb,

@@ -541,8 +541,9 @@ static int check_part_identity(const fo_dataset_t *d, json_t *root, int64_t k, c
 
 /* The row map of an array book: book_row[v] = the nodes of v's part below v, i.e. v's row in
  * its part (parts store their owned nodes ascending). One pass over the book, 4 bytes per node;
- * entries naming no part (>= np) get row 0 (fo__owner rejects them before any row is used).
- * book_count[k]: the nodes the book gives part k (checked against each part's rows at open).
+ * entries naming no part (>= np) get row 0 (fo__owner rejects them before any row is used) and
+ * are counted in book_stray. book_count[k]: the nodes the book gives part k (checked against
+ * each part's rows at open).
  * Without it (ids beyond uint32) fo__owner_row scans the rank directory. */
 static int build_book_row(fo_dataset_t *d, int64_t np) {
   const int64_t n = d->n_nodes;
@@ -559,6 +560,8 @@ static int build_book_row(fo_dataset_t *d, int64_t np) {
     const uint16_t *b = d->book->data;
     for (int64_t v = 0; v < n; v++) row[v] = b[v] < np ? cnt[b[v]]++ : 0;
   }
+  d->book_stray = n;
+  for (int64_t k = 0; k < np; k++) d->book_stray -= cnt[k];
   d->book_row = row;
   d->book_count = cnt;
   return FO_OK;

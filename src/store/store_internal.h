@@ -92,6 +92,10 @@ struct fo_dataset {
    * encode), so fo__owner_row is one load; NULL when n_nodes >= 2^32 (rank scan then) */
   uint32_t *book_row;
   uint32_t *book_count; /* [n_parts] with book_row: the nodes the book gives each part */
+  /* with book_row: the book's entries naming no part (>= n_parts; fo__owner returns them and
+   * the checked lookups refuse them). Zero, with every open part's rows equal to book_count,
+   * is what lets the sampler's row lookups go unchecked (sampler.c parts_exact). */
+  int64_t book_stray;
   int64_t *bounds;        /* [n_parts + 1] (FO_BOOK_RANGE) */
   fo__array *arrays;
   int64_t n_arrays;

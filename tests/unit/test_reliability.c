@@ -176,6 +176,70 @@ static void gather_checks_rows(void **state) {
   fot_ds_close(&g);
 }
 
+/* The sampler's unchecked row lookups (sampler.c parts_modes) stand on open's validation: a
+ * book entry naming no part (possible with one part open: the other parts' counts are not
+ * seen) keeps the checked pass, which refuses the node naming the book (FO_EFORMAT), and a
+ * node of a part not open here is refused by the one check the one-part pass keeps. */
+static void book_stray_checked(void **state) {
+  fot_ds g = {0};
+  char *out;
+  fo_dataset_t *d;
+  fo_dataset_opts op;
+  fo_sampler_opts so;
+  fo_sampler_t *s;
+  fo_batch_t *b;
+  const int32_t fan[2] = {5, 5};
+  int k;
+  int64_t r, v = -1, w = -1;
+  (void)state;
+  fot_ds_cora(&g, FO_FEATURES_FLOAT32);
+  out = fot_path(g.tmp, "parts");
+  partition_into(g.dir, out, 2, 0);
+  assert_fo_ok(fo_dataset_open(out, NULL, &d));
+  for (int64_t u = 0; u < fo_dataset_num_nodes(d) && (v < 0 || w < 0); u++) {
+    assert_fo_ok(fo_dataset_node_part(d, u, &k, &r));
+    if (k == 1 && v < 0) v = u;
+    if (k == 0 && w < 0) w = u;
+  }
+  fo_dataset_close(d);
+  assert_true(v >= 0 && w >= 0);
+  fo_dataset_opts_init(&op);
+  op.part = 0;
+  fo_sampler_opts_init(&so);
+  so.fanouts = fan;
+  so.n_hops = 2;
+  assert_fo_ok(fo_batch_create(&b));
+  /* clean, part 0 open: v (part 1) refused by the one-part pass's owner check */
+  assert_fo_ok(fo_dataset_open(out, &op, &d));
+  assert_fo_ok(fo_sampler_create(d, &so, &s));
+  assert_fo_error(fo_sampler_sample(s, &v, 1, 0, 0, b), FO_EINVAL, "which is not open here");
+  fo_sampler_destroy(s);
+  fo_dataset_close(d);
+  /* v's book entry names part 9 of 2: open passes (part 0's count is unchanged) */
+  {
+    /* the uint8 book's byte (open reads no checksum; verify would name the file) */
+    char *bp = fot_path(out, "book.npy"), *buf;
+    size_t len;
+    fo__npy_header h;
+    buf = fot_read_file(bp, &len);
+    assert_fo_ok(fo__npy_parse(buf, len, &h));
+    assert_int_equal(h.itemsize, 1);
+    buf[h.data_offset + (size_t)v] = 9;
+    fot_write_bytes(bp, buf, len);
+    free(buf);
+    free(bp);
+  }
+  assert_fo_ok(fo_dataset_open(out, &op, &d));
+  assert_int_equal(d->book_stray, 1);
+  assert_fo_ok(fo_sampler_create(d, &so, &s));
+  assert_fo_error(fo_sampler_sample(s, &v, 1, 0, 0, b), FO_EFORMAT, "is in part 9 of 2");
+  fo_sampler_destroy(s);
+  fo_dataset_close(d);
+  fo_batch_destroy(b);
+  free(out);
+  fot_ds_close(&g);
+}
+
 /* ---- class 2: parts that do not belong together ------------------------------------------- */
 
 static void mixed_parts_refused(void **state) {
@@ -567,6 +631,7 @@ int main(void) {
       cmocka_unit_test(partition_checks_arrays),
       cmocka_unit_test(quality_checks_parts),
       cmocka_unit_test(gather_checks_rows),
+      cmocka_unit_test(book_stray_checked),
       cmocka_unit_test(mixed_parts_refused),
       cmocka_unit_test(output_is_input_refused),
       cmocka_unit_test(stale_temporaries_removed),
