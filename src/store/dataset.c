@@ -624,9 +624,6 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
   int64_t np;
   int rc;
   const bool typed = d->format_version >= FO_FORMAT_VERSION_TYPED;
-  if (d->format_version == FO_FORMAT_VERSION_LABELS)
-    return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset has format_version 1 or 2, not 3 "
-                   "(labels-only edge types are not carried into partitions)", FO_MANIFEST);
   if (!json_is_array(jp) || json_array_size(jp) < 1 || json_array_size(jp) > 65536 ||
       (!typed && !json_is_object(jb)) || !json_is_string(jm))
     return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset needs 'parts' (1..65536 names), "
@@ -741,7 +738,7 @@ static int type_string(json_t *obj, const char *key, const char *where, int64_t 
 /* An edge type's "labels_only" flag (format_version 3, docs/FORMAT.md): absent or false for a
  * traversed type; true with "label": "positive" or "negative" for a supervision type. A
  * version-2 manifest must not have it: a reader of version 2 would traverse the type. */
-static int label_flag(const fo_dataset_t *d, json_t *t, const char *name, bool parted, int32_t *label) {
+static int label_flag(const fo_dataset_t *d, json_t *t, const char *name, int32_t *label) {
   json_t *lo = json_object_get(t, "labels_only"), *jl = json_object_get(t, "label");
   const char *l;
   *label = 0;
@@ -758,9 +755,6 @@ static int label_flag(const fo_dataset_t *d, json_t *t, const char *name, bool p
     return FO_FAIL(FO_EFORMAT, "%s: edge type '%s' is labels_only in a format_version %d "
                    "manifest (labels-only edge types need format_version 3)", FO_MANIFEST, name,
                    d->format_version);
-  if (parted)
-    return FO_FAIL(FO_EFORMAT, "%s: edge type '%s': labels-only edge types are not carried into "
-                   "partitions", FO_MANIFEST, name);
   l = json_is_string(jl) ? json_string_value(jl) : "";
   if (!strcmp(l, "positive")) *label = FO_LABEL_POSITIVE;
   else if (!strcmp(l, "negative")) *label = FO_LABEL_NEGATIVE;
@@ -875,7 +869,7 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
     for (size_t j = 0; j < i; j++)
       if (!strcmp(d->etypes[j].name, full))
         return FO_FAIL(FO_EFORMAT, "%s: edge type '%s' is listed twice", FO_MANIFEST, full);
-    if ((rc = label_flag(d, t, full, top || part, &et->label)) != FO_OK) return rc;
+    if ((rc = label_flag(d, t, full, &et->label)) != FO_OK) return rc;
     if (!(et->view = v = new_view(d))) return FO_FAIL(FO_ENOMEM, "types");
     if ((rc = json_int(t, "num_edges", &v->n_edges)) != FO_OK || v->n_edges > INT64_MAX / 4 - sum_m)
       return fo__context(rc ? rc : FO_FAIL(FO_EFORMAT, "too many edges"), "%s: edge type '%s'",
@@ -948,6 +942,19 @@ static int check_typed_part(fo_dataset_t *d, int64_t k) {
     return FO_FAIL(FO_EFORMAT, "part %lld ('%s') does not belong to this partitioned dataset "
                    "(node or edge types, nodes, edge ids, rows or rank directories differ)",
                    (long long)k, p->path);
+  /* labels-only types (format_version 3): the same types, each with the CSR rows of the part's
+   * anchors and global edge ids */
+  ok = p->n_ltypes == d->n_ltypes;
+  for (int32_t i = 0; ok && i < d->n_ltypes; i++) {
+    const struct fo__etype *pe = &p->etypes[p->n_etypes + i], *de = &d->etypes[d->n_etypes + i];
+    ok = !strcmp(pe->name, de->name) && pe->label == de->label &&
+         pe->view->edge_id_bound == de->view->n_edges && pe->view->has_topo[FO_EDGE_DIR_OUT] &&
+         pe->view->topo[FO_EDGE_DIR_OUT].eid;
+  }
+  if (!ok)
+    return FO_FAIL(FO_EFORMAT, "part %lld ('%s') does not belong to this partitioned dataset: its "
+                   "labels-only (supervision) edge types or their CSR rows differ (%d in the part, "
+                   "%d listed)", (long long)k, p->path, (int)p->n_ltypes, (int)d->n_ltypes);
   for (int32_t t = 0; t < d->n_ntypes; t++) {
     int rc = check_book_count(d->ntypes[t].view, k, p->ntypes[t].view, d->ntypes[t].name);
     if (rc != FO_OK) return rc;
@@ -1516,6 +1523,9 @@ int fo_dataset_label_edge_topology(const fo_dataset_t *d, int32_t i, fo_edge_dir
   if (dir != FO_EDGE_DIR_IN && dir != FO_EDGE_DIR_OUT)
     return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)dir);
   v = d->etypes[d->n_etypes + i].view;
+  if (d->n_parts)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned: the rows of labels-only edge type '%s' "
+                   "are in its parts (fo_dataset_part)", d->path, d->etypes[d->n_etypes + i].name);
   if (!v->has_topo[dir])
     return FO_FAIL(FO_EINVAL, "dataset '%s': labels-only edge type '%s' has no %s", d->path,
                    d->etypes[d->n_etypes + i].name, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");
