@@ -580,10 +580,14 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
   }
   for (int32_t et = 0; et < in.E; et++) {
     fo_edge_type ty;
+    json_t *jt;
+    char prefix[16];
     fo_dataset_edge_type(d, et, &ty);
-    json_array_append_new(je, json_pack("{s:s, s:s, s:s, s:s, s:I}", "name", ty.name, "src", ty.src,
-                                        "rel", ty.rel, "dst", ty.dst, "num_edges",
-                                        (json_int_t)ty.n_edges));
+    jt = json_pack("{s:s, s:s, s:s, s:s, s:I}", "name", ty.name, "src", ty.src, "rel", ty.rel,
+                   "dst", ty.dst, "num_edges", (json_int_t)ty.n_edges);
+    json_array_append_new(je, jt);
+    snprintf(prefix, sizeof prefix, "e%d.", (int)et);
+    if ((rc = fo__part_edge_splits(d, et, w, prefix, jt)) != FO_OK) goto out;
   }
   for (int32_t i = 0; i < in.L; i++) {
     fo_edge_type ty;

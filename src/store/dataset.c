@@ -679,7 +679,8 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
     if ((rc = check_book_count(d, k, d->parts[k], NULL)) != FO_OK) return rc;
   }
   if (typed) return FO_OK; /* node data is per node type */
-  if ((rc = parse_node_orig(d, root)) != FO_OK) return rc;
+  if ((rc = parse_node_orig(d, root)) != FO_OK || (rc = fo__parse_edge_splits(d, root, true)) != FO_OK)
+    return rc;
   return parse_node_data(d, root, load);
 }
 
@@ -879,7 +880,11 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
     ns = d->ntypes[et->src_t].view->n_nodes;
     nd = d->ntypes[et->dst_t].view->n_nodes;
     v->n_nodes = v->n_rows = nd; /* unused for edge views but kept in range */
-    if (top) continue; /* the topology is in the parts */
+    if (top) { /* the topology is in the parts; the edge splits with their endpoints here */
+      if ((rc = fo__parse_edge_splits(v, t, true)) != FO_OK)
+        return fo__context(rc, "edge type '%s'", full);
+      continue;
+    }
     if (part && ((rc = json_int(t, "edge_id_bound", &v->edge_id_bound)) != FO_OK ||
                  v->edge_id_bound < v->n_edges))
       return fo__context(rc ? rc : FO_FAIL(FO_EFORMAT, "edge_id_bound %lld < num_edges %lld",
@@ -1009,7 +1014,7 @@ static int parse_edges(fo_dataset_t *d, json_t *root, fo_load_mode load, int64_t
       return rc;
     }
   }
-  return fo__parse_edge_splits(d, root);
+  return fo__parse_edge_splits(d, root, false);
 }
 
 static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {

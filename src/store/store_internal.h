@@ -147,12 +147,19 @@ struct fo_dataset {
 bool fo__type_name_ok(const char *s, bool relation);
 
 /* edge_split.c: "edge_splits" of `obj` (version-1 root or one edge type's entry of a version-2
- * manifest), each an int64 [k] array of edge ids in [0, d->n_edges), checked here: O(k). */
+ * manifest), each an int64 [k] array of edge ids in [0, d->n_edges), checked here: O(k). `top`:
+ * the top level of a partitioned dataset, whose "edge_split_ends" also names per split an int64
+ * [2, k] array of the edges' (src, dst) (the parts cannot map edge ids to endpoints cheaply). */
 struct fo__edge_split {
   char *name;
   const fo__array *ids;
+  const fo__array *ends; /* top level of a partitioned dataset: int64 [2, k], else NULL */
 };
-int fo__parse_edge_splits(fo_dataset_t *d, json_t *obj);
+int fo__parse_edge_splits(fo_dataset_t *d, json_t *obj, bool top);
+/* The stored endpoints of edge split `name` of edge type et of a partitioned dataset: *ends
+ * int64 [2, k] (row 0 src, row 1 dst, in split order). FO_EINVAL as fo_dataset_edge_split, or
+ * when d is not partitioned. Cost: O(splits). */
+int fo__edge_split_ends(const fo_dataset_t *d, int32_t et, const char *name, const int64_t **ends);
 void fo__free_edge_splits(fo_dataset_t *d);
 
 /* The array called `name`, or NULL. */
