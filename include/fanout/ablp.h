@@ -38,8 +38,13 @@
  * A batch is a pure function of (dataset, options, anchors, epoch, batch index): bit-identical
  * across runs, threads and processes.
  *
- * Not supported (FO_ENOSYS): disjoint mode, temporal sampling. Partitioned datasets carry no
- * labels-only edge types (FO_EINVAL: none to read).
+ * Partitioned datasets (partition.h, format_version 3): each anchor's rows are read from the
+ * part that owns it (its type's book), so the batches are those of the unpartitioned dataset,
+ * bit for bit. A part not open in this process (fo_dataset_opts.part, MPI) is FO_EINVAL naming
+ * the anchor and the part; partitions made before format_version 3 carry no labels-only types
+ * (FO_EINVAL, the message says to partition again). One part opened alone is FO_EINVAL.
+ *
+ * Not supported (FO_ENOSYS): disjoint mode, temporal sampling.
  *
  * Thread-safety: an ABLP sampler is used by one thread at a time; any number share a dataset.
  */

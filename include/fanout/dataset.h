@@ -374,8 +374,10 @@ FO_API int fo_dataset_edge_degree_stats(const fo_dataset_t *d, int32_t et, fo_ed
 
 /* ---- edge splits (import --edge-split; docs/FORMAT.md "edge_splits") ---------------------- */
 
-/** Number of stored edge splits of edge type `et` (0 when out of range, and for partitioned
- * datasets: edge splits are not carried into partitions yet). Cost: O(1). */
+/** Number of stored edge splits of edge type `et` (0 when out of range). A partitioned dataset
+ * keeps them whole at its top level, with their endpoints (docs/FORMAT.md "edge_split_ends"),
+ * so the link loader's edge_split works over parts; fo_dataset_edge_endpoints does not (the
+ * parts hold no edge id -> row map). Cost: O(1). */
 FO_API int64_t fo_dataset_num_edge_splits(const fo_dataset_t *d, int32_t et);
 
 /** Name of edge split `i` of edge type `et`, or NULL out of range. Owned by `d`. Cost: O(1). */
@@ -423,7 +425,10 @@ FO_API int fo_dataset_label_edge_type(const fo_dataset_t *d, int32_t i, fo_edge_
 FO_API int32_t fo_dataset_label_edge_type_find(const fo_dataset_t *d, const char *name);
 
 /** The CSC (FO_EDGE_DIR_IN) or CSR of labels-only edge type i, as fo_dataset_edge_topology.
- * @return FO_OK; FO_ERANGE for i out of range; FO_EINVAL if the direction is not stored.
+ * A partitioned dataset's rows are in its parts (fo_dataset_part): each part stores the CSR rows
+ * of the anchors (source nodes) it owns (row_nodes set, global edge ids) and no CSC.
+ * @return FO_OK; FO_ERANGE for i out of range; FO_EINVAL if the direction is not stored (or
+ *         `d` is the top level of a partitioned dataset).
  * Cost: O(1); valid until fo_dataset_close(d). */
 FO_API int fo_dataset_label_edge_topology(const fo_dataset_t *d, int32_t i, fo_edge_dir dir,
                                           fo_topology *out);

@@ -31,7 +31,11 @@
  * nodes it owns of each node type, their rows of every edge type: the CSC rows of destination
  * nodes and, when the input has a CSR, the CSR rows of source nodes (so edge_dir out works over
  * the parts), with the edge type's edge ids, and per node type their features, labels and split
- * members. fo_dataset_node_data(d, t) of the opened dataset is then partitioned too
+ * members. Labels-only (supervision) edge types (format_version 3) go with their anchors: each
+ * part holds the CSR rows of the source nodes it owns, never a CSC, in the part's own labels-only
+ * table, so the ABLP sampler (ablp.h) reads them and the node sampler never sees them; top level
+ * and parts are then format_version 3. fo_dataset_node_data(d, t) of the opened dataset is then
+ * partitioned too
  * (fo_dataset_num_parts, fo_dataset_node_part, fo_dataset_part give type t's book and parts).
  * The report holds the totals over the types; the manifest's "quality" adds per-part counts
  * per node type and edge type. One-type datasets are written exactly as before.

@@ -6,6 +6,7 @@
 
 #include "loader/loader_internal.h"
 #include "sample/link_internal.h"
+#include "store/store_internal.h"
 
 #define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack */
 #include <xxhash.h>
@@ -208,7 +209,16 @@ static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo_
     rc = FO_FAIL(FO_ENOMEM, "link loader: %lld seed edges", (long long)L->n);
     goto fail;
   }
-  if (split_eids) {
+  if (split_eids && fo_dataset_num_parts(d)) {
+    /* a partitioned dataset stores each split's endpoints beside it (docs/FORMAT.md) */
+    const int64_t *ends;
+    if ((rc = fo__edge_split_ends(d, fo_link_sampler_edge_type(L->s), o->edge_split, &ends)) != FO_OK)
+      goto fail;
+    if (L->n) {
+      memcpy(L->src, ends, (size_t)L->n * sizeof *L->src);
+      memcpy(L->dst, ends + L->n, (size_t)L->n * sizeof *L->dst);
+    }
+  } else if (split_eids) {
     if ((rc = fo_dataset_edge_endpoints(d, fo_link_sampler_edge_type(L->s), split_eids, L->n,
                                         L->src, L->dst)) != FO_OK)
       goto fail;

@@ -260,6 +260,40 @@ void fo__partition_id(char out[17]) {
  * the alias tables' row offsets do not) into "<prefix><key>" of pw and named in `dst`; other
  * string keys (row_order) are kept as they are; integers (num_edges) are the writer's. An array
  * of another shape is FO_ENOSYS (nothing a part could carry row by row). */
+int fo__part_edge_splits(const fo_dataset_t *d, int32_t et, fo__writer *w, const char *prefix,
+                         json_t *obj) {
+  const int64_t n_splits = fo_dataset_num_edge_splits(d, et);
+  json_t *js, *je;
+  if (!n_splits) return FO_OK;
+  json_object_set_new(obj, "edge_splits", js = json_object());
+  json_object_set_new(obj, "edge_split_ends", je = json_object());
+  for (int64_t i = 0; i < n_splits; i++) {
+    const char *name = fo_dataset_edge_split_name(d, et, i);
+    const int64_t *ids;
+    int64_t k, *ends, shape[2];
+    char a1[160], a2[176];
+    int rc;
+    if ((rc = fo_dataset_edge_split(d, et, name, &ids, &k)) != FO_OK) return rc;
+    if (!(ends = fo__malloc_n(2 * k + 1, sizeof *ends)))
+      return FO_FAIL(FO_ENOMEM, "edge split '%s': %lld endpoints", name, (long long)k);
+    if ((rc = fo_dataset_edge_endpoints(d, et, ids, k, ends, ends + k)) != FO_OK) {
+      free(ends);
+      return fo__context(rc, "edge split '%s'", name);
+    }
+    snprintf(a1, sizeof a1, "%sedge_split.%s", prefix, name);
+    snprintf(a2, sizeof a2, "%s.ends", a1);
+    shape[0] = 2;
+    shape[1] = k;
+    rc = fo__writer_add(w, a1, "<i8", 1, &k, ids);
+    if (rc == FO_OK) rc = fo__writer_add(w, a2, "<i8", 2, shape, ends);
+    free(ends);
+    if (rc != FO_OK) return rc;
+    json_object_set_new(js, name, json_string(a1));
+    json_object_set_new(je, name, json_string(a2));
+  }
+  return FO_OK;
+}
+
 int fo__part_edge_arrays(const fo_dataset_t *d, json_t *src, const fo_topology *t,
                          const int64_t *rows, int64_t nr, fo__writer *pw, const char *prefix,
                          json_t *dst) {
@@ -697,6 +731,8 @@ static int run(const char *in_dir, const char *out_dir, const fo_partition_opts 
       json_object_set_new(js, sname, json_string(arr));
     }
   }
+  /* the edge splits, whole, with their endpoints (edge ids do not change either) */
+  if ((rc = fo__part_edge_splits(d, 0, w, "", man)) != FO_OK) goto out;
   /* the input's original node ids, unchanged (node ids do not change) */
   {
     fo_array_info oa;

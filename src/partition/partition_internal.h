@@ -42,6 +42,12 @@ struct fo__writer;
 int fo__part_edge_arrays(const fo_dataset_t *d, json_t *src, const fo_topology *t,
                          const int64_t *rows, int64_t nr, struct fo__writer *pw, const char *prefix,
                          json_t *dst);
+/* The edge splits of edge type et of the unpartitioned `d`, whole, into the top level of the
+ * partitioned dataset: per split its ids "<prefix>edge_split.<name>" (int64 [k], as stored) and
+ * their endpoints "<prefix>edge_split.<name>.ends" (int64 [2, k]: src, dst), named in `obj`'s
+ * "edge_splits" and "edge_split_ends" (docs/FORMAT.md). Nothing without splits. O(k log n). */
+int fo__part_edge_splits(const fo_dataset_t *d, int32_t et, struct fo__writer *w,
+                         const char *prefix, json_t *obj);
 /* A fresh random id for one partitioning run: 16 lower-case hex digits and a NUL. */
 void fo__partition_id(char out[17]);
 

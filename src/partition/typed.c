@@ -22,10 +22,12 @@
 typedef struct tin {
   const fo_dataset_t *d;
   int32_t T, E, P;
+  int32_t L;           /* labels-only (supervision) edge types */
   int64_t N, M;
   int64_t *off;        /* [T + 1] first global id of each node type */
   fo_topology *csc;    /* [E] */
   fo_topology *csr;    /* [E] when has_csr */
+  fo_topology *lcsr;   /* [L] the labels-only types' CSRs (rows by anchor) */
   bool has_csr;
   int32_t *part;       /* [N] */
   uint8_t *train;      /* [N] or NULL */
@@ -81,16 +83,31 @@ static int merged_csc(const tin *in, fo_topology *t, int64_t **indptr_out, int64
   return FO_OK;
 }
 
+/* The input manifest's entry of edge type ty (traversed or labels-only), matched by its
+ * src, rel and dst (labels-only types need not be listed last). */
+static json_t *man_etype(const tin *in, const fo_edge_type *ty) {
+  json_t *je = json_object_get(in->man, "edge_types"), *t;
+  size_t i;
+  json_array_foreach(je, i, t) {
+    json_t *s = json_object_get(t, "src"), *r = json_object_get(t, "rel"), *d = json_object_get(t, "dst");
+    if (json_is_string(s) && json_is_string(r) && json_is_string(d) &&
+        !strcmp(json_string_value(s), ty->src) && !strcmp(json_string_value(r), ty->rel) &&
+        !strcmp(json_string_value(d), ty->dst))
+      return t;
+  }
+  return NULL;
+}
+
 /* One part's rows of topology `t` (rows: the owned nodes of its row type), into arrays
  * "<prefix>.<dir>_indptr/_indices/_eid" (and _row_eid when the input's edge ids are its
- * positions in this direction) of pw, described in `jt`. */
-static int write_rows(const tin *in, int32_t et, fo__writer *pw, const char *prefix, const char *dir,
+ * positions in this direction) of pw, described in `jt`; `ety` is the input manifest's entry
+ * of the edge type (its per-position arrays travel along). */
+static int write_rows(const tin *in, json_t *ety, fo__writer *pw, const char *prefix, const char *dir,
                       const fo_topology *t, const int64_t *rows, int64_t nr, int64_t id_bound,
                       json_t *jt, int64_t *m_out) {
   int64_t *indptr = fo__malloc_n(nr + 1, sizeof *indptr), *idx = NULL, *eid = NULL, *reid = NULL, m;
   char a1[96], a2[96], a3[96], a4[96];
-  json_t *src = json_object_get(json_object_get(json_array_get(json_object_get(in->man, "edge_types"),
-                                                               (size_t)et), "topology"), dir);
+  json_t *src = json_object_get(json_object_get(ety, "topology"), dir);
   int rc;
   if (!indptr) return FO_FAIL(FO_ENOMEM, "part rows");
   indptr[0] = 0;
@@ -238,7 +255,8 @@ static int write_part(const tin *in, int32_t k, fo__writer *w, json_t *parts_jso
   snprintf(name, sizeof name, "part-%d", (int)k);
   if ((rc = fo__writer_begin_sub(w, name, &pw)) != FO_OK) goto out;
   man = fo__writer_manifest(pw);
-  json_object_set_new(man, "format_version", json_integer(FO_FORMAT_VERSION_TYPED));
+  json_object_set_new(man, "format_version",
+                      json_integer(in->L ? FO_FORMAT_VERSION_LABELS : FO_FORMAT_VERSION_TYPED));
   json_object_set_new(man, "num_nodes", json_integer(in->N));
   json_object_set_new(man, "part", json_pack("{s:i, s:i}", "index", (int)k, "of", (int)in->P));
   json_object_set_new(man, "partition_id", json_string(partition_id));
@@ -296,11 +314,11 @@ static int write_part(const tin *in, int32_t k, fo__writer *w, json_t *parts_jso
     jt = json_pack("{s:s, s:s, s:s, s:s}", "name", ty.name, "src", ty.src, "rel", ty.rel, "dst", ty.dst);
     json_array_append_new(je, jt);
     json_object_set_new(jt, "topology", jtopo);
-    if ((rc = write_rows(in, et, pw, prefix, "csc", &in->csc[et], rows[ty.dst_type], nrows[ty.dst_type],
+    if ((rc = write_rows(in, man_etype(in, &ty), pw, prefix, "csc", &in->csc[et], rows[ty.dst_type], nrows[ty.dst_type],
                          ty.n_edges, jtopo, &m)) != FO_OK)
       goto out;
     if (in->has_csr &&
-        (rc = write_rows(in, et, pw, prefix, "csr", &in->csr[et], rows[ty.src_type], nrows[ty.src_type],
+        (rc = write_rows(in, man_etype(in, &ty), pw, prefix, "csr", &in->csr[et], rows[ty.src_type], nrows[ty.src_type],
                          ty.n_edges, jtopo, &m_out)) != FO_OK)
       goto out;
     json_object_set_new(jt, "num_edges", json_integer(m));
@@ -308,6 +326,27 @@ static int write_part(const tin *in, int32_t k, fo__writer *w, json_t *parts_jso
     json_object_set_new(jt, "edge_ids", json_string("global"));
     edges_et[et] = m;
     m_k += m;
+  }
+  /* labels-only types: the CSR rows of the anchors (source nodes) the part owns, never a CSC;
+   * the sampler never sees them (dataset.h), the ABLP sampler reads them (label_rows.c) */
+  for (int32_t i = 0; i < in->L; i++) {
+    fo_edge_type ty;
+    char prefix[16];
+    json_t *jt, *jtopo = json_object();
+    int64_t m_out = 0;
+    fo_dataset_label_edge_type(d, i, &ty);
+    snprintf(prefix, sizeof prefix, "l%d", (int)i);
+    jt = json_pack("{s:s, s:s, s:s, s:s, s:b, s:s}", "name", ty.name, "src", ty.src, "rel", ty.rel,
+                   "dst", ty.dst, "labels_only", 1, "label",
+                   ty.label == FO_LABEL_NEGATIVE ? "negative" : "positive");
+    json_array_append_new(je, jt);
+    json_object_set_new(jt, "topology", jtopo);
+    if ((rc = write_rows(in, man_etype(in, &ty), pw, prefix, "csr", &in->lcsr[i], rows[ty.src_type],
+                         nrows[ty.src_type], ty.n_edges, jtopo, &m_out)) != FO_OK)
+      goto out;
+    json_object_set_new(jt, "num_edges", json_integer(m_out));
+    json_object_set_new(jt, "edge_id_bound", json_integer(ty.n_edges));
+    json_object_set_new(jt, "edge_ids", json_string("global"));
   }
   json_object_set_new(man, "num_edges", json_integer(m_k));
   if (o->cancel && *o->cancel) {
@@ -350,6 +389,7 @@ static void free_tin(tin *in) {
   free(in->off);
   free(in->csc);
   free(in->csr);
+  free(in->lcsr);
   free(in->part);
   free(in->train);
   for (int32_t t = 0; in->bounds && t < in->T; t++) free(in->bounds[t]);
@@ -375,6 +415,7 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
   in.d = d;
   in.T = fo_dataset_num_node_types(d);
   in.E = fo_dataset_num_edge_types(d);
+  in.L = fo_dataset_num_label_edge_types(d);
   in.P = o->n_parts;
   in.N = fo_dataset_num_nodes(d);
   in.M = fo_dataset_num_edges(d);
@@ -386,6 +427,7 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
   if (!(in.off = calloc((size_t)in.T + 1, sizeof *in.off)) ||
       !(in.csc = calloc((size_t)in.E, sizeof *in.csc)) ||
       !(in.csr = calloc((size_t)in.E, sizeof *in.csr)) ||
+      !(in.lcsr = calloc((size_t)in.L + 1, sizeof *in.lcsr)) ||
       !(in.bounds = calloc((size_t)in.T, sizeof *in.bounds)) ||
       !(in.part = fo__malloc_n(in.N, sizeof *in.part)) ||
       !(nodes_kt = fo__calloc_n((int64_t)in.P * in.T, sizeof *nodes_kt)) ||
@@ -401,6 +443,11 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
         (in.has_csr && (rc = fo_dataset_edge_topology(d, et, FO_EDGE_DIR_OUT, &in.csr[et])) != FO_OK))
       goto out;
   }
+  for (int32_t i = 0; i < in.L; i++)
+    if ((rc = fo_dataset_label_edge_topology(d, i, FO_EDGE_DIR_OUT, &in.lcsr[i])) != FO_OK) {
+      rc = fo__context(rc, "partition: the parts carry supervision edges as CSR rows by anchor");
+      goto out;
+    }
   /* train membership per node type (types without the split have none) */
   for (int32_t t = 0; t < in.T; t++) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t);
@@ -471,7 +518,9 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
   fo__writer_set_cancel(w, o->cancel);
   man = fo__writer_manifest(w);
   json_object_set_new(man, "format", json_string(FO_PARTITIONED_NAME));
-  json_object_set_new(man, "format_version", json_integer(FO_FORMAT_VERSION_TYPED));
+  /* version 3 with labels-only types: readers of version 2 refuse it rather than miss them */
+  json_object_set_new(man, "format_version",
+                      json_integer(in.L ? FO_FORMAT_VERSION_LABELS : FO_FORMAT_VERSION_TYPED));
   json_object_set_new(man, "num_nodes", json_integer(in.N));
   json_object_set_new(man, "num_edges", json_integer(in.M));
   json_object_set_new(man, "num_parts", json_integer(in.P));
@@ -531,10 +580,22 @@ int fo__partition_typed(const fo_dataset_t *d, const char *in_dir, const char *o
   }
   for (int32_t et = 0; et < in.E; et++) {
     fo_edge_type ty;
+    json_t *jt;
+    char prefix[16];
     fo_dataset_edge_type(d, et, &ty);
-    json_array_append_new(je, json_pack("{s:s, s:s, s:s, s:s, s:I}", "name", ty.name, "src", ty.src,
-                                        "rel", ty.rel, "dst", ty.dst, "num_edges",
-                                        (json_int_t)ty.n_edges));
+    jt = json_pack("{s:s, s:s, s:s, s:s, s:I}", "name", ty.name, "src", ty.src, "rel", ty.rel,
+                   "dst", ty.dst, "num_edges", (json_int_t)ty.n_edges);
+    json_array_append_new(je, jt);
+    snprintf(prefix, sizeof prefix, "e%d.", (int)et);
+    if ((rc = fo__part_edge_splits(d, et, w, prefix, jt)) != FO_OK) goto out;
+  }
+  for (int32_t i = 0; i < in.L; i++) {
+    fo_edge_type ty;
+    fo_dataset_label_edge_type(d, i, &ty);
+    json_array_append_new(je, json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:s}", "name", ty.name,
+                                        "src", ty.src, "rel", ty.rel, "dst", ty.dst, "num_edges",
+                                        (json_int_t)ty.n_edges, "labels_only", 1, "label",
+                                        ty.label == FO_LABEL_NEGATIVE ? "negative" : "positive"));
   }
   parts_json = json_array();
   json_object_set_new(man, "parts", parts_json);

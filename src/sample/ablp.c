@@ -23,7 +23,7 @@ struct fo_ablp_sampler {
   int32_t P, N;           /* labels-only edge type indices; N = -1 without hard negatives */
   int32_t A, L, T;        /* anchor and label node types, node type count */
   int64_t nA, nL;
-  fo_topology pcsr, ncsr; /* CSR rows: anchor -> label nodes */
+  fo__label_rows prows, nrows; /* rows: anchor -> label nodes (plain or partitioned) */
   fo__idmap *maps;        /* [T] seeds per node type */
   bool maps_ready;
   int64_t **ep, *cap_ep, *n_ep; /* [T] seed lists */
@@ -71,6 +71,8 @@ void fo_ablp_batch_destroy(fo_ablp_batch_t *b) {
 void fo_ablp_sampler_destroy(fo_ablp_sampler_t *s) {
   if (!s) return;
   fo_sampler_destroy(s->s);
+  fo__label_rows_fini(&s->prows);
+  fo__label_rows_fini(&s->nrows);
   for (int32_t t = 0; s->maps && s->maps_ready && t < s->T; t++) fo__idmap_fini(&s->maps[t]);
   free(s->maps);
   for (int32_t t = 0; s->ep && t < s->T; t++) free(s->ep[t]);
@@ -164,7 +166,8 @@ int fo_ablp_sampler_create(const fo_dataset_t *d, const fo_ablp_opts *o, fo_ablp
   if (fo_dataset_num_label_edge_types(d) == 0)
     return FO_FAIL(FO_EINVAL, "create ABLP sampler: dataset '%s' has no labels-only (supervision) "
                    "edge types (import with --supervision-edges S__R__D=FILE)%s", fo_dataset_path(d),
-                   fo_dataset_num_parts(d) ? "; partitions do not carry them" : "");
+                   fo_dataset_num_parts(d) ? "; partitions made before format_version 3 did not "
+                   "carry them: partition the dataset again" : "");
   if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "ABLP sampler");
   s->d = d;
   s->o = *o;
@@ -183,8 +186,8 @@ int fo_ablp_sampler_create(const fo_dataset_t *d, const fo_ablp_opts *o, fo_ablp
     goto fail;
   s->nA = fo_dataset_num_nodes(fo_dataset_node_data(d, s->A));
   s->nL = fo_dataset_num_nodes(fo_dataset_node_data(d, s->L));
-  if ((rc = fo_dataset_label_edge_topology(d, s->P, FO_EDGE_DIR_OUT, &s->pcsr)) != FO_OK ||
-      (s->N >= 0 && (rc = fo_dataset_label_edge_topology(d, s->N, FO_EDGE_DIR_OUT, &s->ncsr)) != FO_OK))
+  if ((rc = fo__label_rows_init(d, s->P, &s->prows)) != FO_OK ||
+      (s->N >= 0 && (rc = fo__label_rows_init(d, s->N, &s->nrows)) != FO_OK))
     goto fail;
   if ((rc = fo_sampler_create(d, &o->sampler, &s->s)) != FO_OK) goto fail;
   if (!(s->maps = calloc((size_t)s->T, sizeof *s->maps)) ||
@@ -207,39 +210,17 @@ fail:
   return fo__context(rc, "create ABLP sampler");
 }
 
-static inline int64_t ld(const void *a, int bytes, int64_t i) {
-  return bytes == 4 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
-}
-
-/* Row r of a supervision CSR, checked: bounds, and every label node id in [0, nL). */
-static int label_row(const fo_topology *t, int64_t r, int64_t nL, int64_t *a, int64_t *b) {
-  *a = t->indptr[r];
-  *b = t->indptr[r + 1];
-  if (FO_UNLIKELY(*a < 0 || *b < *a || *b > t->n_edges))
-    return FO_FAIL(FO_EFORMAT, "%s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
-                   t->indptr_name, (long long)r, (long long)(r + 1), (long long)*a, (long long)*b,
-                   (long long)t->n_edges);
-  for (int64_t p = *a; p < *b; p++) {
-    const int64_t v = ld(t->indices, t->indices_bytes, p);
-    if (FO_UNLIKELY(v < 0 || v >= nL))
-      return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a node id in [0, %lld)", t->indices_name,
-                     (long long)p, (long long)v, (long long)nL);
-  }
-  return FO_OK;
-}
-
 static int cmp_i64(const void *a, const void *b) {
   const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
 }
 
-/* One random negative for anchor u (row [a, b) of P): uniform over the L nodes, or strict:
- * over those that are not u's positives (nor u itself when A == L). *v = -1 when there is
- * none. */
-static int draw_negative(fo_ablp_sampler_t *s, fo__rng *r, int64_t u, int64_t a, int64_t b,
-                         int64_t *v) {
+/* One random negative for anchor u (row [a, b) of P in t): uniform over the L nodes, or
+ * strict: over those that are not u's positives (nor u itself when A == L). *v = -1 when there
+ * is none. */
+static int draw_negative(fo_ablp_sampler_t *s, fo__rng *r, int64_t u, const fo_topology *t,
+                         int64_t a, int64_t b, int64_t *v) {
   const int64_t self = s->A == s->L ? u : -1;
-  const fo_topology *t = &s->pcsr;
   int64_t nd = 0, j;
   int rc;
   *v = -1;
@@ -251,7 +232,7 @@ static int draw_negative(fo_ablp_sampler_t *s, fo__rng *r, int64_t u, int64_t a,
   for (int k = 0; k < FO_LINK_REDRAWS; k++) {
     const int64_t c = (int64_t)fo__rng_below(r, (uint64_t)s->nL);
     bool hit = c == self;
-    for (int64_t p = a; p < b && !hit; p++) hit = ld(t->indices, t->indices_bytes, p) == c;
+    for (int64_t p = a; p < b && !hit; p++) hit = fo__label_rows_at(t, p) == c;
     if (!hit) {
       *v = c;
       return FO_OK;
@@ -260,7 +241,7 @@ static int draw_negative(fo_ablp_sampler_t *s, fo__rng *r, int64_t u, int64_t a,
   /* exact: the j-th node that is not a positive, j uniform below nL - (distinct positives) */
   if ((rc = fo__grow(&s->nbrs, &s->cap_nbrs, b - a + 2, sizeof *s->nbrs, "ABLP negatives")) != FO_OK)
     return rc;
-  for (int64_t p = a; p < b; p++) s->nbrs[nd++] = ld(t->indices, t->indices_bytes, p);
+  for (int64_t p = a; p < b; p++) s->nbrs[nd++] = fo__label_rows_at(t, p);
   if (self >= 0) s->nbrs[nd++] = self;
   qsort(s->nbrs, (size_t)nd, sizeof *s->nbrs, cmp_i64);
   {
@@ -288,14 +269,15 @@ static void ablp_clear(fo_ablp_batch_t *b) {
   b->n_anchors = b->n_distinct = b->n_pos = b->n_neg = b->k = b->n_random_missing = 0;
 }
 
-/* Columns of y for the distinct anchors' rows of t (a label edge type's CSR). */
-static int label_columns(fo_ablp_sampler_t *s, const fo_topology *t, int64_t n_first,
+/* Columns of y for the distinct anchors' rows of lr (a label edge type's rows). */
+static int label_columns(fo_ablp_sampler_t *s, const fo__label_rows *lr, int64_t n_first,
                          int64_t **y, int64_t *cap, int64_t *n_out) {
   int64_t m = 0, c;
+  const fo_topology *t;
   int rc;
   for (int64_t i = 0; i < n_first; i++) {
     int64_t a, b;
-    if ((rc = label_row(t, s->first[i], s->nL, &a, &b)) != FO_OK) return rc;
+    if ((rc = fo__label_rows_get(lr, s->first[i], &t, &a, &b)) != FO_OK) return rc;
     m += b - a;
   }
   if (2 * m + 1 > *cap) {
@@ -306,14 +288,15 @@ static int label_columns(fo_ablp_sampler_t *s, const fo_topology *t, int64_t n_f
   {
     int64_t *row0 = *y, *row1 = *y + m, q = 0;
     for (int64_t i = 0; i < n_first; i++) {
-      const int64_t a = t->indptr[s->first[i]], b = t->indptr[s->first[i] + 1];
-      if ((rc = fo__idmap_reserve(&s->maps[s->L], b - a)) != FO_OK ||
+      int64_t a, b;
+      if ((rc = fo__label_rows_get(lr, s->first[i], &t, &a, &b)) != FO_OK ||
+          (rc = fo__idmap_reserve(&s->maps[s->L], b - a)) != FO_OK ||
           (rc = fo__grow(&s->ep[s->L], &s->cap_ep[s->L], s->n_ep[s->L] + (b - a) + 1,
                          sizeof **s->ep, "ABLP seeds")) != FO_OK)
         return rc;
       for (int64_t p = a; p < b; p++, q++) {
         row0[q] = i; /* distinct anchor i is local node i of type A */
-        row1[q] = add_seed(s, s->L, ld(t->indices, t->indices_bytes, p));
+        row1[q] = add_seed(s, s->L, fo__label_rows_at(t, p));
       }
     }
   }
@@ -356,10 +339,10 @@ static int sample_ablp(fo_ablp_sampler_t *s, const int64_t *anchor, int64_t n, u
     if (s->n_ep[s->A] > before) s->first[n_first++] = anchor[i];
   }
   /* 2. positives, then hard negatives: the distinct anchors' rows */
-  if ((rc = label_columns(s, &s->pcsr, n_first, &out->y_positive, &out->cap_pos, &out->n_pos)) != FO_OK)
+  if ((rc = label_columns(s, &s->prows, n_first, &out->y_positive, &out->cap_pos, &out->n_pos)) != FO_OK)
     return rc;
   if (s->N >= 0 &&
-      (rc = label_columns(s, &s->ncsr, n_first, &out->y_negative, &out->cap_neg, &out->n_neg)) != FO_OK)
+      (rc = label_columns(s, &s->nrows, n_first, &out->y_negative, &out->cap_neg, &out->n_neg)) != FO_OK)
     return rc;
   /* 3. random negatives, each from its own stream */
   if (k) {
@@ -377,12 +360,13 @@ static int sample_ablp(fo_ablp_sampler_t *s, const int64_t *anchor, int64_t n, u
                        "ABLP seeds")) != FO_OK)
       return rc;
     for (int64_t i = 0; i < n; i++) {
+      const fo_topology *t;
       int64_t a, b;
-      if ((rc = label_row(&s->pcsr, anchor[i], s->nL, &a, &b)) != FO_OK) return rc;
+      if ((rc = fo__label_rows_get(&s->prows, anchor[i], &t, &a, &b)) != FO_OK) return rc;
       for (int64_t q = 0; q < k; q++) {
         fo__rng r;
         fo__rng_init(&r, s->o.sampler.seed, epoch, batch_index, tag, (uint64_t)(i * k + q));
-        if ((rc = draw_negative(s, &r, anchor[i], a, b, &s->rneg[i * k + q])) != FO_OK) return rc;
+        if ((rc = draw_negative(s, &r, anchor[i], t, a, b, &s->rneg[i * k + q])) != FO_OK) return rc;
       }
     }
     for (int64_t j = 0; j < n * k; j++) {

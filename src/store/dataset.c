@@ -627,9 +627,6 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
   int64_t np;
   int rc;
   const bool typed = d->format_version >= FO_FORMAT_VERSION_TYPED;
-  if (d->format_version == FO_FORMAT_VERSION_LABELS)
-    return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset has format_version 1 or 2, not 3 "
-                   "(labels-only edge types are not carried into partitions)", FO_MANIFEST);
   if (!json_is_array(jp) || json_array_size(jp) < 1 || json_array_size(jp) > 65536 ||
       (!typed && !json_is_object(jb)) || !json_is_string(jm))
     return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset needs 'parts' (1..65536 names), "
@@ -685,7 +682,8 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
     if ((rc = check_book_count(d, k, d->parts[k], NULL)) != FO_OK) return rc;
   }
   if (typed) return FO_OK; /* node data is per node type */
-  if ((rc = parse_node_orig(d, root)) != FO_OK) return rc;
+  if ((rc = parse_node_orig(d, root)) != FO_OK || (rc = fo__parse_edge_splits(d, root, true)) != FO_OK)
+    return rc;
   return parse_node_data(d, root, load);
 }
 
@@ -744,7 +742,7 @@ static int type_string(json_t *obj, const char *key, const char *where, int64_t 
 /* An edge type's "labels_only" flag (format_version 3, docs/FORMAT.md): absent or false for a
  * traversed type; true with "label": "positive" or "negative" for a supervision type. A
  * version-2 manifest must not have it: a reader of version 2 would traverse the type. */
-static int label_flag(const fo_dataset_t *d, json_t *t, const char *name, bool parted, int32_t *label) {
+static int label_flag(const fo_dataset_t *d, json_t *t, const char *name, int32_t *label) {
   json_t *lo = json_object_get(t, "labels_only"), *jl = json_object_get(t, "label");
   const char *l;
   *label = 0;
@@ -761,9 +759,6 @@ static int label_flag(const fo_dataset_t *d, json_t *t, const char *name, bool p
     return FO_FAIL(FO_EFORMAT, "%s: edge type '%s' is labels_only in a format_version %d "
                    "manifest (labels-only edge types need format_version 3)", FO_MANIFEST, name,
                    d->format_version);
-  if (parted)
-    return FO_FAIL(FO_EFORMAT, "%s: edge type '%s': labels-only edge types are not carried into "
-                   "partitions", FO_MANIFEST, name);
   l = json_is_string(jl) ? json_string_value(jl) : "";
   if (!strcmp(l, "positive")) *label = FO_LABEL_POSITIVE;
   else if (!strcmp(l, "negative")) *label = FO_LABEL_NEGATIVE;
@@ -878,7 +873,7 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
     for (size_t j = 0; j < i; j++)
       if (!strcmp(d->etypes[j].name, full))
         return FO_FAIL(FO_EFORMAT, "%s: edge type '%s' is listed twice", FO_MANIFEST, full);
-    if ((rc = label_flag(d, t, full, top || part, &et->label)) != FO_OK) return rc;
+    if ((rc = label_flag(d, t, full, &et->label)) != FO_OK) return rc;
     if (!(et->view = v = new_view(d))) return FO_FAIL(FO_ENOMEM, "types");
     if ((rc = json_int(t, "num_edges", &v->n_edges)) != FO_OK || v->n_edges > INT64_MAX / 4 - sum_m)
       return fo__context(rc ? rc : FO_FAIL(FO_EFORMAT, "too many edges"), "%s: edge type '%s'",
@@ -888,7 +883,11 @@ static int parse_typed(fo_dataset_t *d, json_t *root, fo_load_mode load) {
     ns = d->ntypes[et->src_t].view->n_nodes;
     nd = d->ntypes[et->dst_t].view->n_nodes;
     v->n_nodes = v->n_rows = nd; /* unused for edge views but kept in range */
-    if (top) continue; /* the topology is in the parts */
+    if (top) { /* the topology is in the parts; the edge splits with their endpoints here */
+      if ((rc = fo__parse_edge_splits(v, t, true)) != FO_OK)
+        return fo__context(rc, "edge type '%s'", full);
+      continue;
+    }
     if (part && ((rc = json_int(t, "edge_id_bound", &v->edge_id_bound)) != FO_OK ||
                  v->edge_id_bound < v->n_edges))
       return fo__context(rc ? rc : FO_FAIL(FO_EFORMAT, "edge_id_bound %lld < num_edges %lld",
@@ -951,6 +950,19 @@ static int check_typed_part(fo_dataset_t *d, int64_t k) {
     return FO_FAIL(FO_EFORMAT, "part %lld ('%s') does not belong to this partitioned dataset "
                    "(node or edge types, nodes, edge ids, rows or rank directories differ)",
                    (long long)k, p->path);
+  /* labels-only types (format_version 3): the same types, each with the CSR rows of the part's
+   * anchors and global edge ids */
+  ok = p->n_ltypes == d->n_ltypes;
+  for (int32_t i = 0; ok && i < d->n_ltypes; i++) {
+    const struct fo__etype *pe = &p->etypes[p->n_etypes + i], *de = &d->etypes[d->n_etypes + i];
+    ok = !strcmp(pe->name, de->name) && pe->label == de->label &&
+         pe->view->edge_id_bound == de->view->n_edges && pe->view->has_topo[FO_EDGE_DIR_OUT] &&
+         pe->view->topo[FO_EDGE_DIR_OUT].eid;
+  }
+  if (!ok)
+    return FO_FAIL(FO_EFORMAT, "part %lld ('%s') does not belong to this partitioned dataset: its "
+                   "labels-only (supervision) edge types or their CSR rows differ (%d in the part, "
+                   "%d listed)", (long long)k, p->path, (int)p->n_ltypes, (int)d->n_ltypes);
   for (int32_t t = 0; t < d->n_ntypes; t++) {
     int rc = check_book_count(d->ntypes[t].view, k, p->ntypes[t].view, d->ntypes[t].name);
     if (rc != FO_OK) return rc;
@@ -1005,7 +1017,7 @@ static int parse_edges(fo_dataset_t *d, json_t *root, fo_load_mode load, int64_t
       return rc;
     }
   }
-  return fo__parse_edge_splits(d, root);
+  return fo__parse_edge_splits(d, root, false);
 }
 
 static int parse_manifest(fo_dataset_t *d, fo_load_mode load, int32_t only) {
@@ -1517,6 +1529,9 @@ int fo_dataset_label_edge_topology(const fo_dataset_t *d, int32_t i, fo_edge_dir
   if (dir != FO_EDGE_DIR_IN && dir != FO_EDGE_DIR_OUT)
     return FO_FAIL(FO_EINVAL, "unknown edge direction %d", (int)dir);
   v = d->etypes[d->n_etypes + i].view;
+  if (d->n_parts)
+    return FO_FAIL(FO_EINVAL, "dataset '%s' is partitioned: the rows of labels-only edge type '%s' "
+                   "are in its parts (fo_dataset_part)", d->path, d->etypes[d->n_etypes + i].name);
   if (!v->has_topo[dir])
     return FO_FAIL(FO_EINVAL, "dataset '%s': labels-only edge type '%s' has no %s", d->path,
                    d->etypes[d->n_etypes + i].name, dir == FO_EDGE_DIR_IN ? "CSC" : "CSR");

@@ -14,12 +14,15 @@ void fo__free_edge_splits(fo_dataset_t *d) {
   d->n_edge_splits = 0;
 }
 
-int fo__parse_edge_splits(fo_dataset_t *d, json_t *obj) {
-  json_t *js = json_object_get(obj, "edge_splits"), *v;
+int fo__parse_edge_splits(fo_dataset_t *d, json_t *obj, bool top) {
+  json_t *js = json_object_get(obj, "edge_splits"), *je = json_object_get(obj, "edge_split_ends"), *v;
   const char *key;
   if (!js) return FO_OK;
   if (!json_is_object(js)) return FO_FAIL(FO_EFORMAT, "%s: 'edge_splits' is not an object", FO_MANIFEST);
-  if (d->edge_id_bound != d->n_edges)
+  if (top && !json_is_object(je))
+    return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset's 'edge_splits' need 'edge_split_ends'",
+                   FO_MANIFEST);
+  if (!top && d->edge_id_bound != d->n_edges)
     return FO_FAIL(FO_EFORMAT, "%s: 'edge_splits' in one part of a partitioned dataset (edge "
                    "splits are not carried into partitions)", FO_MANIFEST);
   if (!(d->edge_splits = calloc(json_object_size(js) + 1, sizeof *d->edge_splits)))
@@ -35,6 +38,14 @@ int fo__parse_edge_splits(fo_dataset_t *d, json_t *obj) {
         return FO_FAIL(FO_EFORMAT, "%s: edge split '%s' (%s): entry %lld is %lld, not an edge id "
                        "in [0, %lld)", FO_MANIFEST, key, a->file, (long long)j, (long long)ids[j],
                        (long long)d->n_edges);
+    if (top) {
+      json_t *jn = json_object_get(je, key);
+      const fo__array *e = json_is_string(jn) ? fo__dataset_find(d, json_string_value(jn)) : NULL;
+      if (!e || e->ndim != 2 || strcmp(e->dtype, "<i8") || e->shape[0] != 2 || e->shape[1] != a->shape[0])
+        return FO_FAIL(FO_EFORMAT, "%s: edge split '%s': 'edge_split_ends' must name an int64 "
+                       "[2, %lld] array", FO_MANIFEST, key, (long long)a->shape[0]);
+      d->edge_splits[d->n_edge_splits].ends = e;
+    }
     if (!(d->edge_splits[d->n_edge_splits].name = fo__strdup(key))) return FO_FAIL(FO_ENOMEM, "edge splits");
     d->edge_splits[d->n_edge_splits++].ids = a;
   }
@@ -77,8 +88,25 @@ int fo_dataset_edge_split(const fo_dataset_t *d, int32_t et, const char *name, c
   return FO_FAIL(FO_EINVAL, "dataset '%s': edge type '%s' has no edge split '%s' (%s%s)%s", d->path,
                  d->etypes[et].name, name ? name : "(null)",
                  v->n_edge_splits ? "it has: " : "it has none", have,
-                 d->n_parts ? "; edge splits are not carried into partitions yet" :
+                 d->n_parts ? "; partitions made before edge splits were carried have none: "
+                 "partition the dataset again" :
                  v->n_edge_splits ? "" : "; import --edge-split adds them");
+}
+
+int fo__edge_split_ends(const fo_dataset_t *d, int32_t et, const char *name, const int64_t **ends) {
+  const fo_dataset_t *v = et_view(d, et);
+  const int64_t *ids;
+  int64_t n;
+  int rc;
+  *ends = NULL;
+  if ((rc = fo_dataset_edge_split(d, et, name, &ids, &n)) != FO_OK) return rc;
+  for (int64_t i = 0; i < v->n_edge_splits; i++)
+    if (!strcmp(v->edge_splits[i].name, name) && v->edge_splits[i].ends) {
+      *ends = v->edge_splits[i].ends->data;
+      return FO_OK;
+    }
+  return FO_FAIL(FO_EINVAL, "dataset '%s': edge split '%s' has no stored endpoints (not a "
+                 "partitioned dataset)", d->path, name);
 }
 
 int fo_dataset_edge_endpoints(const fo_dataset_t *d, int32_t et, const int64_t *eids, int64_t n,

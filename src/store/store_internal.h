@@ -145,12 +145,19 @@ struct fo_dataset {
 bool fo__type_name_ok(const char *s, bool relation);
 
 /* edge_split.c: "edge_splits" of `obj` (version-1 root or one edge type's entry of a version-2
- * manifest), each an int64 [k] array of edge ids in [0, d->n_edges), checked here: O(k). */
+ * manifest), each an int64 [k] array of edge ids in [0, d->n_edges), checked here: O(k). `top`:
+ * the top level of a partitioned dataset, whose "edge_split_ends" also names per split an int64
+ * [2, k] array of the edges' (src, dst) (the parts cannot map edge ids to endpoints cheaply). */
 struct fo__edge_split {
   char *name;
   const fo__array *ids;
+  const fo__array *ends; /* top level of a partitioned dataset: int64 [2, k], else NULL */
 };
-int fo__parse_edge_splits(fo_dataset_t *d, json_t *obj);
+int fo__parse_edge_splits(fo_dataset_t *d, json_t *obj, bool top);
+/* The stored endpoints of edge split `name` of edge type et of a partitioned dataset: *ends
+ * int64 [2, k] (row 0 src, row 1 dst, in split order). FO_EINVAL as fo_dataset_edge_split, or
+ * when d is not partitioned. Cost: O(splits). */
+int fo__edge_split_ends(const fo_dataset_t *d, int32_t et, const char *name, const int64_t **ends);
 void fo__free_edge_splits(fo_dataset_t *d);
 
 /* The array called `name`, or NULL. */
@@ -228,6 +235,39 @@ int fo__dataset_check_structure(const fo_dataset_t *d);
  * part or the row is not one of the part's rows, FO_EINVAL if the owning part is not open.
  * Cost: O(1) (at most 64 book entries). */
 int fo__locate(const fo_dataset_t *d, int64_t v, int *part, int64_t *row);
+
+/* ---- supervision rows (label_rows.c) -------------------------------------------------------- */
+
+/* The rows of labels-only edge type i by anchor (source node): the one reader of supervision
+ * edges (ABLP, over plain and partitioned datasets). Unpartitioned: the type's CSR. Partitioned:
+ * the CSR rows each open part holds for the anchors it owns, found through the anchor type's
+ * book. Immutable after init (any thread may read). */
+typedef struct fo__label_rows {
+  const fo_dataset_t *book; /* the anchor type's view of a partitioned dataset, or NULL */
+  int n_shards;
+  fo_topology *shards;      /* [n_shards]: per part (indptr NULL: not open here), or &whole */
+  fo_topology whole;
+  int64_t n_dst;            /* label node ids lie in [0, n_dst) */
+  const char *name;         /* the type's name, for messages */
+} fo__label_rows;
+
+/* FO_OK; FO_ERANGE for i out of range; FO_EINVAL for a type without a CSR, or a dataset that is
+ * one part opened alone; FO_ENOMEM. Cost: O(parts). */
+int fo__label_rows_init(const fo_dataset_t *d, int32_t i, fo__label_rows *r);
+void fo__label_rows_fini(fo__label_rows *r);
+
+/* Label node p of a row (a position of *t). */
+static inline int64_t fo__label_rows_at(const fo_topology *t, int64_t p) {
+  return t->indices_bytes == 4 ? (int64_t)((const int32_t *)t->indices)[p]
+                               : ((const int64_t *)t->indices)[p];
+}
+
+/* Anchor u's row: its label nodes are fo__label_rows_at(*t, p) for p in [*a, *b), in stored
+ * order (the supervision file's). Checked: FO_ERANGE for u not an anchor id; FO_EINVAL if its
+ * part is not open here; FO_EFORMAT (naming the array and position) for a book entry, row or
+ * label node id out of range. Cost: O(1) plus O(row length) for the id check. */
+int fo__label_rows_get(const fo__label_rows *r, int64_t u, const fo_topology **t, int64_t *a,
+                       int64_t *b);
 
 /* ---- the dataset writer (writer.c) --------------------------------------------------------- */
 

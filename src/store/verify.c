@@ -235,6 +235,16 @@ static int check_partitioned(const fo_dataset_t *d, vctx *c) {
     for (int32_t t = 0; t < d->n_ntypes; t++)
       if ((rc = check_book(d->ntypes[t].view)) != FO_OK)
         return fo__context(rc, "node type '%s'", d->ntypes[t].name);
+    /* labels-only types: every supervision edge once, in its anchor's part */
+    for (int32_t i = 0; i < d->n_ltypes && d->only_part < 0; i++) {
+      const int32_t et = d->n_etypes + i;
+      int64_t m = 0;
+      for (int k = 0; k < d->n_parts; k++) m += d->parts[k]->etypes[et].view->n_edges;
+      if (m != d->etypes[et].view->n_edges)
+        return FO_FAIL(FO_EFORMAT, "labels-only edge type '%s': the parts hold %lld edges, the "
+                       "dataset has %lld", d->etypes[et].name, (long long)m,
+                       (long long)d->etypes[et].view->n_edges);
+    }
     for (int32_t et = 0; et < d->n_etypes && d->only_part < 0; et++) {
       int64_t m = 0;
       for (int k = 0; k < d->n_parts; k++) m += d->parts[k]->etypes[et].view->n_edges;

@@ -39,6 +39,11 @@ fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__buys_
 fo import -q --edge-type user,buys,item buys.txt --supervision-edges likes.txt -o bad
 fo import -q buys.txt --supervision-edges user__likes__item=likes.txt -o bad
 ls -d bad 2>/dev/null || echo "no output written"
-echo "== partitions do not carry labels-only types"
+echo "== partitions carry labels-only types (format_version 3): the dataset's batches"
 "$FANOUT" partition -q ds --parts 2 -o parts >/dev/null
-fo sample parts --fanout 1 --anchors 0 --json
+grep -o '"format_version": [0-9]*\|"labels_only": true' parts/fanout.json parts/part-0/fanout.json
+fo verify parts
+fo sample parts --fanout 1 --anchors 0,1,0,2 --random-negatives 2 --json
+"$FANOUT" sample ds --fanout 2,2 --anchors 2,1,0 --random-negatives 3 --json > a.json
+"$FANOUT" sample parts --fanout 2,2 --anchors 2,1,0 --random-negatives 3 --json > b.json
+cmp a.json b.json && echo "anchors 2,1,0, 2 hops, 3 random negatives: the same batch"

@@ -11,6 +11,7 @@
 #include "fanout/ablp.h"
 #include "fanout/import.h"
 
+#include <jansson.h>
 #include <pthread.h>
 #include <sys/stat.h>
 
@@ -521,6 +522,7 @@ static void import_errors(void **state) {
 /* ---- DBLP: a held-out tenth of paper-author edges as supervision -------------------------- */
 
 typedef struct dblp_fx {
+  bool negatives; /* set before dblp_open: every 10th line at offset 7 also as hard negatives */
   char *tmp;
   fo_dataset_t *with, *without;
   int64_t *hs, *hd, n_held; /* held-out (author, paper) pairs, sorted */
@@ -536,10 +538,10 @@ static int cmp_pair(const void *a, const void *b) {
  * shared DBLP, and imports with and without the held-out lines as supervision. false: skip. */
 static bool dblp_open(dblp_fx *fx) {
   const char *sd = fot_shared_data_dir();
-  char *pa, *cmd, *graph, *held, *pt, *dw, *dwo;
+  char *pa, *cmd, *graph, *held, *pt, *dw, *dwo, *negf;
   size_t len;
   char *text, *line, *save = NULL;
-  FILE *gf, *hf;
+  FILE *gf, *hf, *nf;
   int64_t cap = 4096, i = 0;
   if (!sd) return false;
   pa = fot_path(sd, "dblp-hetero/dblp_paper_author.tsv.gz");
@@ -563,8 +565,10 @@ static bool dblp_open(dblp_fx *fx) {
     text = fot_read_file(all, &len);
     free(all);
   }
+  negf = fot_path(fx->tmp, "neg.tsv");
   gf = fopen(graph, "w");
   hf = fopen(held, "w");
+  nf = fopen(negf, "w");
   fx->hs = malloc((size_t)cap * 2 * sizeof *fx->hs);
   for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
     long long p, a;
@@ -576,10 +580,12 @@ static bool dblp_open(dblp_fx *fx) {
       fx->hs[2 * fx->n_held++ + 1] = p;
     } else {
       fprintf(gf, "%lld\t%lld\n", p, a);
+      if (i % 10 == 7) fprintf(nf, "%lld\t%lld\n", a, p);
     }
   }
   fclose(gf);
   fclose(hf);
+  fclose(nf);
   free(text);
   qsort(fx->hs, (size_t)fx->n_held, 2 * sizeof *fx->hs, cmp_pair);
   {
@@ -587,7 +593,8 @@ static bool dblp_open(dblp_fx *fx) {
     fo_import_node_type nt[3] = {{"paper", 14328, NULL, NULL, NULL, NULL},
                                  {"author", 4057, NULL, NULL, NULL, NULL},
                                  {"term", 7723, NULL, NULL, NULL, NULL}};
-    fo_import_label_edges le[1] = {{"author__writes_label__paper", held, false}};
+    fo_import_label_edges le[2] = {{"author__writes_label__paper", held, false},
+                                   {"author__not_writes__paper", negf, true}};
     fo_import_opts o;
     fo_import_opts_init(&o);
     o.edge_types = et;
@@ -599,7 +606,7 @@ static bool dblp_open(dblp_fx *fx) {
     dwo = fot_path(fx->tmp, "without");
     assert_fo_ok(fo_import(NULL, 0, dwo, &o, NULL));
     o.label_edges = le;
-    o.n_label_edges = 1;
+    o.n_label_edges = fx->negatives ? 2 : 1;
     assert_fo_ok(fo_import(NULL, 0, dw, &o, NULL));
     assert_fo_ok(fo_dataset_open(dw, NULL, &fx->with));
     assert_fo_ok(fo_dataset_open(dwo, NULL, &fx->without));
@@ -608,6 +615,7 @@ static bool dblp_open(dblp_fx *fx) {
   free(pt);
   free(graph);
   free(held);
+  free(negf);
   free(dw);
   free(dwo);
   return true;
@@ -792,6 +800,319 @@ static void threads(void **state) {
   dblp_close(&fx);
 }
 
+/* ---- partitioned datasets (format_version 3 parts carry the supervision rows) --------------- */
+
+/* FNV-1a over everything an ABLP batch holds: per node type its nodes and seed count, per edge
+ * type its edges with their local endpoints, the anchors' local ids, y_positive, y_negative and
+ * the random negatives. */
+static uint64_t ablp_digest(uint64_t h, const fo_ablp_batch_t *b) {
+  for (int32_t t = 0; t < b->sample->n_node_types; t++) {
+    const fo_batch_t *nb = fo_batch_node_type(b->sample, t);
+    h = mix(h, &nb->n_seeds, sizeof nb->n_seeds);
+    h = mix(h, nb->node, (size_t)nb->n_nodes * sizeof *nb->node);
+  }
+  for (int32_t et = 0; et < b->sample->n_edge_types; et++) {
+    const fo_batch_t *eb = fo_batch_edge_type(b->sample, et);
+    h = mix(h, eb->edge, (size_t)eb->n_edges * sizeof *eb->edge);
+    h = mix(h, eb->row, (size_t)eb->n_edges * sizeof *eb->row);
+    h = mix(h, eb->col, (size_t)eb->n_edges * sizeof *eb->col);
+  }
+  h = mix(h, b->anchor_index, (size_t)b->n_anchors * sizeof *b->anchor_index);
+  h = mix(h, &b->n_pos, sizeof b->n_pos);
+  h = mix(h, b->y_positive, (size_t)(2 * b->n_pos) * sizeof *b->y_positive);
+  h = mix(h, &b->n_neg, sizeof b->n_neg);
+  h = mix(h, b->y_negative, (size_t)(2 * b->n_neg) * sizeof *b->y_negative);
+  h = mix(h, b->random_negative, (size_t)(b->n_anchors * b->k) * sizeof *b->random_negative);
+  return h;
+}
+
+static char *partition_into(const char *in, const char *tmp, const char *name,
+                            fo_partition_method m, int32_t P) {
+  fo_partition_opts o;
+  char *out = fot_path(tmp, name);
+  fo_partition_opts_init(&o);
+  o.n_parts = P;
+  o.method = m;
+  o.seed = 5;
+  assert_fo_ok(fo_partition(in, out, &o, NULL));
+  return out;
+}
+
+/* The digest of the ABLP batches of anchors (n of them, in batches of bs) over d. */
+static uint64_t ablp_run(const fo_dataset_t *d, const fo_ablp_opts *o, const int64_t *anchors,
+                         int64_t n, int64_t bs) {
+  fo_ablp_sampler_t *s;
+  fo_ablp_batch_t *b;
+  uint64_t h = UINT64_C(1469598103934665603);
+  assert_fo_ok(fo_ablp_sampler_create(d, o, &s));
+  assert_fo_ok(fo_ablp_batch_create(&b));
+  for (int64_t i = 0; i < n; i += bs) {
+    assert_fo_ok(fo_ablp_sampler_sample(s, anchors + i, n - i < bs ? n - i : bs, 2,
+                                        (uint64_t)(i / bs), b));
+    h = ablp_digest(h, b);
+  }
+  fo_ablp_sampler_destroy(s);
+  fo_ablp_batch_destroy(b);
+  return h;
+}
+
+/* The tiny graph in 1, 2 and 3 parts (range and hash): every part holds exactly its anchors'
+ * supervision rows, the parts verify, and the ABLP batches are the unpartitioned ones, field
+ * for field, with y_positive / y_negative as tiny_exact gives them. */
+static void partitioned_tiny(void **state) {
+  tiny t;
+  fo_ablp_opts o;
+  fo_ablp_batch_t *want, *got;
+  fo_ablp_sampler_t *s;
+  int32_t f[2] = {-1, 1};
+  int64_t anchors[4] = {0, 1, 0, 2};
+  (void)state;
+  tiny_open(&t, true, true);
+  fo_ablp_opts_init(&o);
+  o.sampler.fanouts = f;
+  o.sampler.n_hops = 2;
+  o.num_random_negatives = 2;
+  assert_fo_ok(fo_ablp_batch_create(&want));
+  assert_fo_ok(fo_ablp_batch_create(&got));
+  assert_fo_ok(fo_ablp_sampler_create(t.d, &o, &s));
+  assert_fo_ok(fo_ablp_sampler_sample(s, anchors, 4, 1, 7, want));
+  fo_ablp_sampler_destroy(s);
+  for (int m = 0; m < 2; m++)
+    for (int32_t P = 1; P <= 3; P++) {
+      char name[16];
+      char *pdir;
+      fo_dataset_t *pd;
+      fo_edge_type ty;
+      int64_t held[2] = {0, 0};
+      snprintf(name, sizeof name, "p%d%d", m, (int)P);
+      pdir = partition_into(t.dir, t.tmp, name, m ? FO_PARTITION_HASH : FO_PARTITION_RANGE, P);
+      assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+      assert_fo_ok(fo_dataset_verify(pd));
+      assert_int_equal(fo_dataset_num_label_edge_types(pd), 2);
+      assert_int_equal(fo_dataset_num_edge_types(pd), 2); /* buys, rev_buys: still traversed only */
+      assert_fo_ok(fo_dataset_label_edge_type(pd, 1, &ty));
+      assert_string_equal(ty.name, "user__dislikes__item");
+      assert_int_equal(ty.label, FO_LABEL_NEGATIVE);
+      assert_int_equal(ty.n_edges, 2);
+      for (int k = 0; k < P; k++) {
+        /* each part: the CSR rows of the users it owns, no CSC */
+        const fo_dataset_t *pk = fo_dataset_part(pd, k);
+        const fo_dataset_t *users = fo_dataset_node_data(pk, 0);
+        fo_topology lt;
+        for (int32_t i = 0; i < 2; i++) {
+          assert_fo_ok(fo_dataset_label_edge_topology(pk, i, FO_EDGE_DIR_OUT, &lt));
+          assert_int_equal(lt.n_rows, fo_dataset_num_rows(users));
+          held[i] += lt.n_edges;
+          assert_fo_error(fo_dataset_label_edge_topology(pk, i, FO_EDGE_DIR_IN, &lt), FO_EINVAL,
+                          "has no CSC");
+        }
+      }
+      assert_int_equal(held[0], 2);
+      assert_int_equal(held[1], 2);
+      {
+        fo_topology lt;
+        assert_fo_error(fo_dataset_label_edge_topology(pd, 0, FO_EDGE_DIR_OUT, &lt), FO_EINVAL,
+                        "are in its parts");
+      }
+      assert_fo_ok(fo_ablp_sampler_create(pd, &o, &s));
+      assert_fo_ok(fo_ablp_sampler_sample(s, anchors, 4, 1, 7, got));
+      assert_int_equal(got->n_pos, 2);
+      {
+        const int64_t yp[4] = {0, 1, 0, 1}, yn[4] = {0, 2, 2, 1}; /* (user 0, item 1), (user 2, item 0) */
+        const fo_batch_t *I = fo_batch_node_type(got->sample, got->label_type);
+        assert_memory_equal(got->y_positive, yp, sizeof yp);
+        assert_int_equal(got->n_neg, 2);
+        assert_memory_equal(got->y_negative, yn, sizeof yn);
+        assert_int_equal(I->node[0], 2);
+        assert_int_equal(I->node[1], 0);
+        assert_int_equal(I->node[2], 1);
+      }
+      assert_true(ablp_digest(1, got) == ablp_digest(1, want));
+      for (int32_t tt = 0; tt < 2; tt++) {
+        const fo_batch_t *x = fo_batch_node_type(want->sample, tt), *y = fo_batch_node_type(got->sample, tt);
+        assert_int_equal(x->n_nodes, y->n_nodes);
+        assert_memory_equal(x->node, y->node, (size_t)x->n_nodes * sizeof *x->node);
+      }
+      assert_memory_equal(got->random_negative, want->random_negative, 8 * sizeof *got->random_negative);
+      fo_ablp_sampler_destroy(s);
+      /* a part opened on its own is refused by name */
+      if (m == 0 && P == 2) {
+        char *p0 = fot_path(pdir, "part-0");
+        fo_dataset_t *d0;
+        assert_fo_ok(fo_dataset_open(p0, NULL, &d0));
+        assert_fo_error(fo_ablp_sampler_create(d0, &o, &s), FO_EINVAL,
+                        "is one part of a partitioned dataset");
+        fo_dataset_close(d0);
+        free(p0);
+      }
+      fo_dataset_close(pd);
+      free(pdir);
+    }
+  fo_ablp_batch_destroy(want);
+  fo_ablp_batch_destroy(got);
+  tiny_close(&t);
+}
+
+/* Manifests: a partitioned dataset with supervision types is format_version 3, top and parts;
+ * one relabelled 2 (what a reader of version 2 would see) is refused, so is a part that lacks
+ * the supervision types (an older partition's part), and a partition of a dataset without
+ * them stays version 2 and ABLP over it names the cause. */
+static void partitioned_manifests(void **state) {
+  tiny t;
+  char *pdir, *p, *man, *bad, *at, *p1, *man1;
+  size_t mlen;
+  fo_dataset_t *d;
+  fo_ablp_opts o;
+  fo_ablp_sampler_t *s;
+  int32_t f[1] = {1};
+  (void)state;
+  tiny_open(&t, true, false);
+  pdir = partition_into(t.dir, t.tmp, "p", FO_PARTITION_HASH, 2);
+  p = fot_path(pdir, "fanout.json");
+  man = fot_read_file(p, &mlen);
+  assert_non_null(strstr(man, "\"format_version\": 3"));
+  assert_non_null(strstr(man, "\"labels_only\": true"));
+  bad = strdup(man);
+  at = strstr(bad, "\"format_version\": 3");
+  at[18] = '2';
+  fot_write_file(p, bad);
+  assert_fo_error(fo_dataset_open(pdir, NULL, &d), FO_EFORMAT,
+                  "is labels_only in a format_version 2 manifest");
+  free(bad);
+  fot_write_file(p, man);
+  /* part 1 without its supervision types: the top level lists them, the part does not */
+  p1 = fot_path(pdir, "part-1/fanout.json");
+  man1 = fot_read_file(p1, &mlen);
+  {
+    json_error_t je;
+    json_t *root = json_loads(man1, 0, &je), *ets = json_object_get(root, "edge_types");
+    char *text;
+    assert_non_null(root);
+    while (json_array_size(ets) > 1) json_array_remove(ets, json_array_size(ets) - 1);
+    json_object_set_new(root, "format_version", json_integer(2));
+    text = json_dumps(root, JSON_INDENT(1));
+    fot_write_file(p1, text);
+    free(text);
+    json_decref(root);
+  }
+  assert_fo_error(fo_dataset_open(pdir, NULL, &d), FO_EFORMAT,
+                  "its labels-only (supervision) edge types or their CSR rows differ (0 in the part, 2 listed)");
+  fot_write_file(p1, man1);
+  assert_fo_ok(fo_dataset_open(pdir, NULL, &d));
+  fo_dataset_close(d);
+  free(man1);
+  free(p1);
+  free(man);
+  free(p);
+  free(pdir);
+  tiny_close(&t);
+  /* without supervision types: version 2, as before */
+  {
+    fot_edges e = {0};
+    fot_ds g;
+    fo_import_opts io;
+    fot_cycle(6, &e);
+    fo_import_opts_init(&io);
+    fot_ds_edges(&g, &e, NULL, &io);
+    pdir = partition_into(g.dir, g.tmp, "p", FO_PARTITION_HASH, 2);
+    p = fot_path(pdir, "fanout.json");
+    man = fot_read_file(p, &mlen);
+    assert_null(strstr(man, "\"format_version\": 3"));
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &d));
+    fo_ablp_opts_init(&o);
+    o.sampler.fanouts = f;
+    o.sampler.n_hops = 1;
+    assert_fo_error(fo_ablp_sampler_create(d, &o, &s), FO_EINVAL,
+                    "partitions made before format_version 3 did not carry them");
+    fo_dataset_close(d);
+    free(man);
+    free(p);
+    free(pdir);
+    fot_edges_free(&e);
+    fot_ds_close(&g);
+  }
+}
+
+/* DBLP with held-out positives and hard negatives, in 2 and 3 parts (hash, range): every
+ * author as an anchor, 2 hops, 3 strict random negatives each: the digest of every batch field
+ * equals the unpartitioned one's, and 3 threads over the 3-part dataset agree with it. */
+static void partitioned_dblp(void **state) {
+  dblp_fx fx = {0};
+  fo_ablp_opts o;
+  int32_t f[2] = {4, 3};
+  int64_t *anchors = malloc(4057 * sizeof *anchors);
+  uint64_t want;
+  (void)state;
+  fx.negatives = true;
+  if (!dblp_open(&fx)) {
+    free(anchors);
+    skip();
+  }
+  for (int64_t i = 0; i < 4057; i++) anchors[i] = (i * 1237) % 4057; /* every author, mixed */
+  fo_ablp_opts_init(&o);
+  o.sampler.fanouts = f;
+  o.sampler.n_hops = 2;
+  o.sampler.seed = 17;
+  o.supervision_edge_type = "writes_label";
+  o.num_random_negatives = 3;
+  want = ablp_run(fx.with, &o, anchors, 4057, 256);
+  {
+    /* the held-out edges appear as y_positive and the hard negatives as y_negative */
+    fo_ablp_sampler_t *s;
+    fo_ablp_batch_t *b;
+    int64_t pos = 0, neg = 0;
+    assert_fo_ok(fo_ablp_sampler_create(fx.with, &o, &s));
+    assert_int_equal(fo_ablp_sampler_negative_type(s), 1);
+    assert_fo_ok(fo_ablp_batch_create(&b));
+    for (int64_t i = 0; i < 4057; i += 1024) {
+      assert_fo_ok(fo_ablp_sampler_sample(s, anchors + i, 4057 - i < 1024 ? 4057 - i : 1024, 0, 0, b));
+      pos += b->n_pos;
+      neg += b->n_neg;
+    }
+    assert_int_equal(pos, fx.n_held);
+    assert_true(neg > 1000);
+    fo_ablp_sampler_destroy(s);
+    fo_ablp_batch_destroy(b);
+  }
+  {
+    char *with = fot_path(fx.tmp, "with");
+    for (int m = 0; m < 2; m++)
+      for (int32_t P = 2; P <= 3; P++) {
+        char name[16];
+        char *pdir;
+        fo_dataset_t *pd;
+        uint64_t got;
+        snprintf(name, sizeof name, "p%d%d", m, (int)P);
+        pdir = partition_into(with, fx.tmp, name, m ? FO_PARTITION_RANGE : FO_PARTITION_HASH, P);
+        assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+        got = ablp_run(pd, &o, anchors, 4057, 256);
+        print_message("DBLP ABLP, %s %d parts: digest %016llx (unpartitioned %016llx)\n",
+                      m ? "range" : "hash", (int)P, (unsigned long long)got, (unsigned long long)want);
+        assert_true(got == want);
+        if (P == 3 && !m) {
+          /* threads over the parts: run_job's batches, the unpartitioned dataset's digest */
+          job jobs[3];
+          pthread_t th[2];
+          jobs[0] = (job){fx.with, 0, 0};
+          run_job(&jobs[0]);
+          for (int i = 1; i < 3; i++) jobs[i] = (job){pd, 0, 0};
+          for (int i = 0; i < 2; i++)
+            assert_int_equal(pthread_create(&th[i], NULL, run_job, &jobs[i + 1]), 0);
+          for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+          for (int i = 0; i < 3; i++) {
+            if (jobs[i].rc != FO_OK) fail_msg("job %d: %s", i, fo_status_name(jobs[i].rc));
+            assert_true(jobs[i].digest == jobs[0].digest);
+          }
+        }
+        fo_dataset_close(pd);
+        free(pdir);
+      }
+    free(with);
+  }
+  dblp_close(&fx);
+  free(anchors);
+}
+
 /* ---- the loader ------------------------------------------------------------------------------ */
 
 static void loader(void **state) {
@@ -835,6 +1156,8 @@ int main(void) {
       cmocka_unit_test(errors),            cmocka_unit_test(import_errors),
       cmocka_unit_test(dblp_never_traversed), cmocka_unit_test(threads),
       cmocka_unit_test(loader),
+      cmocka_unit_test(partitioned_tiny), cmocka_unit_test(partitioned_manifests),
+      cmocka_unit_test(partitioned_dblp),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

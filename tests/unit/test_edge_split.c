@@ -7,6 +7,8 @@
  */
 #include "support.h"
 
+#include "fanout/partition.h"
+
 #include "fanout/link.h"
 
 #include <sys/stat.h>
@@ -330,6 +332,47 @@ static void loader(void **state) {
   }
   fo_link_loader_destroy(L1);
   fo_link_loader_destroy(L2);
+  /* over 2 and 3 hash parts: the split (with its stored endpoints) gives the same batches */
+  for (int32_t P = 2; P <= 3; P++) {
+    fo_partition_opts po;
+    fo_dataset_t *pd;
+    char *pdir = fot_path(tmp, P == 2 ? "p2" : "p3");
+    const int64_t *pids;
+    int64_t pn;
+    fo_partition_opts_init(&po);
+    po.n_parts = P;
+    assert_fo_ok(fo_partition(g, pdir, &po, NULL));
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    assert_fo_ok(fo_dataset_verify(pd));
+    assert_fo_ok(fo_dataset_edge_split(pd, 0, "train", &pids, &pn));
+    assert_int_equal(pn, 300);
+    assert_memory_equal(pids, ids, 300 * sizeof *ids);
+    lo.edge_label_index = NULL;
+    lo.n_edges = 0;
+    lo.edge_split = "train";
+    assert_fo_ok(fo_link_loader_create(d, &lo, &L1));
+    assert_fo_ok(fo_link_loader_create(pd, &lo, &L2));
+    for (int nb = 0;; nb++) {
+      fo_link_loader_batch_t *b1, *b2;
+      uint64_t h1;
+      assert_fo_ok(fo_link_loader_next(L1, &b1));
+      h1 = b1 ? fo_link_loader_batch_digest(b1) : 0;
+      assert_fo_ok(fo_link_loader_next(L2, &b2));
+      assert_true(!b1 == !b2);
+      if (!b1) {
+        assert_int_equal(nb, 5);
+        break;
+      }
+      assert_true(h1 == fo_link_loader_batch_digest(b2));
+    }
+    fo_link_loader_destroy(L1);
+    fo_link_loader_destroy(L2);
+    fo_dataset_close(pd);
+    free(pdir);
+  }
+  lo.edge_split = NULL;
+  lo.edge_label_index = eli;
+  lo.n_edges = 300;
   /* errors: a split with explicit edges, an unknown split */
   lo.edge_split = "train";
   assert_fo_error(fo_link_loader_create(d, &lo, &L1), FO_EINVAL,
