@@ -50,6 +50,12 @@
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
+#   python_link  fanout.DistLinkNeighborLoader (py_dist_link.py): every rank's batches equal
+#            LinkNeighborLoader's over the unpartitioned graph array by array (2 ranks over
+#            hash and METIS parts, 4 ranks as 2 machines x 2; binary and triplet, strict or
+#            not, exclusion, labels, tail keep/drop/pad), bad arguments and options that
+#            differ on one rank raising on every rank, a rank's uncaught argument error
+#            stopping the others (skipped where the Python module is not built)
 set -u
 export LC_ALL=C
 case_name=${1:?usage: run.sh CASE}
@@ -621,6 +627,40 @@ open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))"
   if [ "$(grep -c 'option neg_sampling differs' dis.out)" = 2 ]; then
     echo "ok   link options that differ: every rank fails naming neg_sampling"
   else fail "link options that differ"; cat dis.out; fi
+  ;;
+python_link)
+  # fanout.DistLinkNeighborLoader (tests/mpi/py_dist_link.py) over the build's module
+  if [ ! -f "${PYFANOUT:-}/fanout/__init__.py" ] || ! PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    echo "SKIP: the Python module is not built here (PYFANOUT=${PYFANOUT:-})"
+    exit 77
+  fi
+  export PYTHONPATH=$PYFANOUT PYTHONDONTWRITEBYTECODE=1
+  here=$(dirname "${BASH_SOURCE[0]}")
+  for t in 2:cora-h2:1 2:cora-m2:1 4:cora-h2:2; do
+    IFS=: read -r n parts ppm <<< "$t"
+    if mpi "$n" $PY "$here/py_dist_link.py" same "$D/$parts" "$D/cora" "$ppm" > same.out 2>&1 &&
+      [ "$(grep -c '^ok   python link rank' same.out)" = "$n" ]; then
+      echo "ok   python link over $parts, $n ranks: $(grep '^ok' same.out | head -1 | cut -d: -f2-)"
+    else fail "python link over $parts, $n ranks"; cat same.out; fi
+  done
+  if mpi 2 $PY "$here/py_dist_link.py" errors "$D/cora-h2" 1 > err.out 2>&1 &&
+    [ "$(grep -c '^ok   python link errors' err.out)" = 2 ]; then
+    echo "ok   python link: $(grep '^ok' err.out | head -1 | cut -d: -f2-) on each of 2 ranks"
+  else fail "python link errors"; cat err.out; fi
+  # rank 1 alone refuses its seed edges (before the collective create) and aborts the context
+  # with the message: rank 0, waiting in the create, raises with it; left uncaught instead, the
+  # exit ends the job (MPI_Abort) naming it. Neither waits for the deadline (60 s).
+  timed 2 $PY "$here/py_dist_link.py" abort "$D/cora-h2" 1 > /dev/null
+  if [ $rc != 0 ] && grep -q '^rank 1: raised ValueError .*edge_label_index\[1\]\[3\] = 1000000 is not a node id in \[0, 2708)' out.txt &&
+    grep -q '^rank 0: raised RuntimeError .*rank 1 (machine 1, local rank 0) stopped the job: ValueError: edge_label_index\[1\]\[3\] = 1000000' out.txt &&
+    awk -v t="$secs" 'BEGIN { exit !(t < 30) }'; then
+    echo "ok   python link: rank 1's argument error and abort raise on rank 0 (exit $rc, $secs s)"
+  else fail "python link abort: exit $rc, $secs s"; cat out.txt err.txt; fi
+  timed 2 $PY "$here/py_dist_link.py" uncaught "$D/cora-h2" 1 > /dev/null
+  if [ $rc != 0 ] && grep -q 'ending the MPI job (MPI_Abort): rank 1 .*stopped the job: uncaught ValueError: edge_label_index\[1\]\[3\]' err.txt &&
+    awk -v t="$secs" 'BEGIN { exit !(t < 30) }'; then
+    echo "ok   python link: rank 1's uncaught argument error ends the job (exit $rc, $secs s)"
+  else fail "python link uncaught: exit $rc, $secs s"; cat out.txt err.txt; fi
   ;;
 temporal)
   # weighted and temporal sampling over MPI: the hop requests carry the mode and each node's
