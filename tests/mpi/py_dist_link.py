@@ -10,7 +10,8 @@ tests/mpi/run.sh, case "python_link"; PYTHONPATH names the build's python/ direc
                          and each rank gets exactly the batch indexes its tail mode deals it
                          (prints "ok   python link rank R: ...")
   errors PARTS PPM       bad arguments raise on every rank naming the argument (dtype, shape,
-                         range, labels, times, negatives, tail, context); options that differ
+                         range, labels, times, negatives, tail, context, an edge split the
+                         parts do not have); options that differ
                          on one rank (negative amount, batch size, seed edges) raise ValueError
                          on every rank naming the option; the context still works afterwards
                          (prints "ok   python link errors rank R: N checks")
@@ -186,6 +187,12 @@ def errors(parts, ppm):
            lambda: mk(seed_placement="local", tail="pad"))
     expect(RuntimeError, "temporal", lambda: mk(edge_label_time=np.arange(4), time_attr="edge",
                                                   exclude_seed_edges=True))
+    # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
+    expect(ValueError, "has no edge split 'train'", lambda: mk(edge_label_index="train"))
+    expect(ValueError, "edge_label: not with the edge split 'train'",
+           lambda: mk(edge_label_index="train", edge_label=[1]))
+    expect(ValueError, "edge_label_time: not with the edge split 'train' in a distributed loader",
+           lambda: mk(edge_label_index="train", edge_label_time=[1], time_attr="edge"))
     # options that differ on rank 1: every rank raises naming the option (not a hang)
     one = ctx.rank == 1
     expect(ValueError, "option neg_sampling differs between processes: rank 0 has binary 1, "
