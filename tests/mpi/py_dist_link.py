@@ -15,6 +15,14 @@ tests/mpi/run.sh, case "python_link"; PYTHONPATH names the build's python/ direc
                          on one rank (negative amount, batch size, seed edges) raise ValueError
                          on every rank naming the option; the context still works afterwards
                          (prints "ok   python link errors rank R: N checks")
+  typed PARTS PLAIN PPM  a typed partitioned dataset, seed edges of paper__writes__author
+                         (given as ((src, rel, dst), [2, B]) and as edge_type="src__rel__dst"):
+                         every rank's batches equal LinkNeighborLoader's over PLAIN per node
+                         and edge type (n_id_dict, e_id_dict, edge_index_dict, x_dict) and in
+                         edge_label_index, edge_label, input_id, triplet indices and counts
+                         (binary and triplet, exclusion of the edges and their reverses); ids
+                         out of the dst type's range and an unknown edge type raise naming them
+                         (prints "ok   python link typed rank R: ...")
   abort PARTS PPM        rank 1 alone gives a seed id out of range (refused before the
                          collective step) and calls ctx.abort with the message: rank 0, waiting
                          in the collective create, raises with it (prints "rank R: raised ...")
@@ -22,6 +30,7 @@ tests/mpi/run.sh, case "python_link"; PYTHONPATH names the build's python/ direc
                          context and the exit ends the job (MPI_Abort), no rank waits for the
                          deadline
 """
+import functools
 import os
 import sys
 import time
@@ -122,6 +131,76 @@ def same(parts, plain, ppm):
         f"LinkNeighborLoader's ({R} ranks, {link_req} LINK requests)")
 
 
+TYPED_ET = ("paper", "writes", "author")
+TYPED_CASES = [
+    ("binary strict", dict(neg_sampling=("binary", 1.0), shuffle=True)),
+    ("triplet 2 exclude", dict(neg_sampling=("triplet", 2), exclude_seed_edges=True)),
+    ("binary non-strict exclude", dict(neg_sampling=("binary", 1.0), strict=False,
+                                       exclude_seed_edges=True, shuffle=True)),
+]
+
+
+def typed(parts, plain, ppm):
+    fails, checked, excluded = [], 0, 0
+    single = fanout.Dataset(plain)
+    eli = single.edge_endpoints(np.random.default_rng(3).choice(
+        single.num_edges_dict[TYPED_ET], 100, replace=False), TYPED_ET)
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        R, r = ctx.world_size, ctx.rank
+        ds = ctx.open_dataset(parts)
+        for i, (name, args) in enumerate(TYPED_CASES):
+            kw = dict(num_neighbors=[4, 3], batch_size=16, seed=4, **args)
+            if i % 2:  # both ways of naming the edge type
+                seeds = dict(edge_label_index=eli, edge_type="paper__writes__author")
+            else:
+                seeds = dict(edge_label_index=(TYPED_ET, eli))
+            want = {b.index: b for b in fanout.LinkNeighborLoader(single, **seeds, **kw)}
+            got = list(fanout.DistLinkNeighborLoader(ctx, ds, **seeds, **kw))
+            B = len(want)
+            if [b.index for b in got] != list(range(r, B, R)):
+                fails.append(f"{name}: batches {[b.index for b in got]} of {B}")
+            for b in got:
+                w = want[b.index]
+                if b.edge_type != TYPED_ET:
+                    fails.append(f"{name}: batch {b.index}: edge_type {b.edge_type}")
+                for k in ("n_id_dict", "e_id_dict", "edge_index_dict", "x_dict",
+                          "num_sampled_nodes_dict"):
+                    g, ww = getattr(b, k), getattr(w, k)
+                    if set(g) != set(ww) or not all(np.array_equal(g[t], ww[t]) for t in g):
+                        fails.append(f"{name}: batch {b.index}: {k} differs from "
+                                     f"LinkNeighborLoader's")
+                if set(b.x_dict) != {"paper", "author"}:
+                    fails.append(f"{name}: batch {b.index}: x_dict has {sorted(b.x_dict)}")
+                for k in ("edge_label_index", "edge_label", "input_id", "num_neg",
+                          "num_neg_missing", "num_excluded", "src_index", "dst_pos_index",
+                          "dst_neg_index"):
+                    if hasattr(w, k) != hasattr(b, k) or (
+                            hasattr(w, k) and not np.array_equal(getattr(b, k), getattr(w, k))):
+                        fails.append(f"{name}: batch {b.index}: {k} differs")
+                excluded += b.num_excluded
+                checked += 1
+            del got
+        # range of the dst type (author: 150 nodes), an unknown edge type
+        for exc, text, bad in (
+                (ValueError, "edge_label_index[1][1] = 150 is not a node id in [0, 150)",
+                 dict(edge_label_index=(TYPED_ET, np.array([[0, 1], [2, 150]])))),
+                (ValueError, "edge_type", dict(edge_label_index=eli, edge_type="paper__reads__author"))):
+            try:
+                fanout.DistLinkNeighborLoader(ctx, ds, num_neighbors=[2], **bad)
+            except exc as e:
+                if text not in str(e):
+                    fails.append(f"{exc.__name__} without {text!r}: {e}")
+            else:
+                fails.append(f"no {exc.__name__} ({text!r})")
+    if not excluded:
+        fails.append("no seed edge excluded (the exclusion cases test nothing)")
+    if fails:
+        say("\n".join(f"FAIL: rank {r}: {f}" for f in fails[:20]))
+        sys.exit(1)
+    say(f"ok   python link typed rank {r}: {checked} batches of {len(TYPED_CASES)} option sets "
+        f"equal LinkNeighborLoader's ({R} ranks, {excluded} positions excluded)")
+
+
 def errors(parts, ppm):
     fails, n = [], [0]
     ctx = fanout.DistContext(procs_per_machine=ppm, deadline=60)
@@ -211,7 +290,7 @@ def errors(parts, ppm):
     got = sum(1 for _ in loader)
     if got != len(loader) or got != 2 // ctx.world_size + (ctx.rank < 2 % ctx.world_size):
         fails.append(f"{got} batches after the errors, len {len(loader)}")
-    expect(TypeError, "sample: not available", lambda: loader.sample([0], [1]))
+    expect(TypeError, "sample: not available", functools.partial(loader.sample, [0], [1]))
     expect(RuntimeError, "still use", ctx.finalize)
     del loader
     ctx.finalize()
@@ -248,6 +327,8 @@ if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "same":
         same(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif mode == "typed":
+        typed(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif mode == "errors":
         errors(sys.argv[2], int(sys.argv[3]))
     elif mode in ("abort", "uncaught"):

@@ -55,7 +55,9 @@
 #            hash and METIS parts, 4 ranks as 2 machines x 2; binary and triplet, strict or
 #            not, exclusion, labels, tail keep/drop/pad), bad arguments and options that
 #            differ on one rank raising on every rank, a rank's uncaught argument error
-#            stopping the others (skipped where the Python module is not built)
+#            stopping the others; a typed graph's paper__writes__author seed edges over hash
+#            and METIS parts: batches equal per node and edge type (skipped where the Python
+#            module is not built)
 set -u
 export LC_ALL=C
 case_name=${1:?usage: run.sh CASE}
@@ -642,6 +644,35 @@ python_link)
       [ "$(grep -c '^ok   python link rank' same.out)" = "$n" ]; then
       echo "ok   python link over $parts, $n ranks: $(grep '^ok' same.out | head -1 | cut -d: -f2-)"
     else fail "python link over $parts, $n ranks"; cat same.out; fi
+  done
+  # a typed graph (papers, authors, terms; writes, cites, has and their reverses; features of
+  # papers and authors): seed edges of paper__writes__author over hash and METIS parts
+  if ! (
+    mkdir -p typed && cd typed && $PY - << 'EOF' &&
+import numpy as np
+rng = np.random.default_rng(11)
+n = {"paper": 400, "author": 150, "term": 60}
+for name, s, d, m in (("pa", "paper", "author", 900), ("pp", "paper", "paper", 1200),
+                      ("pt", "paper", "term", 800)):
+    with open(name + ".txt", "w") as f:
+        for a, b in zip(rng.integers(0, n[s], m), rng.integers(0, n[d], m)):
+            f.write(f"{a} {b}\n")
+np.save("px.npy", rng.standard_normal((400, 6)).astype(np.float32))
+np.save("ax.npy", rng.standard_normal((150, 4)).astype(np.float32))
+EOF
+      rm -rf g g-hash2 g-metis2 &&
+      "$FANOUT" import -q --edge-type paper,writes,author pa.txt --edge-type paper,cites,paper pp.txt \
+        --edge-type paper,has,term pt.txt --num-nodes paper=400 --num-nodes author=150 \
+        --num-nodes term=60 --reverse-edges --csc --csr --features paper=px.npy \
+        --features author=ax.npy -o g > /dev/null &&
+      "$FANOUT" partition g -n 2 -q -o g-hash2 > /dev/null &&
+      "$FANOUT" partition g -n 2 --method metis -q -o g-metis2 > /dev/null
+  ); then fail "python link typed: the typed graph's import or partition"; fi
+  for parts in g-hash2 g-metis2; do
+    if mpi 2 $PY "$here/py_dist_link.py" typed "typed/$parts" typed/g 1 > typed.out 2>&1 &&
+      [ "$(grep -c '^ok   python link typed rank' typed.out)" = 2 ]; then
+      echo "ok   python link typed over $parts, 2 ranks: $(grep '^ok' typed.out | head -1 | cut -d: -f2-)"
+    else fail "python link typed over $parts"; cat typed.out; fi
   done
   if mpi 2 $PY "$here/py_dist_link.py" errors "$D/cora-h2" 1 > err.out 2>&1 &&
     [ "$(grep -c '^ok   python link errors' err.out)" = 2 ]; then
