@@ -530,9 +530,13 @@ static PyObject *dl_start_epoch(dist_link_loader *self, PyObject *args) {
 static PyObject *dl_num_batches(dist_link_loader *self, PyObject *unused) {
   int64_t n;
   if (dl_ready(self) < 0) return NULL;
-  pthread_mutex_lock(&self->mu); /* start_epoch may be dealing this epoch's batches */
+  /* start_epoch may be dealing this epoch's batches; the GIL released while waiting (a next()
+   * holding the mutex needs the GIL to finish) */
+  Py_BEGIN_ALLOW_THREADS
+  pthread_mutex_lock(&self->mu);
   n = fo_link_loader_num_batches(self->L);
   pthread_mutex_unlock(&self->mu);
+  Py_END_ALLOW_THREADS
   return PyLong_FromLongLong(n);
 }
 
