@@ -23,6 +23,11 @@ tests/mpi/run.sh, case "python_link"; PYTHONPATH names the build's python/ direc
                          (binary and triplet, exclusion of the edges and their reverses); ids
                          out of the dst type's range and an unknown edge type raise naming them
                          (prints "ok   python link typed rank R: ...")
+  temporal PARTS PLAIN PPM  a graph with edge times: edge_label_time seeds, time_attr "edge",
+                         temporal_strategy uniform and last, binary negatives: every rank's
+                         batches equal LinkNeighborLoader's (n_id, e_id, edge_index, batch,
+                         edge_label_index, edge_label, input_id) (prints "ok   python link
+                         temporal rank R: ...")
   abort PARTS PPM        rank 1 alone gives a seed id out of range (refused before the
                          collective step) and calls ctx.abort with the message: rank 0, waiting
                          in the collective create, raises with it (prints "rank R: raised ...")
@@ -201,6 +206,40 @@ def typed(parts, plain, ppm):
         f"equal LinkNeighborLoader's ({R} ranks, {excluded} positions excluded)")
 
 
+def temporal(parts, plain, ppm):
+    fails, checked = [], 0
+    single = fanout.Dataset(plain)
+    rng = np.random.default_rng(1)
+    eli = single.edge_endpoints(rng.choice(single.num_edges, 80, replace=False))
+    t = rng.integers(100, 1000, 80)
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        R, r = ctx.world_size, ctx.rank
+        ds = ctx.open_dataset(parts)
+        for strategy in ("uniform", "last"):
+            kw = dict(num_neighbors=[4, 3], batch_size=16, seed=4, shuffle=True,
+                      neg_sampling=("binary", 1.0), edge_label_index=eli, edge_label_time=t,
+                      time_attr="edge", temporal_strategy=strategy)
+            want = {b.index: b for b in fanout.LinkNeighborLoader(single, **kw)}
+            got = list(fanout.DistLinkNeighborLoader(ctx, ds, **kw))
+            if [b.index for b in got] != list(range(r, len(want), R)):
+                fails.append(f"{strategy}: batches {[b.index for b in got]} of {len(want)}")
+            for b in got:
+                for k in ("n_id", "e_id", "edge_index", "batch", "x", "edge_label_index",
+                          "edge_label", "input_id", "num_neg_missing"):
+                    if hasattr(b, k) != hasattr(want[b.index], k) or (hasattr(b, k) and not
+                            np.array_equal(getattr(b, k), getattr(want[b.index], k))):
+                        fails.append(f"{strategy}: batch {b.index}: {k} differs")
+                if not hasattr(b, "batch"):
+                    fails.append(f"{strategy}: batch {b.index}: no batch (temporal is disjoint)")
+                checked += 1
+            del got
+    if fails:
+        say("\n".join(f"FAIL: rank {r}: {f}" for f in fails[:20]))
+        sys.exit(1)
+    say(f"ok   python link temporal rank {r}: {checked} batches (uniform and last) equal "
+        f"LinkNeighborLoader's ({R} ranks)")
+
+
 def errors(parts, ppm):
     fails, n = [], [0]
     ctx = fanout.DistContext(procs_per_machine=ppm, deadline=60)
@@ -329,6 +368,8 @@ if __name__ == "__main__":
         same(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif mode == "typed":
         typed(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif mode == "temporal":
+        temporal(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif mode == "errors":
         errors(sys.argv[2], int(sys.argv[3]))
     elif mode in ("abort", "uncaught"):

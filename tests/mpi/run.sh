@@ -56,8 +56,9 @@
 #            not, exclusion, labels, tail keep/drop/pad), bad arguments and options that
 #            differ on one rank raising on every rank, a rank's uncaught argument error
 #            stopping the others; a typed graph's paper__writes__author seed edges over hash
-#            and METIS parts: batches equal per node and edge type (skipped where the Python
-#            module is not built)
+#            and METIS parts: batches equal per node and edge type; temporal seed edges
+#            (edge_label_time, uniform and last) on a graph with edge times (skipped where the
+#            Python module is not built)
 set -u
 export LC_ALL=C
 case_name=${1:?usage: run.sh CASE}
@@ -674,6 +675,24 @@ EOF
       echo "ok   python link typed over $parts, 2 ranks: $(grep '^ok' typed.out | head -1 | cut -d: -f2-)"
     else fail "python link typed over $parts"; cat typed.out; fi
   done
+  # a graph with edge times: temporal link batches (edge_label_time) over hash parts
+  if ! (
+    mkdir -p temporal && cd temporal && $PY - << 'EOF' &&
+import numpy as np
+rng = np.random.default_rng(23)
+n, m = 400, 6000
+with open("g.txt", "w") as f:
+    for s, d in zip(rng.integers(0, n, m), rng.integers(0, n // 4, m)):
+        f.write(f"{s} {d}\n")
+np.save("t.npy", rng.integers(0, 1000, m).astype(np.int64))
+EOF
+      rm -rf g g-h2 && "$FANOUT" import -q g.txt --num-nodes 400 --edge-time t.npy -o g > /dev/null &&
+      "$FANOUT" partition g -n 2 -q -o g-h2 > /dev/null
+  ); then fail "python link temporal: the graph's import or partition"; fi
+  if mpi 2 $PY "$here/py_dist_link.py" temporal temporal/g-h2 temporal/g 1 > temporal.out 2>&1 &&
+    [ "$(grep -c '^ok   python link temporal rank' temporal.out)" = 2 ]; then
+    echo "ok   python link temporal over g-h2, 2 ranks: $(grep '^ok' temporal.out | head -1 | cut -d: -f2-)"
+  else fail "python link temporal"; cat temporal.out; fi
   if mpi 2 $PY "$here/py_dist_link.py" errors "$D/cora-h2" 1 > err.out 2>&1 &&
     [ "$(grep -c '^ok   python link errors' err.out)" = 2 ]; then
     echo "ok   python link: $(grep '^ok' err.out | head -1 | cut -d: -f2-) on each of 2 ranks"
