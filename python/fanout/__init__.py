@@ -53,6 +53,7 @@ __all__ = [
     "Batch",
     "Dataset",
     "DistContext",
+    "DistLinkNeighborLoader",
     "DistNeighborLoader",
     "EdgeTypeView",
     "FormatError",
@@ -975,7 +976,8 @@ class LinkNeighborLoader:
                  replace: bool = False, edge_dir: str = "in", epoch: int = 0,
                  features: bool = True, edge_type: Any = None, neg_sampling_ratio: Any = None,
                  edge_label_time: Any = None, time_attr: Optional[str] = None,
-                 temporal_strategy: str = "uniform", disjoint: bool = False):
+                 temporal_strategy: str = "uniform", disjoint: bool = False, *,
+                 _dist: Any = None):
         if not isinstance(dataset, _fanout.Dataset):
             raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
         if isinstance(edge_label_index, tuple) and len(edge_label_index) == 2 and not isinstance(
@@ -992,18 +994,24 @@ class LinkNeighborLoader:
                 raise _bad(ValueError, f"edge_label: not with the edge split {edge_label_index!r} "
                            f"(its edges are all positives)")
             self.edge_split = edge_label_index
-            edge_label_index = dataset.edge_endpoints(
-                dataset.edge_split(edge_label_index, edge_type), edge_type)
-        if edge_label_index is None:
+            if _dist is None:  # distributed: the C loader reads the split itself
+                edge_label_index = dataset.edge_endpoints(
+                    dataset.edge_split(edge_label_index, edge_type), edge_type)
+        if _dist is not None and self.edge_split is not None:
+            self._src = self._dst = None
+        elif edge_label_index is None:
             raise _bad(ValueError, "edge_label_index: give the seed edges ([2, B] src and dst ids)")
-        eli = np.asarray(edge_label_index)
-        if eli.ndim != 2 or eli.shape[0] != 2:
-            raise _bad(ValueError, f"edge_label_index: expected shape [2, B], got {eli.shape}")
-        if eli.size and eli.dtype.kind not in "iu":
-            raise _bad(TypeError, f"edge_label_index: expected integer ids, got dtype {eli.dtype}")
-        # uint64 ids past int64 would wrap to negative ids: refused by name
-        self._src = np.ascontiguousarray(_int_ids("edge_label_index[0]", eli[0]))
-        self._dst = np.ascontiguousarray(_int_ids("edge_label_index[1]", eli[1]))
+        else:
+            eli = np.asarray(edge_label_index)
+            if eli.ndim != 2 or eli.shape[0] != 2:
+                raise _bad(ValueError, f"edge_label_index: expected shape [2, B], got {eli.shape}")
+            if eli.size and eli.dtype.kind not in "iu":
+                raise _bad(TypeError, f"edge_label_index: expected integer ids, got dtype {eli.dtype}")
+            # uint64 ids past int64 would wrap to negative ids: refused by name; distributed:
+            # ranges too (the C check comes after the collective options check)
+            nsrc, ndst = _edge_type_bounds(dataset, edge_type) if _dist is not None else (None, None)
+            self._src = np.ascontiguousarray(_int_ids("edge_label_index[0]", eli[0], nsrc))
+            self._dst = np.ascontiguousarray(_int_ids("edge_label_index[1]", eli[1], ndst))
         neg, amount = 0, 1.0
         if neg_sampling_ratio is not None and neg_sampling is None:
             neg_sampling = ("binary", neg_sampling_ratio)
@@ -1031,6 +1039,9 @@ class LinkNeighborLoader:
             if lab.size and lab.dtype.kind == "u" and lab.max() > np.uint64(_INT64_MAX):
                 raise _bad(ValueError, "edge_label: a label does not fit in int64", "FO_ERANGE")
             lab = np.ascontiguousarray(lab, dtype=np.int64)
+            if self._src is None:
+                raise _bad(ValueError, "edge_label: not with an edge split (its edges are all "
+                                       "positives)")
             if lab.shape != self._src.shape:
                 raise _bad(ValueError, f"edge_label: expected shape [{self._src.shape[0]}], got {lab.shape}")
             if neg == 1 and lab.size and lab.min() == 0:
@@ -1042,10 +1053,16 @@ class LinkNeighborLoader:
             if not tk:
                 raise _bad(ValueError, "edge_label_time needs time_attr ('edge' or 'node')")
             t = np.asarray(edge_label_time)
+            if self._src is None:  # distributed, a split: the C loader reads its stored times
+                raise _bad(ValueError, f"edge_label_time: not with the edge split "
+                                       f"{self.edge_split!r} in a distributed loader (its edges' "
+                                       f"stored times are used)")
             if t.shape != self._src.shape or (t.size and t.dtype.kind not in "iu"):
                 raise _bad(ValueError, f"edge_label_time: expected {self._src.shape[0]} integer "
                                        f"times, got dtype {t.dtype} with shape {t.shape}")
-            self._time = np.ascontiguousarray(t, dtype=np.int64)
+            self._time = _int_ids("edge_label_time", t, what="time")  # uint64 must fit int64
+        elif tk and self.edge_split is not None and _dist is not None:
+            pass  # the C loader takes the split's stored edge times
         elif tk and self.edge_split is not None:
             # a stored split: its edges' stored times (the id direction's time array)
             self._time = _split_edge_times(dataset, self.edge_split, edge_type)
@@ -1059,11 +1076,26 @@ class LinkNeighborLoader:
         batch_size = operator.index(batch_size)
         if batch_size < 1:
             raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
-        self._s = _fanout.LinkSampler(dataset, self._fanouts, et_name, neg, amount, bool(strict),
-                                      bool(exclude_seed_edges), int(seed), bool(replace), edge_dir,
-                                      et_fanouts, bool(disjoint),
-                                      {"uniform": 1, "last": 2}[tk["temporal_strategy"]] if tk else 0,
-                                      1 if tk and tk["time_attr"] == "node" else 0)
+        temporal = {"uniform": 1, "last": 2}[tk["temporal_strategy"]] if tk else 0
+        time_node = 1 if tk and tk["time_attr"] == "node" else 0
+        self._dl = None
+        if _dist is None:
+            self._s = _fanout.LinkSampler(dataset, self._fanouts, et_name, neg, amount, bool(strict),
+                                          bool(exclude_seed_edges), int(seed), bool(replace),
+                                          edge_dir, et_fanouts, bool(disjoint), temporal, time_node)
+        else:
+            ctx, extra = _dist
+            if not isinstance(edge_dir, str):
+                raise _bad(TypeError, f"edge_dir: expected 'in' or 'out', got {edge_dir!r}")
+            self._s = None
+            self._dl = _fanout.DistLinkLoader(
+                ctx, dataset, self._fanouts, et_name, neg, amount, bool(strict),
+                bool(exclude_seed_edges), int(seed), bool(replace), edge_dir, et_fanouts,
+                bool(disjoint), temporal, time_node,
+                None if self._src is None else np.stack([self._src, self._dst]),
+                self._label, self._time, self.edge_split, batch_size, bool(shuffle),
+                bool(drop_last), int(epoch), bool(features), **extra)
+            self.context = ctx
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = bool(shuffle)
@@ -1073,9 +1105,12 @@ class LinkNeighborLoader:
         self.features = bool(features)
         self.next_epoch = int(epoch)
         self._typed = dataset.is_typed
+        self._x = None
+        if self._dl is not None:  # this rank's batches; features come with each batch
+            self._n_batches = self._dl.num_batches()
+            return
         n = self._src.shape[0]
         self._n_batches = n // batch_size + (0 if self.drop_last or n % batch_size == 0 else 1)
-        self._x = None
         if self.features:
             if self._typed:
                 self._x = dataset.x_dict
@@ -1092,6 +1127,9 @@ class LinkNeighborLoader:
                time=None) -> LinkBatch:
         """One batch of the given seed edges (src, dst ids; ``time``: their times, for a
         temporal loader) with the sampler's options."""
+        if self._s is None:
+            raise _bad(TypeError, "DistLinkNeighborLoader.sample: not available (batches are "
+                                  "dealt to the ranks: iterate over the loader)", "FO_ENOSYS")
         r = self._s.sample(np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64),
                            None if label is None else np.asarray(label, dtype=np.int64),
                            int(epoch), int(batch_index),
@@ -1118,6 +1156,8 @@ class LinkNeighborLoader:
                 b.batch = r["batch"][0]
             if self._x is not None:
                 b.x = np.asarray(self._x[b.n_id])
+            elif r.get("x") and r["x"][0] is not None:  # distributed: gathered by the loader
+                b.x = r["x"][0]
             return b
         nts = self.dataset.node_types
         ets = self.dataset.edge_types
@@ -1131,11 +1171,28 @@ class LinkNeighborLoader:
             b.batch_dict = {t: r["batch"][i] for i, t in enumerate(nts)}
         if self._x:
             b.x_dict = {t: np.asarray(x[b.n_id_dict[t]]) for t, x in self._x.items()}
+        elif r.get("x") and any(x is not None for x in r["x"]):
+            b.x_dict = {t: x for t, x in zip(nts, r["x"]) if x is not None}
         return b
 
     def __iter__(self):
         epoch = self.next_epoch
         self.next_epoch += 1
+        if self._dl is not None:
+            return self._dist_epoch(epoch)
+        return self._epoch(epoch)
+
+    def _dist_epoch(self, epoch):
+        self._dl.start_epoch(epoch)
+        while True:
+            r = self._dl.next()
+            if r is None:
+                return
+            b = self._batch(r, r["input_id"], r["epoch"], r["index"])
+            b.traffic = r["traffic"]
+            yield b
+
+    def _epoch(self, epoch):
         n = self._src.shape[0]
         order = (random_permutation(n, self.seed, epoch) if self.shuffle
                  else np.arange(n, dtype=np.int64))
@@ -1145,6 +1202,19 @@ class LinkNeighborLoader:
                                None if self._label is None else self._label[ids], epoch, b,
                                None if self._time is None else self._time[ids])
             yield self._batch(r, ids, epoch, b)
+
+def _edge_type_bounds(ds: Dataset, edge_type: Any) -> Tuple[Optional[int], Optional[int]]:
+    """The number of nodes of the seed edges' src and dst node types (None, None when the edge
+    type is ambiguous: the C loader names the choices)."""
+    if not ds.is_typed:
+        return ds.num_nodes, ds.num_nodes
+    ets = ds.edge_types
+    if edge_type is None and len(ets) != 1:
+        return None, None
+    et = ets[0] if edge_type is None else ets[_edge_type_index(ds, edge_type, "edge_type")]
+    nn = ds.num_nodes_dict
+    return nn[et[0]], nn[et[2]]
+
 
 def _split_edge_times(ds: Dataset, split: str, edge_type: Any) -> np.ndarray:
     """The stored edge times of the edges of edge split ``split`` (edge ids are positions of
@@ -1550,6 +1620,61 @@ class DistNeighborLoader(NeighborLoader):
 
     def __reduce__(self):
         raise TypeError("a fanout.DistNeighborLoader cannot be pickled (it owns threads)")
+
+
+class DistLinkNeighborLoader(LinkNeighborLoader):
+    """DistLinkNeighborLoader(context, dataset, num_neighbors=(10, 10), edge_label_index=None,
+    edge_label=None, neg_sampling=None, strict=True, exclude_seed_edges=False, batch_size=1,
+    shuffle=False, drop_last=False, seed=0, ..., tail="keep", seed_placement="global")
+
+    :class:`LinkNeighborLoader` over a partitioned dataset under a :class:`DistContext`
+    (``fo_dist_link_loader_create``, docs/DIST.md): this process's share of every epoch.
+    ``dataset`` comes from ``context.open_dataset``; the other arguments are
+    :class:`LinkNeighborLoader`'s, checked the same way (``edge_label_index`` [2, B] integer ids
+    in range of the edge type's src and dst node types, ``edge_label`` [B] integer labels,
+    ``edge_label_time`` [B] integer times with ``time_attr``, or an edge split's name: the C
+    loader then reads its edges, and with ``time_attr`` their stored times). Creating the
+    loader is collective: every process must give the same options and seed edges (compared
+    by value and digest); processes that differ all raise ValueError naming the option and
+    two ranks' values. An argument refused here, before the collective step, raises on this
+    rank only (left uncaught, the excepthook stops the job on every rank).
+
+    - ``tail``: "keep" (global batch b goes to rank b mod R; ranks may differ by one batch),
+      "drop" (every rank floor(B / R)) or "pad" (every rank ceil(B / R), wrapping), as for
+      :class:`DistNeighborLoader`. With ``seed_placement="global"`` (the default) batch b
+      equals batch b of :class:`LinkNeighborLoader` over the unpartitioned dataset: seed
+      edges, negatives, node batch, features and ``input_id``.
+    - ``seed_placement="local"``: a seed edge belongs to the machine owning its destination;
+      each machine's ranks batch its own seed edges (``batch.index`` is j * machines +
+      machine); tail "keep" only. Not the single-process batches.
+    - Strict negatives and ``exclude_seed_edges`` ask the machines owning the rows in one
+      LINK request per machine per round; exclusion needs ``edge_dir="in"``.
+      ``cache_bytes`` and ``pipeline`` are not supported for link batches yet (they raise
+      RuntimeError, FO_ENOSYS).
+
+    Every batch is a :class:`LinkBatch` with ``x`` (``x_dict``) gathered from the owning
+    machines, plus ``traffic``: the batch's remote requests (``link_requests``,
+    ``link_bytes``, ``link_rounds``, ``hop_requests``, ``hop_bytes``, ``fetch_requests``,
+    ``fetch_bytes``). ``len(loader)`` is this rank's batches per epoch; each ``iter()`` runs
+    the next epoch (``set_epoch`` sets it); ``sample()`` is not available. Delete the loader
+    before ``context.finalize()``.
+    """
+
+    def __init__(self, context: DistContext, dataset: Dataset, *args: Any, tail: str = "keep",
+                 seed_placement: str = "global", cache_bytes: int = 0, pipeline: int = 0,
+                 **kwargs: Any):
+        if not isinstance(context, _fanout.Dist):
+            raise _bad(TypeError, f"context: expected a fanout.DistContext, got "
+                                  f"{type(context).__name__}")
+        for name, v in (("tail", tail), ("seed_placement", seed_placement)):
+            if not isinstance(v, str):
+                raise _bad(TypeError, f"{name}: expected a string, got {type(v).__name__}")
+        extra = {"tail": tail, "seed_placement": seed_placement,
+                 "cache_bytes": operator.index(cache_bytes), "pipeline": operator.index(pipeline)}
+        super().__init__(dataset, *args, _dist=(context, extra), **kwargs)
+
+    def __reduce__(self):
+        raise TypeError("a fanout.DistLinkNeighborLoader cannot be pickled")
 
 
 def as_tensor(array: Optional[np.ndarray]):

@@ -113,6 +113,8 @@ extern PyTypeObject fopy_DistType;
 
 /* ---- link.c ---- */
 extern PyTypeObject fopy_LinkSamplerType; /* LinkSampler: fo_link_sampler_t */
+/* DistLinkLoader: fo_dist_link_loader_create (dist.h) */
+extern PyTypeObject fopy_DistLinkLoaderType;
 /* ---- ablp.c ---- */
 extern PyTypeObject fopy_ABLPSamplerType; /* ABLPSampler: fo_ablp_sampler_t */
 

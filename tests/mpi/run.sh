@@ -50,6 +50,15 @@
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
+#   python_link  fanout.DistLinkNeighborLoader (py_dist_link.py): every rank's batches equal
+#            LinkNeighborLoader's over the unpartitioned graph array by array (2 ranks over
+#            hash and METIS parts, 4 ranks as 2 machines x 2; binary and triplet, strict or
+#            not, exclusion, labels, tail keep/drop/pad), bad arguments and options that
+#            differ on one rank raising on every rank, a rank's uncaught argument error
+#            stopping the others; a typed graph's paper__writes__author seed edges over hash
+#            and METIS parts: batches equal per node and edge type; temporal seed edges
+#            (edge_label_time, uniform and last) on a graph with edge times (skipped where the
+#            Python module is not built)
 set -u
 export LC_ALL=C
 case_name=${1:?usage: run.sh CASE}
@@ -621,6 +630,87 @@ open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))"
   if [ "$(grep -c 'option neg_sampling differs' dis.out)" = 2 ]; then
     echo "ok   link options that differ: every rank fails naming neg_sampling"
   else fail "link options that differ"; cat dis.out; fi
+  ;;
+python_link)
+  # fanout.DistLinkNeighborLoader (tests/mpi/py_dist_link.py) over the build's module
+  if [ ! -f "${PYFANOUT:-}/fanout/__init__.py" ] || ! PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    echo "SKIP: the Python module is not built here (PYFANOUT=${PYFANOUT:-})"
+    exit 77
+  fi
+  export PYTHONPATH=$PYFANOUT PYTHONDONTWRITEBYTECODE=1
+  here=$(dirname "${BASH_SOURCE[0]}")
+  for t in 2:cora-h2:1 2:cora-m2:1 4:cora-h2:2; do
+    IFS=: read -r n parts ppm <<< "$t"
+    if mpi "$n" $PY "$here/py_dist_link.py" same "$D/$parts" "$D/cora" "$ppm" > same.out 2>&1 &&
+      [ "$(grep -c '^ok   python link rank' same.out)" = "$n" ]; then
+      echo "ok   python link over $parts, $n ranks: $(grep '^ok' same.out | head -1 | cut -d: -f2-)"
+    else fail "python link over $parts, $n ranks"; cat same.out; fi
+  done
+  # a typed graph (papers, authors, terms; writes, cites, has and their reverses; features of
+  # papers and authors): seed edges of paper__writes__author over hash and METIS parts
+  if ! (
+    mkdir -p typed && cd typed && $PY - << 'EOF' &&
+import numpy as np
+rng = np.random.default_rng(11)
+n = {"paper": 400, "author": 150, "term": 60}
+for name, s, d, m in (("pa", "paper", "author", 900), ("pp", "paper", "paper", 1200),
+                      ("pt", "paper", "term", 800)):
+    with open(name + ".txt", "w") as f:
+        for a, b in zip(rng.integers(0, n[s], m), rng.integers(0, n[d], m)):
+            f.write(f"{a} {b}\n")
+np.save("px.npy", rng.standard_normal((400, 6)).astype(np.float32))
+np.save("ax.npy", rng.standard_normal((150, 4)).astype(np.float32))
+EOF
+      rm -rf g g-hash2 g-metis2 &&
+      "$FANOUT" import -q --edge-type paper,writes,author pa.txt --edge-type paper,cites,paper pp.txt \
+        --edge-type paper,has,term pt.txt --num-nodes paper=400 --num-nodes author=150 \
+        --num-nodes term=60 --reverse-edges --csc --csr --features paper=px.npy \
+        --features author=ax.npy -o g > /dev/null &&
+      "$FANOUT" partition g -n 2 -q -o g-hash2 > /dev/null &&
+      "$FANOUT" partition g -n 2 --method metis -q -o g-metis2 > /dev/null
+  ); then fail "python link typed: the typed graph's import or partition"; fi
+  for parts in g-hash2 g-metis2; do
+    if mpi 2 $PY "$here/py_dist_link.py" typed "typed/$parts" typed/g 1 > typed.out 2>&1 &&
+      [ "$(grep -c '^ok   python link typed rank' typed.out)" = 2 ]; then
+      echo "ok   python link typed over $parts, 2 ranks: $(grep '^ok' typed.out | head -1 | cut -d: -f2-)"
+    else fail "python link typed over $parts"; cat typed.out; fi
+  done
+  # a graph with edge times: temporal link batches (edge_label_time) over hash parts
+  if ! (
+    mkdir -p temporal && cd temporal && $PY - << 'EOF' &&
+import numpy as np
+rng = np.random.default_rng(23)
+n, m = 400, 6000
+with open("g.txt", "w") as f:
+    for s, d in zip(rng.integers(0, n, m), rng.integers(0, n // 4, m)):
+        f.write(f"{s} {d}\n")
+np.save("t.npy", rng.integers(0, 1000, m).astype(np.int64))
+EOF
+      rm -rf g g-h2 && "$FANOUT" import -q g.txt --num-nodes 400 --edge-time t.npy -o g > /dev/null &&
+      "$FANOUT" partition g -n 2 -q -o g-h2 > /dev/null
+  ); then fail "python link temporal: the graph's import or partition"; fi
+  if mpi 2 $PY "$here/py_dist_link.py" temporal temporal/g-h2 temporal/g 1 > temporal.out 2>&1 &&
+    [ "$(grep -c '^ok   python link temporal rank' temporal.out)" = 2 ]; then
+    echo "ok   python link temporal over g-h2, 2 ranks: $(grep '^ok' temporal.out | head -1 | cut -d: -f2-)"
+  else fail "python link temporal"; cat temporal.out; fi
+  if mpi 2 $PY "$here/py_dist_link.py" errors "$D/cora-h2" 1 > err.out 2>&1 &&
+    [ "$(grep -c '^ok   python link errors' err.out)" = 2 ]; then
+    echo "ok   python link: $(grep '^ok' err.out | head -1 | cut -d: -f2-) on each of 2 ranks"
+  else fail "python link errors"; cat err.out; fi
+  # rank 1 alone refuses its seed edges (before the collective create) and aborts the context
+  # with the message: rank 0, waiting in the create, raises with it; left uncaught instead, the
+  # exit ends the job (MPI_Abort) naming it. Neither waits for the deadline (60 s).
+  timed 2 $PY "$here/py_dist_link.py" abort "$D/cora-h2" 1 > /dev/null
+  if [ $rc != 0 ] && grep -q '^rank 1: raised ValueError .*edge_label_index\[1\]\[3\] = 1000000 is not a node id in \[0, 2708)' out.txt &&
+    grep -q '^rank 0: raised RuntimeError .*rank 1 (machine 1, local rank 0) stopped the job: ValueError: edge_label_index\[1\]\[3\] = 1000000' out.txt &&
+    awk -v t="$secs" 'BEGIN { exit !(t < 30) }'; then
+    echo "ok   python link: rank 1's argument error and abort raise on rank 0 (exit $rc, $secs s)"
+  else fail "python link abort: exit $rc, $secs s"; cat out.txt err.txt; fi
+  timed 2 $PY "$here/py_dist_link.py" uncaught "$D/cora-h2" 1 > /dev/null
+  if [ $rc != 0 ] && grep -q 'ending the MPI job (MPI_Abort): rank 1 .*stopped the job: uncaught ValueError: edge_label_index\[1\]\[3\]' err.txt &&
+    awk -v t="$secs" 'BEGIN { exit !(t < 30) }'; then
+    echo "ok   python link: rank 1's uncaught argument error ends the job (exit $rc, $secs s)"
+  else fail "python link uncaught: exit $rc, $secs s"; cat out.txt err.txt; fi
   ;;
 temporal)
   # weighted and temporal sampling over MPI: the hop requests carry the mode and each node's

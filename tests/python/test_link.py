@@ -91,3 +91,14 @@ def test_label_shift_and_errors(und):
     with pytest.raises(ValueError, match="destination 60 is not a node id") as e:
         next(iter(fanout.LinkNeighborLoader(ds, [1], edge_label_index=bad)))
     assert e.value.status == "FO_ERANGE"
+
+
+def test_dist_link_loader_needs_a_context(und):
+    # the MPI side runs under mpiexec in tests/mpi (py_dist_link.py, CTest mpi_python_link);
+    # here: no context, no loader, and the C type refuses a non-context too
+    ds, eli, _ = und
+    assert issubclass(fanout.DistLinkNeighborLoader, fanout.LinkNeighborLoader)
+    with pytest.raises(TypeError, match="context: expected a fanout.DistContext, got Dataset"):
+        fanout.DistLinkNeighborLoader(ds, ds, num_neighbors=[2], edge_label_index=eli)
+    with pytest.raises(TypeError, match="expected a fanout.DistContext, got"):
+        fanout._fanout.DistLinkLoader(None, ds, [2], edge_label_index=eli)

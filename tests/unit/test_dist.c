@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include "dist/dist_internal.h"
+#include "sample/link_internal.h" /* FO__LINK_WANT_POS */
 
 #include <math.h>
 
@@ -330,6 +331,183 @@ static void mode_requests(void **state) {
   fo__server_fini(&sv);
 }
 
+/* The LINK request (strict-negative membership, exclusion positions) and its response: a valid
+ * pair round-trips; every malformed one (cut short, wrong kind, part, counts, edge type, flag
+ * bits, ids out of range, counts and positions that do not add up) is FO_EFORMAT naming what is
+ * wrong; a server asked for another part's rows answers with an ERROR naming them. */
+static void link_messages(void **state) {
+  fo__server sv;
+  fo__buf b = {0}, rb = {0};
+  fo__link_req r = {0}, d;
+  fo__link_res res = {0}, dr;
+  int64_t pairs[6], counts[2] = {2, 1}, pos[2] = {3, 9}, v0 = -1, v1 = -1;
+  int owner;
+  const size_t len_of_req = (2 + 2 + 6) * 8, len_of_res = (2 + 2 + 2 + 2) * 8;
+  (void)state;
+  /* two nodes of part 0 (rows) and two of another part (neighbors: any node id) */
+  for (int64_t v = 0; v < 2708 && (v0 < 0 || v1 < 0); v++) {
+    int64_t row;
+    assert_fo_ok(fo_dataset_node_part(G.parts[0], v, &owner, &row));
+    if (owner == 0 && v0 < 0) v0 = v;
+    else if (owner == 0 && v1 < 0) v1 = v;
+  }
+  /* pair 0: positions wanted (exclusion); pair 1: membership only (strict negatives) */
+  pairs[0] = 0 | FO__LINK_WANT_POS;
+  pairs[1] = v0;
+  pairs[2] = 6;
+  pairs[3] = 0;
+  pairs[4] = v1;
+  pairs[5] = 8;
+  r.part = 0;
+  r.n = 2;
+  r.pairs = pairs;
+  assert_fo_ok(fo__enc_link_req(&b, &r));
+  assert_int_equal((size_t)b.n * 8, len_of_req);
+  assert_fo_ok(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d));
+  assert_int_equal(d.part, 0);
+  assert_int_equal(d.n, 2);
+  assert_memory_equal(d.pairs, pairs, sizeof pairs);
+  /* cut short: by a word (the header's count disagrees), below a header, misaligned */
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req - 8, G.parts[0], &d), FO_EFORMAT,
+                  "malformed message: says 8 words, has 7");
+  assert_fo_error(fo__dec_link_req(b.w, 8, G.parts[0], &d), FO_EFORMAT, "malformed message: 8 bytes");
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req - 3, G.parts[0], &d), FO_EFORMAT,
+                  "malformed message: 77 bytes");
+  /* cut short consistently (header says 7 words): the pair count no longer fits */
+  b.w[1] = 7;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req - 8, G.parts[0], &d), FO_EFORMAT,
+                  "malformed link request: 2 pairs in 7 words");
+  b.w[1] = 8;
+  /* another kind of message */
+  b.w[0] = (int64_t)(FO_MSG_MAGIC | (uint64_t)FO_MSG_HOP << 32);
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT, "expected kind 10");
+  b.w[0] = (int64_t)(FO_MSG_MAGIC | (uint64_t)FO_MSG_LINK << 32);
+  /* the part: not one of the 3 */
+  b.w[2] = 3;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT,
+                  "malformed link request: 8 words, part 3");
+  b.w[2] = -1;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT, "part -1");
+  b.w[2] = 0;
+  /* wrong pair counts */
+  for (int k = 0; k < 3; k++) {
+    static const int64_t bad[3] = {3, 1, -1};
+    static const char *const want[3] = {"3 pairs in 8 words", "1 pairs in 8 words", "-1 pairs in 8 words"};
+    b.w[3] = bad[k];
+    assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT, want[k]);
+  }
+  b.w[3] = 2;
+  /* a pair's edge type (Cora has one), an unknown flag bit */
+  b.w[4 + 3] = 1;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT,
+                  "malformed link request: pair 1 has word 1 (edge types: 1)");
+  b.w[4 + 3] = INT64_C(1) << 33;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT, "pair 1 has word 8589934592");
+  b.w[4 + 3] = -1;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT, "pair 1 has word -1");
+  b.w[4 + 3] = 0;
+  /* ids out of range: the row (a dst node), the neighbor (a src node) */
+  b.w[4 + 1] = 2708;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT,
+                  "pair 0 (2708, 6) is not a (dst, src) pair of edge type");
+  b.w[4 + 1] = v0;
+  b.w[4 + 5] = -1;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT, "(dst, src) pair");
+  b.w[4 + 5] = INT64_MAX;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT, "pair 1 (");
+  b.w[4 + 5] = 8;
+  assert_fo_ok(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d));
+
+  /* the response: pair 0 found twice (positions 3, 9), pair 1 a member */
+  res.n = 2;
+  res.n_pos = 2;
+  res.counts = counts;
+  res.pos = pos;
+  assert_fo_ok(fo__enc_link_res(&rb, &res));
+  assert_int_equal((size_t)rb.n * 8, len_of_res);
+  assert_fo_ok(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr));
+  assert_int_equal(dr.n, 2);
+  assert_int_equal(dr.n_pos, 2);
+  assert_int_equal(dr.counts[0], 2);
+  assert_int_equal(dr.pos[1], 9);
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res - 8, pairs, 2, &dr), FO_EFORMAT, "says 6 words, has 5");
+  assert_fo_error(fo__dec_link_res(rb.w, 12, pairs, 2, &dr), FO_EFORMAT, "malformed message: 12 bytes");
+  rb.w[1] = 1;
+  assert_fo_error(fo__dec_link_res(rb.w, 24, pairs, 2, &dr), FO_EFORMAT, "malformed link response: 1 words");
+  rb.w[1] = 6;
+  /* not the answer to a request of 3 (or 1) pairs */
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 3, &dr), FO_EFORMAT,
+                  "malformed link response: 2 pairs (asked 3), 2 positions in 6 words");
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 1, &dr), FO_EFORMAT, "(asked 1)");
+  rb.w[0] = (int64_t)(FO_MSG_MAGIC | (uint64_t)FO_MSG_LINK << 32);
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT, "expected kind 11");
+  rb.w[0] = (int64_t)(FO_MSG_MAGIC | (uint64_t)FO_MSG_LINK_RESP << 32);
+  /* position count that does not fit the words */
+  rb.w[3] = 3;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT, "3 positions in 6 words");
+  rb.w[3] = -1;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT, "-1 positions");
+  rb.w[3] = 2;
+  /* counts: negative, more positions than sent, a membership count above 1 */
+  rb.w[4] = -1;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT,
+                  "malformed link response: pair 0 has count -1");
+  rb.w[4] = 3;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT, "pair 0 has count 3");
+  rb.w[4] = 2;
+  rb.w[5] = 2;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT, "pair 1 has count 2");
+  /* counts and positions that do not add up: pair 0 found once, 2 positions sent */
+  rb.w[4] = 1;
+  rb.w[5] = 1;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT,
+                  "malformed link response: counts give 1 positions, 2 sent");
+  rb.w[4] = 2;
+  /* positions: negative, not ascending, repeated */
+  rb.w[6] = -5;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT,
+                  "malformed link response: pair 0: position -5");
+  rb.w[6] = 9;
+  rb.w[7] = 3;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT, "pair 0: position 3");
+  rb.w[7] = 9;
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr), FO_EFORMAT, "pair 0: position 9");
+  rb.w[6] = 3;
+  assert_fo_ok(fo__dec_link_res(rb.w, len_of_res, pairs, 2, &dr));
+  /* without the request's pairs every pair is a membership one: a count of 2 is refused */
+  assert_fo_error(fo__dec_link_res(rb.w, len_of_res, NULL, 2, &dr), FO_EFORMAT, "pair 0 has count 2");
+
+  /* the server: its own part's rows are answered; another part's request or row, with an ERROR
+   * that the response decoder raises */
+  assert_fo_ok(fo__server_init(&sv, G.parts[0], 0));
+  assert_fo_ok(fo__server_answer(&sv, b.w, len_of_req));
+  assert_int_equal(fo__msg_kind(sv.out.w, (size_t)sv.out.n * 8), FO_MSG_LINK_RESP);
+  assert_fo_ok(fo__dec_link_res(sv.out.w, (size_t)sv.out.n * 8, pairs, 2, &dr));
+  b.w[2] = 1;
+  assert_fo_ok(fo__server_answer(&sv, b.w, len_of_req));
+  assert_int_equal(fo__msg_kind(sv.out.w, (size_t)sv.out.n * 8), FO_MSG_ERROR);
+  assert_fo_error(fo__dec_link_res(sv.out.w, (size_t)sv.out.n * 8, pairs, 2, &dr), FO_EINVAL,
+                  "link request for part 1 reached the server of part 0");
+  b.w[2] = 0;
+  for (int64_t v = 0; v < 2708; v++) {
+    int64_t row;
+    assert_fo_ok(fo_dataset_node_part(G.parts[0], v, &owner, &row));
+    if (owner != 0) {
+      char want[64];
+      b.w[4 + 4] = v;
+      snprintf(want, sizeof want, "node %lld of node type", (long long)v);
+      assert_fo_ok(fo__server_answer(&sv, b.w, len_of_req));
+      assert_fo_error(fo__dec_link_res(sv.out.w, (size_t)sv.out.n * 8, pairs, 2, &dr), FO_EINVAL, want);
+      assert_fo_error(fo__dec_link_res(sv.out.w, (size_t)sv.out.n * 8, pairs, 2, &dr), FO_EINVAL,
+                      "is owned by part");
+      break;
+    }
+  }
+  fo__buf_free(&b);
+  fo__buf_free(&rb);
+  fo__server_fini(&sv);
+}
+
 /* Fuzz: random mutations and truncations of valid messages never crash a decoder or server. */
 static void decoder_fuzz(void **state) {
   fo__server sv;
@@ -487,6 +665,7 @@ int main(void) {
       cmocka_unit_test(sampler_equals_plain), cmocka_unit_test(loaders_equal_plain),
       cmocka_unit_test(tail_modes),           cmocka_unit_test(server_refuses_foreign_nodes),
       cmocka_unit_test(server_refuses_oversize_draws), cmocka_unit_test(mode_requests),
+      cmocka_unit_test(link_messages),
       cmocka_unit_test(decoder_fuzz),         cmocka_unit_test(errors),
       cmocka_unit_test(node_part_one_part_open),
   };

@@ -1,0 +1,378 @@
+"""tests/mpi/py_dist_link.py: fanout.DistLinkNeighborLoader under mpiexec (run by
+tests/mpi/run.sh, case "python_link"; PYTHONPATH names the build's python/ directory).
+
+  same PARTS PLAIN PPM   every rank's batches, for several option sets (binary and triplet
+                         negatives, strict or not, exclusion on and off, labels, shuffle, tail
+                         keep / drop / pad, two epochs each), equal the single-process
+                         LinkNeighborLoader's batch of the same index over the unpartitioned
+                         PLAIN array by array (n_id, e_id, edge_index, x, edge_label_index,
+                         edge_label, input_id, triplet indices, negative and exclusion counts),
+                         and each rank gets exactly the batch indexes its tail mode deals it
+                         (prints "ok   python link rank R: ...")
+  errors PARTS PPM       bad arguments raise on every rank naming the argument (dtype, shape,
+                         range, labels, times, negatives, tail, context, an edge split the
+                         parts do not have); options that differ
+                         on one rank (negative amount, batch size, seed edges) raise ValueError
+                         on every rank naming the option; the context still works afterwards
+                         (prints "ok   python link errors rank R: N checks")
+  typed PARTS PLAIN PPM  a typed partitioned dataset, seed edges of paper__writes__author
+                         (given as ((src, rel, dst), [2, B]) and as edge_type="src__rel__dst"):
+                         every rank's batches equal LinkNeighborLoader's over PLAIN per node
+                         and edge type (n_id_dict, e_id_dict, edge_index_dict, x_dict) and in
+                         edge_label_index, edge_label, input_id, triplet indices and counts
+                         (binary and triplet, exclusion of the edges and their reverses); ids
+                         out of the dst type's range and an unknown edge type raise naming them
+                         (prints "ok   python link typed rank R: ...")
+  temporal PARTS PLAIN PPM  a graph with edge times: edge_label_time seeds, time_attr "edge",
+                         temporal_strategy uniform and last, binary negatives: every rank's
+                         batches equal LinkNeighborLoader's (n_id, e_id, edge_index, batch,
+                         edge_label_index, edge_label, input_id) (prints "ok   python link
+                         temporal rank R: ...")
+  abort PARTS PPM        rank 1 alone gives a seed id out of range (refused before the
+                         collective step) and calls ctx.abort with the message: rank 0, waiting
+                         in the collective create, raises with it (prints "rank R: raised ...")
+  uncaught PARTS PPM     the same error left uncaught on rank 1: the excepthook aborts the
+                         context and the exit ends the job (MPI_Abort), no rank waits for the
+                         deadline
+"""
+import functools
+import os
+import sys
+import time
+
+import numpy as np
+
+import fanout
+
+
+def say(text):
+    """One line in one write (mpiexec forwards each write whole)."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def seed_edges(plain_path, n=300):
+    """n distinct edges of the unpartitioned graph, with labels in {0, 1} (binary negatives
+    shift them to {1, 2}, PyG)."""
+    ds = fanout.Dataset(plain_path)
+    rng = np.random.default_rng(2)
+    eids = rng.choice(ds.num_edges, n, replace=False)
+    eli = ds.edge_endpoints(eids)
+    lab = rng.integers(0, 2, n)
+    ds.close()
+    return eli, lab
+
+
+# (name, LinkNeighborLoader arguments, tail)
+CASES = [
+    ("binary strict exclude", dict(neg_sampling=("binary", 1.0), exclude_seed_edges=True,
+                                   shuffle=True, label=True), "keep"),
+    ("triplet 3 strict", dict(neg_sampling=("triplet", 3), shuffle=True), "keep"),
+    ("triplet 2 exclude", dict(neg_sampling=("triplet", 2), exclude_seed_edges=True), "pad"),
+    ("binary 2 non-strict", dict(neg_sampling=("binary", 2.0), strict=False, shuffle=True,
+                                 label=True), "drop"),
+    ("no negatives exclude", dict(exclude_seed_edges=True, shuffle=True, drop_last=True), "keep"),
+]
+COMMON = dict(num_neighbors=[5, 5], batch_size=64, seed=11)
+
+
+def fields(b):
+    out = {k: getattr(b, k) for k in ("n_id", "e_id", "edge_index", "edge_label_index",
+                                      "edge_label", "input_id", "num_sampled_nodes",
+                                      "num_sampled_edges", "num_neg", "num_neg_missing",
+                                      "num_excluded", "src_index", "dst_pos_index",
+                                      "dst_neg_index", "x") if hasattr(b, k)}
+    return out
+
+
+def same(parts, plain, ppm):
+    eli, lab = seed_edges(plain)
+    fails, checked, link_req = [], 0, 0
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        R, r = ctx.world_size, ctx.rank
+        ds = ctx.open_dataset(parts)
+        single = fanout.Dataset(plain)
+        for name, args, tail in CASES:
+            args = dict(args)
+            if args.pop("label", False):
+                args["edge_label"] = lab
+            want_l = fanout.LinkNeighborLoader(single, edge_label_index=eli, **COMMON, **args)
+            got_l = fanout.DistLinkNeighborLoader(ctx, ds, edge_label_index=eli, tail=tail,
+                                                  **COMMON, **args)
+            B = len(want_l)
+            n = {"keep": B // R + (r < B % R), "drop": B // R, "pad": -(-B // R)}[tail]
+            if len(got_l) != n:
+                fails.append(f"{name}: len {len(got_l)}, expected {n} of {B} ({tail})")
+            want_idx = [(r + i * R) % B for i in range(n)]
+            for e in range(2):
+                want = {b.index: fields(b) for b in want_l}
+                got = list(got_l)
+                if [b.index for b in got] != want_idx or any(b.epoch != e for b in got):
+                    fails.append(f"{name}: epoch {e}: batches {[(b.epoch, b.index) for b in got]}, "
+                                 f"expected indexes {want_idx}")
+                    continue
+                for b in got:
+                    link_req += b.traffic["link_requests"]
+                    g, w = fields(b), want[b.index]
+                    if "x" not in g or g["x"].shape != (len(g["n_id"]), 1433):
+                        fails.append(f"{name}: batch {b.index}: no features gathered")
+                    if set(g) != set(w):
+                        fails.append(f"{name}: batch {b.index}: fields {sorted(g)} vs {sorted(w)}")
+                        continue
+                    for k in w:
+                        if not np.array_equal(np.asarray(g[k]), np.asarray(w[k])):
+                            fails.append(f"{name}: epoch {e} batch {b.index}: {k} differs from "
+                                         f"LinkNeighborLoader's")
+                    checked += 1
+            if name.startswith("binary strict exclude") and not any(
+                    fields(b)["num_excluded"] for b in fanout.LinkNeighborLoader(
+                        single, edge_label_index=eli, **COMMON, **args)):
+                fails.append(f"{name}: no seed edge excluded (the case tests nothing)")
+            del got_l, got
+    if fails:
+        say("\n".join(f"FAIL: rank {r}: {f}" for f in fails[:20]))
+        sys.exit(1)
+    say(f"ok   python link rank {r}: {checked} batches of {len(CASES)} option sets equal "
+        f"LinkNeighborLoader's ({R} ranks, {link_req} LINK requests)")
+
+
+TYPED_ET = ("paper", "writes", "author")
+TYPED_CASES = [
+    ("binary strict", dict(neg_sampling=("binary", 1.0), shuffle=True)),
+    ("triplet 2 exclude", dict(neg_sampling=("triplet", 2), exclude_seed_edges=True)),
+    ("binary non-strict exclude", dict(neg_sampling=("binary", 1.0), strict=False,
+                                       exclude_seed_edges=True, shuffle=True)),
+]
+
+
+def typed(parts, plain, ppm):
+    fails, checked, excluded = [], 0, 0
+    single = fanout.Dataset(plain)
+    eli = single.edge_endpoints(np.random.default_rng(3).choice(
+        single.num_edges_dict[TYPED_ET], 100, replace=False), TYPED_ET)
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        R, r = ctx.world_size, ctx.rank
+        ds = ctx.open_dataset(parts)
+        for i, (name, args) in enumerate(TYPED_CASES):
+            kw = dict(num_neighbors=[4, 3], batch_size=16, seed=4, **args)
+            if i % 2:  # both ways of naming the edge type
+                seeds = dict(edge_label_index=eli, edge_type="paper__writes__author")
+            else:
+                seeds = dict(edge_label_index=(TYPED_ET, eli))
+            want = {b.index: b for b in fanout.LinkNeighborLoader(single, **seeds, **kw)}
+            got = list(fanout.DistLinkNeighborLoader(ctx, ds, **seeds, **kw))
+            B = len(want)
+            if [b.index for b in got] != list(range(r, B, R)):
+                fails.append(f"{name}: batches {[b.index for b in got]} of {B}")
+            for b in got:
+                w = want[b.index]
+                if b.edge_type != TYPED_ET:
+                    fails.append(f"{name}: batch {b.index}: edge_type {b.edge_type}")
+                for k in ("n_id_dict", "e_id_dict", "edge_index_dict", "x_dict",
+                          "num_sampled_nodes_dict"):
+                    g, ww = getattr(b, k), getattr(w, k)
+                    if set(g) != set(ww) or not all(np.array_equal(g[t], ww[t]) for t in g):
+                        fails.append(f"{name}: batch {b.index}: {k} differs from "
+                                     f"LinkNeighborLoader's")
+                if set(b.x_dict) != {"paper", "author"}:
+                    fails.append(f"{name}: batch {b.index}: x_dict has {sorted(b.x_dict)}")
+                for k in ("edge_label_index", "edge_label", "input_id", "num_neg",
+                          "num_neg_missing", "num_excluded", "src_index", "dst_pos_index",
+                          "dst_neg_index"):
+                    if hasattr(w, k) != hasattr(b, k) or (
+                            hasattr(w, k) and not np.array_equal(getattr(b, k), getattr(w, k))):
+                        fails.append(f"{name}: batch {b.index}: {k} differs")
+                excluded += b.num_excluded
+                checked += 1
+            del got
+        # range of the dst type (author: 150 nodes), an unknown edge type
+        for exc, text, bad in (
+                (ValueError, "edge_label_index[1][1] = 150 is not a node id in [0, 150)",
+                 dict(edge_label_index=(TYPED_ET, np.array([[0, 1], [2, 150]])))),
+                (ValueError, "edge_type", dict(edge_label_index=eli, edge_type="paper__reads__author"))):
+            try:
+                fanout.DistLinkNeighborLoader(ctx, ds, num_neighbors=[2], **bad)
+            except exc as e:
+                if text not in str(e):
+                    fails.append(f"{exc.__name__} without {text!r}: {e}")
+            else:
+                fails.append(f"no {exc.__name__} ({text!r})")
+    if not excluded:
+        fails.append("no seed edge excluded (the exclusion cases test nothing)")
+    if fails:
+        say("\n".join(f"FAIL: rank {r}: {f}" for f in fails[:20]))
+        sys.exit(1)
+    say(f"ok   python link typed rank {r}: {checked} batches of {len(TYPED_CASES)} option sets "
+        f"equal LinkNeighborLoader's ({R} ranks, {excluded} positions excluded)")
+
+
+def temporal(parts, plain, ppm):
+    fails, checked = [], 0
+    single = fanout.Dataset(plain)
+    rng = np.random.default_rng(1)
+    eli = single.edge_endpoints(rng.choice(single.num_edges, 80, replace=False))
+    t = rng.integers(100, 1000, 80)
+    with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
+        R, r = ctx.world_size, ctx.rank
+        ds = ctx.open_dataset(parts)
+        for strategy in ("uniform", "last"):
+            kw = dict(num_neighbors=[4, 3], batch_size=16, seed=4, shuffle=True,
+                      neg_sampling=("binary", 1.0), edge_label_index=eli, edge_label_time=t,
+                      time_attr="edge", temporal_strategy=strategy)
+            want = {b.index: b for b in fanout.LinkNeighborLoader(single, **kw)}
+            got = list(fanout.DistLinkNeighborLoader(ctx, ds, **kw))
+            if [b.index for b in got] != list(range(r, len(want), R)):
+                fails.append(f"{strategy}: batches {[b.index for b in got]} of {len(want)}")
+            for b in got:
+                for k in ("n_id", "e_id", "edge_index", "batch", "x", "edge_label_index",
+                          "edge_label", "input_id", "num_neg_missing"):
+                    if hasattr(b, k) != hasattr(want[b.index], k) or (hasattr(b, k) and not
+                            np.array_equal(getattr(b, k), getattr(want[b.index], k))):
+                        fails.append(f"{strategy}: batch {b.index}: {k} differs")
+                if not hasattr(b, "batch"):
+                    fails.append(f"{strategy}: batch {b.index}: no batch (temporal is disjoint)")
+                checked += 1
+            del got
+    if fails:
+        say("\n".join(f"FAIL: rank {r}: {f}" for f in fails[:20]))
+        sys.exit(1)
+    say(f"ok   python link temporal rank {r}: {checked} batches (uniform and last) equal "
+        f"LinkNeighborLoader's ({R} ranks)")
+
+
+def errors(parts, ppm):
+    fails, n = [], [0]
+    ctx = fanout.DistContext(procs_per_machine=ppm, deadline=60)
+    ds = ctx.open_dataset(parts)
+    N = ds.num_nodes
+    eli = np.array([[0, 1, 2, 3], [5, 6, 7, 8]])
+
+    def expect(exc, text, fn):
+        n[0] += 1
+        try:
+            fn()
+        except exc as e:
+            if text not in str(e):
+                fails.append(f"{exc.__name__} without {text!r}: {e}")
+        except Exception as e:  # noqa: BLE001 - reported
+            fails.append(f"{type(e).__name__} instead of {exc.__name__} ({text!r}): {e}")
+        else:
+            fails.append(f"no {exc.__name__} ({text!r})")
+
+    def mk(**kw):
+        a = dict(num_neighbors=[3], edge_label_index=eli, batch_size=2)
+        a.update(kw)
+        return fanout.DistLinkNeighborLoader(ctx, ds, **a)
+
+    # refused before the collective step, on every rank alike
+    expect(TypeError, "context: expected a fanout.DistContext",
+           lambda: fanout.DistLinkNeighborLoader(ds, ds, edge_label_index=eli))
+    expect(TypeError, "edge_label_index: expected integer ids, got dtype float64",
+           lambda: mk(edge_label_index=eli.astype(np.float64)))
+    expect(ValueError, "edge_label_index: expected shape [2, B], got (3, 4)",
+           lambda: mk(edge_label_index=np.zeros((3, 4), np.int64)))
+    expect(ValueError, "edge_label_index: expected shape [2, B], got (8,)",
+           lambda: mk(edge_label_index=np.zeros(8, np.int64)))
+    expect(ValueError, f"edge_label_index[1][2] = {N} is not a node id in [0, {N})",
+           lambda: mk(edge_label_index=np.array([[0, 1, 2], [3, 4, N]])))
+    expect(ValueError, "edge_label_index[0][1] = -1 is not a node id",
+           lambda: mk(edge_label_index=np.array([[0, -1], [3, 4]])))
+    expect(ValueError, "edge_label_index[0][0] = 18446744073709551615 does not fit in int64",
+           lambda: mk(edge_label_index=np.array([[2 ** 64 - 1], [3]], dtype=np.uint64)))
+    expect(ValueError, "edge_label: expected shape [4], got (3,)",
+           lambda: mk(edge_label=np.array([1, 0, 1])))
+    expect(TypeError, "edge_label: expected integer labels",
+           lambda: mk(edge_label=np.array(["a", "b", "c", "d"])))
+    expect(ValueError, "edge_label[1] = 0.5 is not an integer class",
+           lambda: mk(edge_label=np.array([1.0, 0.5, 1.0, 0.0])))
+    expect(ValueError, "edge_label_time needs time_attr",
+           lambda: mk(edge_label_time=np.arange(4)))
+    expect(ValueError, "edge_label_time: expected 4 integer times",
+           lambda: mk(edge_label_time=np.arange(3), time_attr="edge"))
+    expect(ValueError, "neg_sampling: mode 'ternary'", lambda: mk(neg_sampling=("ternary", 1)))
+    expect(ValueError, "batch_size: expected >= 1, got 0", lambda: mk(batch_size=0))
+    expect(ValueError, "edge_label_index: give the seed edges", lambda: mk(edge_label_index=None))
+    expect(ValueError, "tail: 'all' is not 'keep', 'drop' or 'pad'", lambda: mk(tail="all"))
+    expect(ValueError, "seed_placement: 'remote' is not 'global' or 'local'",
+           lambda: mk(seed_placement="remote"))
+    # refused by the C loader, after the options check, on every rank alike
+    expect(ValueError, "negative amount -1 is not > 0", lambda: mk(neg_sampling=("binary", -1)))
+    expect(ValueError, "triplet negative amount 1.5 is not an integer",
+           lambda: mk(neg_sampling=("triplet", 1.5)))
+    expect(RuntimeError, "remote feature cache and pipelining are not implemented for link "
+                         "batches", lambda: mk(cache_bytes=1 << 20))
+    expect(RuntimeError, "seed placement local supports tail keep only",
+           lambda: mk(seed_placement="local", tail="pad"))
+    expect(RuntimeError, "temporal", lambda: mk(edge_label_time=np.arange(4), time_attr="edge",
+                                                  exclude_seed_edges=True))
+    # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
+    expect(ValueError, "has no edge split 'train'", lambda: mk(edge_label_index="train"))
+    expect(ValueError, "edge_label: not with the edge split 'train'",
+           lambda: mk(edge_label_index="train", edge_label=[1]))
+    expect(ValueError, "edge_label_time: not with the edge split 'train' in a distributed loader",
+           lambda: mk(edge_label_index="train", edge_label_time=[1], time_attr="edge"))
+    # options that differ on rank 1: every rank raises naming the option (not a hang)
+    one = ctx.rank == 1
+    expect(ValueError, "option neg_sampling differs between processes: rank 0 has binary 1, "
+                       "rank 1 has binary 2",
+           lambda: mk(neg_sampling=("binary", 2.0 if one else 1.0)))
+    expect(ValueError, "option batch_size differs between processes: rank 0 has 2, rank 1 has 3",
+           lambda: mk(batch_size=3 if one else 2))
+    expect(ValueError, "option edge_label_index differs between processes",
+           lambda: mk(edge_label_index=eli + (1 if one else 0)))
+    expect(ValueError, "option exclude_seed_edges differs between processes",
+           lambda: mk(exclude_seed_edges=one))
+    if ctx.failed() is not None:
+        fails.append(f"the context failed: {ctx.failed()}")
+    # the context still works: a loader after the refused ones
+    loader = mk(neg_sampling=("binary", 1.0))
+    got = sum(1 for _ in loader)
+    if got != len(loader) or got != 2 // ctx.world_size + (ctx.rank < 2 % ctx.world_size):
+        fails.append(f"{got} batches after the errors, len {len(loader)}")
+    expect(TypeError, "sample: not available", functools.partial(loader.sample, [0], [1]))
+    expect(RuntimeError, "still use", ctx.finalize)
+    del loader
+    ctx.finalize()
+    expect(ValueError, "finalized", lambda: mk())
+    if fails:
+        say("\n".join(f"FAIL: rank {ctx.rank}: {f}" for f in fails))
+        sys.exit(1)
+    say(f"ok   python link errors rank {ctx.rank}: {n[0]} checks")
+
+
+def refused(mode, parts, ppm):
+    ctx = fanout.DistContext(procs_per_machine=ppm, deadline=60)
+    ds = ctx.open_dataset(parts)
+    eli = np.array([[0, 1, 2, 3], [5, 6, 7, 8]])
+    if ctx.rank == 1:
+        eli = np.array([[0, 1, 2, 3], [5, 6, 7, 10 ** 6]])
+    t0 = time.monotonic()
+    try:
+        fanout.DistLinkNeighborLoader(ctx, ds, num_neighbors=[3], edge_label_index=eli)
+    except Exception as e:  # noqa: BLE001 - the test prints whatever it is
+        say(f"rank {ctx.rank}: raised {type(e).__name__} after {time.monotonic() - t0:.1f} s: {e}")
+        if ctx.rank == 1 and mode == "uncaught":
+            raise  # the excepthook aborts the context; the exit ends the job (MPI_Abort)
+        if ctx.rank == 1:
+            ctx.abort(f"{type(e).__name__}: {e}")
+            time.sleep(10)  # rank 0 raises meanwhile; mpiexec ends the job when it exits
+        time.sleep(1)
+        os._exit(1)
+    say(f"rank {ctx.rank}: FAIL: no exception")
+    os._exit(2)
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "same":
+        same(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif mode == "typed":
+        typed(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif mode == "temporal":
+        temporal(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif mode == "errors":
+        errors(sys.argv[2], int(sys.argv[3]))
+    elif mode in ("abort", "uncaught"):
+        refused(mode, sys.argv[2], int(sys.argv[3]))
+    else:
+        sys.exit(f"unknown mode {mode}")
