@@ -773,33 +773,34 @@ static int prepare_typed(fo__dist_cache *c, fo_loader_t *L) {
       }
     }
   }
+  for (int32_t t = 0; t < T; t++)
+    for (int64_t u = 0; c->rowt[t] && u < off[t + 1] - off[t]; u++) m += score[off[t] + u] > 0;
+  if (!(sc = fo__malloc_n(m ? m : 1, sizeof *sc))) {
+    rc = FO_FAIL(FO_ENOMEM, "cache fill");
+    goto out;
+  }
+  m = 0;
+  for (int32_t t = 0; t < T; t++)
+    for (int64_t u = 0; c->rowt[t] && u < off[t + 1] - off[t]; u++)
+      if (score[off[t] + u] > 0) sc[m++] = (tscored){score[off[t] + u], t, u};
+  qsort(sc, (size_t)m, sizeof *sc, cmp_tscored);
+  for (int64_t i = 0; i < m; i++)
+    if (used + c->rowt[sc[i].t] <= c->budget) {
+      used += c->rowt[sc[i].t];
+      cap[sc[i].t]++;
+    }
   if (c->policy == FO_DIST_CACHE_LOOKAHEAD) {
+    /* the budget the ranking leaves (fewer scored pairs than fit) by the types' remote bytes */
     int32_t n_row = 0;
+    const int64_t left = c->budget - used;
     for (int32_t t = 0; t < T; t++) {
       total += bytes[t];
       n_row += c->rowt[t] > 0;
     }
     for (int32_t t = 0; t < T; t++)
       if (c->rowt[t])
-        cap[t] = total > 0 ? (int64_t)((double)c->budget * (bytes[t] / total)) / c->rowt[t]
-                           : c->budget / n_row / c->rowt[t];
-  } else {
-    for (int32_t t = 0; t < T; t++)
-      for (int64_t u = 0; c->rowt[t] && u < off[t + 1] - off[t]; u++) m += score[off[t] + u] > 0;
-    if (!(sc = fo__malloc_n(m ? m : 1, sizeof *sc))) {
-      rc = FO_FAIL(FO_ENOMEM, "cache fill");
-      goto out;
-    }
-    m = 0;
-    for (int32_t t = 0; t < T; t++)
-      for (int64_t u = 0; c->rowt[t] && u < off[t + 1] - off[t]; u++)
-        if (score[off[t] + u] > 0) sc[m++] = (tscored){score[off[t] + u], t, u};
-    qsort(sc, (size_t)m, sizeof *sc, cmp_tscored);
-    for (int64_t i = 0; i < m; i++)
-      if (used + c->rowt[sc[i].t] <= c->budget) {
-        used += c->rowt[sc[i].t];
-        cap[sc[i].t]++;
-      }
+        cap[t] += total > 0 ? (int64_t)((double)left * (bytes[t] / total)) / c->rowt[t]
+                            : left / n_row / c->rowt[t];
   }
   for (int32_t t = 0; t < T; t++)
     if (cap[t] > 0 && (rc = fo__rcache_create(cap[t], c->rowt[t], &c->rcs[t])) != FO_OK) goto out;
