@@ -75,7 +75,7 @@ for m in metis hash; do
       mpiexec $MPIFLAGS -n 2 $F bench "$DIR/dblp-$m" --dist --procs-per-machine 1 \
         --seed-placement $sp "${opts[@]}" "${c[@]}" --digest --json > "$DIR/run.json"
       fb=$(field remote_feature_bytes_per_batch "$DIR/run.json")
-      [ -n "$base" ] || { base=$fb; nodig=$(digest "$DIR/run.json"); }
+      [ -n "$base" ] || { base=$fb; nodig=$(digest "$DIR/run.json"); eval "one_${m}_$sp=$fb"; }
       want=$nodig
       [ $sp = local ] || want=$(digest "$DIR/single.json")
       d=$(digest "$DIR/run.json")
@@ -83,6 +83,32 @@ for m in metis hash; do
       awk -v m=$m -v sp=$sp -v p=$pol -v fb="$fb" -v b="$base" -v hr="$(field cache_hit_rate "$DIR/run.json")" \
         -v sv="$(field cache_bytes_saved_per_batch "$DIR/run.json")" -v d="$d" \
         'BEGIN { printf "| %s | %s | %s | %.1f | %.2fx | %.3f | %.1f | %s |\n", m, sp, p, fb / 1024, fb / b, hr, sv / 1024, d }'
+    done
+  done
+done
+# the same over 3 epochs, and the cold-start bound of lookahead in one epoch (a 1000 MiB cache)
+printf '\n| parts | seeds | cache | remote feature KiB / batch | vs no cache | hit rate | bytes saved KiB / batch |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for m in metis hash; do
+  for sp in local global; do
+    base=""
+    for pol in "none --epochs 3" "degree --epochs 3" "frequency --epochs 3" "lookahead --epochs 3" \
+      "lookahead 1000"; do
+      # shellcheck disable=SC2086 # (pol is a policy and its options)
+      set -- $pol
+      c=()
+      if [ "$2" = 1000 ]; then c=(--cache-mb 1000 --cache-policy $1 --lookahead 8)
+      elif [ "$1" = none ]; then c=(--epochs 3)
+      else c=(--cache-mb "$MB" --cache-policy $1 --lookahead 8 --epochs 3); fi
+      mpiexec $MPIFLAGS -n 2 $F bench "$DIR/dblp-$m" --dist --procs-per-machine 1 \
+        --seed-placement $sp "${opts[@]}" "${c[@]}" --digest --json > "$DIR/run.json"
+      fb=$(field remote_feature_bytes_per_batch "$DIR/run.json")
+      [ -n "$base" ] || base=$fb
+      b=$base
+      [ "$2" != 1000 ] || eval "b=\$one_${m}_$sp" # one epoch: against one epoch without a cache
+      awk -v m=$m -v sp=$sp -v p="$pol" -v fb="$fb" -v b="$b" -v hr="$(field cache_hit_rate "$DIR/run.json")" \
+        -v sv="$(field cache_bytes_saved_per_batch "$DIR/run.json")" \
+        'BEGIN { printf "| %s | %s | %s | %.1f | %.2fx | %.3f | %.1f |\n", m, sp, p, fb / 1024, fb / b, hr, sv / 1024 }'
     done
   done
 done

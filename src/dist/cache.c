@@ -2,6 +2,9 @@
  * dist/cache.c: a distributed loader's cache of other machines' feature and label rows
  * (fo_dist_loader_opts.cache_bytes), and its policies: degree and frequency (static, filled
  * when the loader is made) and lookahead (Belady's rule over the batches sampled ahead).
+ * Typed datasets: one row store per node type (rows of that type's width, the seed type's with
+ * its label), keyed by id * n_types + type, so that the plans and next uses of all types share
+ * one table; the budget is split between the types by prepare_typed.
  *
  * The row store (fo__rcache) holds up to cap rows of row_bytes each (x, then the label as
  * int64), keyed by node id through an open-addressing table that is rebuilt whenever the set
@@ -704,11 +707,13 @@ static int cmp_tscored(const void *a, const void *b) {
 /* Typed: split the byte budget between the node types and make their stores (and, for degree
  * and frequency, fill them). Scores per (type, node) pair: degree, the edges of every edge type
  * from a remote node into this machine's part (along the sampler's edge_dir); frequency and
- * lookahead, the pre-sampling pass of the one-type frequency policy. Degree and frequency take
- * the pairs in the order of their score (ties: lower type, then lower id), each one whose row
- * still fits in the budget; store t holds those of type t. Lookahead gives type t the share of
- * the budget that its rows have in the remote bytes of the pre-sampled batches (equal shares
- * when they have none), and Belady's rule runs in each type's store. */
+ * lookahead, the pre-sampling pass of the one-type frequency policy. The pairs are taken in the
+ * order of their score (ties: lower type, then lower id), each one whose row still fits in the
+ * budget (a hit saves its row's bytes and its row costs as many: the score is the value per
+ * byte); store t gets room for those of type t, and degree and frequency hold them. Lookahead
+ * adds the budget the ranking leaves to each type in proportion to its rows' share of the
+ * pre-sampled remote bytes (equal shares when none), and runs Belady's rule in each type's
+ * store with the next uses of all types. */
 static int prepare_typed(fo__dist_cache *c, fo_loader_t *L) {
   const fo_dataset_t *d = c->d;
   const int me = c->dd->machine;
