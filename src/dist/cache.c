@@ -183,7 +183,7 @@ int fo__rcache_belady(fo__rcache *c, const int64_t *fetched, const unsigned char
   for (int64_t i = 0; i < n; i++)
     if (fo__rcache_find(c, fetched[i]) < 0)
       c->cand[nc++] = (struct cand){fo__nextuse_get(nu, fetched[i]), fetched[i], -1 - i};
-  qsort(c->cand, (size_t)nc, sizeof *c->cand, cmp_cand);
+  if (nc > 1) qsort(c->cand, (size_t)nc, sizeof *c->cand, cmp_cand);
   keep = nc < c->cap ? nc : c->cap;
   /* held rows that lose their place free their slots; admitted rows take those, then the
    * never used slots n, n + 1, ... */
