@@ -264,7 +264,8 @@ typedef struct fo_dist_loader_opts {
   int64_t cache_bytes;                   /**< bytes of other machines' feature and label rows
                                               this loader keeps (row data only, not the index:
                                               about 24 bytes more per row); 0 (default) = no
-                                              cache. Batches are the same with or without. */
+                                              cache. Batches are the same with or without.
+                                              Typed datasets: shared by all node types. */
   fo_dist_cache_policy cache_policy;     /**< default FO_DIST_CACHE_DEGREE */
   int32_t lookahead;                     /**< FO_DIST_CACHE_LOOKAHEAD: batches sampled ahead,
                                               1..1024; default 8 */
@@ -292,8 +293,9 @@ FO_API void fo_dist_loader_opts_init(fo_dist_loader_opts *o);
 /* (cache options: checked as "cache_bytes", "cache_policy" and "lookahead"; FO_EINVAL for a
  * negative cache_bytes, an unknown policy or lookahead outside 1..1024, pipeline outside
  * 0..64 or pipeline > 0 without cache_policy lookahead and cache_bytes > 0 (pipeline is not
- * compared across processes); FO_ENOSYS for a cache over a typed dataset; a cache's fill
- * requests fail as remote calls do.) */
+ * compared across processes); FO_ENOSYS for pipeline > 0 over a typed dataset; a cache's fill
+ * requests fail as remote calls do. Typed datasets: one store per node type under the one
+ * cache_bytes budget, split by the policy's ranking of (node type, node) pairs; docs/DIST.md.) */
 FO_API int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,
                                     const fo_dist_loader_opts *dopts, fo_loader_t **out);
 

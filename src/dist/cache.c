@@ -2,6 +2,9 @@
  * dist/cache.c: a distributed loader's cache of other machines' feature and label rows
  * (fo_dist_loader_opts.cache_bytes), and its policies: degree and frequency (static, filled
  * when the loader is made) and lookahead (Belady's rule over the batches sampled ahead).
+ * Typed datasets: one row store per node type (rows of that type's width, the seed type's with
+ * its label), keyed by id * n_types + type, so that the plans and next uses of all types share
+ * one table; the budget is split between the types by prepare_typed.
  *
  * The row store (fo__rcache) holds up to cap rows of row_bytes each (x, then the label as
  * int64), keyed by node id through an open-addressing table that is rebuilt whenever the set
@@ -180,7 +183,7 @@ int fo__rcache_belady(fo__rcache *c, const int64_t *fetched, const unsigned char
   for (int64_t i = 0; i < n; i++)
     if (fo__rcache_find(c, fetched[i]) < 0)
       c->cand[nc++] = (struct cand){fo__nextuse_get(nu, fetched[i]), fetched[i], -1 - i};
-  qsort(c->cand, (size_t)nc, sizeof *c->cand, cmp_cand);
+  if (nc > 1) qsort(c->cand, (size_t)nc, sizeof *c->cand, cmp_cand);
   keep = nc < c->cap ? nc : c->cap;
   /* held rows that lose their place free their slots; admitted rows take those, then the
    * never used slots n, n + 1, ... */
@@ -262,6 +265,14 @@ struct fo__dist_cache {
   int64_t xb;   /* x bytes of a row (0: no features) */
   bool y;       /* rows carry labels */
   fo__rcache *rc;
+  /* typed datasets: T node types; store t (rcs[t], NULL: none) holds rows of type t keyed by
+   * id * T + t (the keys of the plans and next uses too); rc is unused */
+  int32_t T, seed_type;
+  fo__gather_typed_fn plain_t;
+  int64_t budget;
+  int64_t *xbt, *rowt; /* [T] x bytes and row bytes of a row of type t (0: not gathered) */
+  bool *yt;            /* [T] rows of type t carry labels (the seed type's) */
+  fo__rcache **rcs;    /* [T] */
   /* lookahead: mu guards rc, plans, nu and pool; it is never held across a remote request */
   pthread_mutex_t mu;
   pthread_cond_t cv;  /* a plan stopped being busy */
@@ -292,7 +303,8 @@ const char *fo__cache_policy_name(int policy) {
 
 int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
                           int32_t lookahead, int32_t pipeline, bool features, bool labels,
-                          fo__gather_fn plain, void *plain_ctx, fo__dist_cache **out) {
+                          fo__gather_fn plain, fo__gather_typed_fn plain_typed, int32_t seed_type,
+                          void *plain_ctx, fo__dist_cache **out) {
   const fo_dataset_t *mine = d->parts[dd->machine];
   fo__dist_cache *c;
   fo_features f;
@@ -311,6 +323,38 @@ int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_by
   c->policy = policy;
   c->K = lookahead;
   c->n_threads = policy == FO_DIST_CACHE_LOOKAHEAD ? pipeline : 0;
+  c->T = 1;
+  if (d->typed) { /* the stores are made by fo__dist_cache_prepare, once the budget is split */
+    int64_t min_row = 0;
+    c->T = d->n_ntypes;
+    c->seed_type = seed_type;
+    c->plain_t = plain_typed;
+    c->budget = cache_bytes;
+    c->xbt = calloc((size_t)c->T, sizeof *c->xbt);
+    c->rowt = calloc((size_t)c->T, sizeof *c->rowt);
+    c->yt = calloc((size_t)c->T, sizeof *c->yt);
+    c->rcs = calloc((size_t)c->T, sizeof *c->rcs);
+    if (!c->xbt || !c->rowt || !c->yt || !c->rcs) {
+      fo__dist_cache_destroy(c);
+      return FO_FAIL(FO_ENOMEM, "feature cache of %d node types", (int)d->n_ntypes);
+    }
+    for (int32_t t = 0; t < c->T; t++) {
+      const fo_dataset_t *v = fo_dataset_node_data(d, t);
+      const fo_dataset_t *vm = v && v->parts ? v->parts[dd->machine] : NULL;
+      if (!vm) continue;
+      if (features && fo_dataset_features(vm, &f) == FO_OK && f.data && f.dim > 0)
+        c->xbt[t] = f.dim * f.itemsize;
+      c->yt[t] = labels && t == seed_type && fo_dataset_labels(vm, &ly, &lny, &lnc) == FO_OK && ly;
+      c->rowt[t] = c->xbt[t] + (c->yt[t] ? 8 : 0);
+      if (c->rowt[t] && (!min_row || c->rowt[t] < min_row)) min_row = c->rowt[t];
+    }
+    if (!min_row || cache_bytes < min_row) {
+      fo__dist_cache_destroy(c);
+      return FO_OK;
+    }
+    *out = c;
+    return FO_OK;
+  }
   if (features && fo_dataset_features(mine, &f) == FO_OK && f.data && f.dim > 0)
     c->xb = f.dim * f.itemsize;
   c->y = labels && fo_dataset_labels(mine, &ly, &lny, &lnc) == FO_OK && ly;
@@ -350,6 +394,11 @@ void fo__dist_cache_destroy(fo__dist_cache *c) {
   free(c->threads);
   pthread_cond_destroy(&c->work_cv);
   fo__rcache_destroy(c->rc);
+  for (int32_t t = 0; c->rcs && t < c->T; t++) fo__rcache_destroy(c->rcs[t]);
+  free(c->rcs);
+  free(c->xbt);
+  free(c->rowt);
+  free(c->yt);
   while (c->pool) {
     ahead *a = c->pool;
     c->pool = a->next;
@@ -369,7 +418,13 @@ void fo__dist_cache_destroy(fo__dist_cache *c) {
   free(c);
 }
 
-int64_t fo__dist_cache_rows(const fo__dist_cache *c) { return c ? fo__rcache_capacity(c->rc) : 0; }
+int64_t fo__dist_cache_rows(const fo__dist_cache *c) {
+  int64_t n = 0;
+  if (!c) return 0;
+  if (!c->rcs) return fo__rcache_capacity(c->rc);
+  for (int32_t t = 0; t < c->T; t++) n += fo__rcache_capacity(c->rcs[t]);
+  return n;
+}
 
 static int ahead_new(fo__dist_cache *c, ahead **out) {
   ahead *a;
@@ -415,7 +470,8 @@ static int sample_ahead(fo__dist_cache *c, ahead *a, uint64_t epoch, int64_t j, 
   /* its requests are the look-ahead's, not the current batch's own */
   memset(st, 0, sizeof *st);
   fo__cur_batch_stats = st;
-  rc = fo_sampler_sample(a->s, a->seeds, k, epoch, (uint64_t)index, a->b);
+  rc = c->rcs ? fo_sampler_sample_typed(a->s, c->seed_type, a->seeds, k, epoch, (uint64_t)index, a->b)
+              : fo_sampler_sample(a->s, a->seeds, k, epoch, (uint64_t)index, a->b);
   fo__cur_batch_stats = cur;
   if (cur)
     for (int h = 0; h < 64; h++) {
@@ -513,12 +569,24 @@ static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64
   const int me = c->dd->machine;
   fo_batch_t *b;
   int rc;
-  if ((rc = sample_ahead(c, a, epoch, t, &p->traffic)) != FO_OK ||
-      (rc = fo__grow(&p->nodes, &p->cap, a->b->n_nodes, sizeof *p->nodes, "plan")) != FO_OK)
-    return rc;
+  int64_t all = 0;
+  if ((rc = sample_ahead(c, a, epoch, t, &p->traffic)) != FO_OK) return rc;
+  if (!c->rcs) all = a->b->n_nodes;
+  for (int32_t q = 0; c->rcs && q < c->T; q++) all += fo_batch_node_type(a->b, q)->n_nodes;
+  if ((rc = fo__grow(&p->nodes, &p->cap, all, sizeof *p->nodes, "plan")) != FO_OK) return rc;
   p->n = 0;
-  for (int64_t i = 0; i < a->b->n_nodes; i++)
-    if (fo__owner(c->d, a->b->node[i]) != me) p->nodes[p->n++] = a->b->node[i];
+  if (!c->rcs) {
+    for (int64_t i = 0; i < a->b->n_nodes; i++)
+      if (fo__owner(c->d, a->b->node[i]) != me) p->nodes[p->n++] = a->b->node[i];
+  } else { /* typed: the keys (node type, id) of every type's remote nodes */
+    for (int32_t q = 0; q < c->T; q++) {
+      const fo_batch_t *nb = fo_batch_node_type(a->b, q);
+      const fo_dataset_t *v = fo_dataset_node_data(c->d, q);
+      if (!c->rowt[q]) continue;
+      for (int64_t i = 0; i < nb->n_nodes; i++)
+        if (fo__owner(v, nb->node[i]) != me) p->nodes[p->n++] = nb->node[i] * c->T + q;
+    }
+  }
   b = p->b; /* the plan keeps the topology; the sampler gets the plan's old batch */
   p->b = a->b;
   a->b = b;
@@ -597,6 +665,187 @@ static void *ahead_main(void *arg) {
   return NULL;
 }
 
+/* Typed: the rows of nodes[t][0..n[t]) of every node type through the plain typed gather (one
+ * request per remote machine), as store rows of that type into rows[t]. */
+static int fetch_typed_rows(fo__dist_cache *c, int64_t *const *nodes, const int64_t *n,
+                            unsigned char *const *rows) {
+  const int32_t T = c->T, st = c->seed_type;
+  unsigned char **mx = calloc((size_t)T, sizeof *mx);
+  int64_t *my = fo__malloc_n(n[st] ? n[st] : 1, sizeof *my);
+  int rc = FO_OK;
+  if (!mx || !my) rc = FO_FAIL(FO_ENOMEM, "cache fill");
+  for (int32_t t = 0; rc == FO_OK && t < T; t++)
+    if (c->xbt[t] && n[t] && !(mx[t] = fo__malloc_n(n[t], (size_t)c->xbt[t])))
+      rc = FO_FAIL(FO_ENOMEM, "cache fill of %lld rows", (long long)n[t]);
+  if (rc == FO_OK)
+    rc = c->plain_t(c->plain_ctx, (const int64_t *const *)nodes, n, mx, c->xbt, st,
+                    c->yt[st] ? my : NULL, n[st]);
+  for (int32_t t = 0; rc == FO_OK && t < T; t++)
+    for (int64_t i = 0; i < n[t]; i++) {
+      if (c->xbt[t]) memcpy(rows[t] + i * c->rowt[t], mx[t] + i * c->xbt[t], (size_t)c->xbt[t]);
+      if (c->yt[t]) memcpy(rows[t] + i * c->rowt[t] + c->xbt[t], &my[i], 8);
+    }
+  for (int32_t t = 0; mx && t < T; t++) free(mx[t]);
+  free(mx);
+  free(my);
+  return rc;
+}
+
+typedef struct tscored {
+  uint32_t score;
+  int32_t t;
+  int64_t node;
+} tscored;
+
+static int cmp_tscored(const void *a, const void *b) {
+  const tscored *x = a, *y = b;
+  if (x->score != y->score) return x->score > y->score ? -1 : 1;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Typed: split the byte budget between the node types and make their stores (and, for degree
+ * and frequency, fill them). Scores per (type, node) pair: degree, the edges of every edge type
+ * from a remote node into this machine's part (along the sampler's edge_dir); frequency and
+ * lookahead, the pre-sampling pass of the one-type frequency policy. The pairs are taken in the
+ * order of their score (ties: lower type, then lower id), each one whose row still fits in the
+ * budget (a hit saves its row's bytes and its row costs as many: the score is the value per
+ * byte); store t gets room for those of type t, and degree and frequency hold them. Lookahead
+ * adds the budget the ranking leaves to each type in proportion to its rows' share of the
+ * pre-sampled remote bytes (equal shares when none), and runs Belady's rule in each type's
+ * store with the next uses of all types. */
+static int prepare_typed(fo__dist_cache *c, fo_loader_t *L) {
+  const fo_dataset_t *d = c->d;
+  const int me = c->dd->machine;
+  const int32_t T = c->T;
+  int64_t *off = calloc((size_t)T + 1, sizeof *off), *cap = calloc((size_t)T, sizeof *cap);
+  double *bytes = calloc((size_t)T, sizeof *bytes), total = 0;
+  int64_t **nodes = calloc((size_t)T, sizeof *nodes), N, m = 0, used = 0;
+  unsigned char **rows = calloc((size_t)T, sizeof *rows);
+  uint32_t *score = NULL;
+  tscored *sc = NULL;
+  ahead *a = NULL;
+  int rc = FO_OK;
+  if (!off || !cap || !bytes || !nodes || !rows) {
+    rc = FO_FAIL(FO_ENOMEM, "feature cache");
+    goto out;
+  }
+  for (int32_t t = 0; t < T; t++) off[t + 1] = off[t] + fo_dataset_node_data(d, t)->n_nodes;
+  N = off[T];
+  if (!(score = calloc((size_t)(N ? N : 1), sizeof *score))) {
+    rc = FO_FAIL(FO_ENOMEM, "feature cache: scores of %lld nodes", (long long)N);
+    goto out;
+  }
+  if (c->policy == FO_DIST_CACHE_DEGREE) {
+    const fo_edge_dir dir = fo__loader_sampler_opts(L)->edge_dir;
+    for (int32_t et = 0; et < d->n_etypes; et++) {
+      fo_edge_type ety;
+      fo_topology tp;
+      int32_t nt;
+      const fo_dataset_t *v;
+      if (fo_dataset_edge_type(d, et, &ety) != FO_OK) continue;
+      if (fo_dataset_edge_topology(d->parts[me], et, dir, &tp) == FO_OK)
+        nt = dir == FO_EDGE_DIR_IN ? ety.src_type : ety.dst_type;
+      else if (fo_dataset_edge_topology(d->parts[me], et, dir == FO_EDGE_DIR_IN ? FO_EDGE_DIR_OUT
+                                        : FO_EDGE_DIR_IN, &tp) == FO_OK)
+        nt = dir == FO_EDGE_DIR_IN ? ety.dst_type : ety.src_type;
+      else
+        continue;
+      if (nt < 0 || nt >= T || !c->rowt[nt]) continue;
+      v = fo_dataset_node_data(d, nt);
+      for (int64_t e = 0; e < tp.n_edges; e++) {
+        int64_t u = tp.indices_bytes == 4 ? ((const int32_t *)tp.indices)[e] : ((const int64_t *)tp.indices)[e];
+        if (u >= 0 && u < v->n_nodes && fo__owner(v, u) != me && score[off[nt] + u] < UINT32_MAX)
+          score[off[nt] + u]++;
+      }
+    }
+  } else { /* how often each remote (type, node) is in up to 32 batches of another epoch */
+    const uint64_t epoch = fo__loader_epoch(L) + (UINT64_C(1) << 62);
+    const int64_t nb = fo_loader_num_batches(L) < 32 ? fo_loader_num_batches(L) : 32;
+    if ((rc = ahead_new(c, &a)) != FO_OK) goto out;
+    for (int64_t j = 0; j < nb; j++) {
+      if ((rc = sample_ahead(c, a, epoch, j, NULL)) != FO_OK) goto out;
+      for (int32_t t = 0; t < T; t++) {
+        const fo_batch_t *b = fo_batch_node_type(a->b, t);
+        const fo_dataset_t *v = fo_dataset_node_data(d, t);
+        if (!c->rowt[t]) continue;
+        for (int64_t i = 0; i < b->n_nodes; i++) {
+          int64_t u = b->node[i];
+          if (fo__owner(v, u) == me) continue;
+          if (score[off[t] + u] < UINT32_MAX) score[off[t] + u]++;
+          bytes[t] += (double)c->rowt[t];
+        }
+      }
+    }
+  }
+  for (int32_t t = 0; t < T; t++)
+    for (int64_t u = 0; c->rowt[t] && u < off[t + 1] - off[t]; u++) m += score[off[t] + u] > 0;
+  if (!(sc = fo__malloc_n(m ? m : 1, sizeof *sc))) {
+    rc = FO_FAIL(FO_ENOMEM, "cache fill");
+    goto out;
+  }
+  m = 0;
+  for (int32_t t = 0; t < T; t++)
+    for (int64_t u = 0; c->rowt[t] && u < off[t + 1] - off[t]; u++)
+      if (score[off[t] + u] > 0) sc[m++] = (tscored){score[off[t] + u], t, u};
+  qsort(sc, (size_t)m, sizeof *sc, cmp_tscored);
+  for (int64_t i = 0; i < m; i++)
+    if (used + c->rowt[sc[i].t] <= c->budget) {
+      used += c->rowt[sc[i].t];
+      cap[sc[i].t]++;
+    }
+  if (c->policy == FO_DIST_CACHE_LOOKAHEAD) {
+    /* the budget the ranking leaves (fewer scored pairs than fit) by the types' remote bytes */
+    int32_t n_row = 0;
+    const int64_t left = c->budget - used;
+    for (int32_t t = 0; t < T; t++) {
+      total += bytes[t];
+      n_row += c->rowt[t] > 0;
+    }
+    for (int32_t t = 0; t < T; t++)
+      if (c->rowt[t])
+        cap[t] += total > 0 ? (int64_t)((double)left * (bytes[t] / total)) / c->rowt[t]
+                            : left / n_row / c->rowt[t];
+  }
+  for (int32_t t = 0; t < T; t++)
+    if (cap[t] > 0 && (rc = fo__rcache_create(cap[t], c->rowt[t], &c->rcs[t])) != FO_OK) goto out;
+  if (c->policy == FO_DIST_CACHE_LOOKAHEAD) goto out;
+  /* the static fill: the chosen pairs, in rank order per type, in one request per machine */
+  for (int32_t t = 0; t < T; t++)
+    if (cap[t] && (!(nodes[t] = fo__malloc_n(cap[t], sizeof **nodes)) ||
+                   !(rows[t] = fo__malloc_n(cap[t], (size_t)c->rowt[t])))) {
+      rc = FO_FAIL(FO_ENOMEM, "cache fill of %lld rows", (long long)cap[t]);
+      goto out;
+    }
+  memset(cap, 0, (size_t)T * sizeof *cap);
+  used = 0;
+  for (int64_t i = 0; i < m; i++)
+    if (used + c->rowt[sc[i].t] <= c->budget) {
+      used += c->rowt[sc[i].t];
+      nodes[sc[i].t][cap[sc[i].t]++] = sc[i].node;
+    }
+  if (used && (rc = fetch_typed_rows(c, nodes, cap, rows)) != FO_OK) goto out;
+  for (int32_t t = 0; t < T; t++) {
+    for (int64_t i = 0; i < cap[t]; i++) nodes[t][i] = nodes[t][i] * T + t; /* the store's keys */
+    if (cap[t]) fo__rcache_insert(c->rcs[t], nodes[t], rows[t], cap[t]);
+    c->filled += cap[t];
+  }
+out:
+  ahead_free(a);
+  for (int32_t t = 0; nodes && rows && t < T; t++) {
+    free(nodes[t]);
+    free(rows[t]);
+  }
+  free(nodes);
+  free(rows);
+  free(sc);
+  free(score);
+  free(off);
+  free(cap);
+  free(bytes);
+  return rc;
+}
+
 int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
   const fo_dataset_t *d = c->d;
   const int me = c->dd->machine;
@@ -604,6 +853,8 @@ int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
   ahead *a = NULL;
   int rc = FO_OK;
   c->L = L;
+  if (c->rcs && (rc = prepare_typed(c, L)) != FO_OK)
+    return fo__context(rc, "fill the %s feature cache", fo__cache_policy_name(c->policy));
   if (c->policy == FO_DIST_CACHE_LOOKAHEAD) {
     if (!(c->plans = calloc((size_t)c->K + 1, sizeof *c->plans))) return FO_FAIL(FO_ENOMEM, "feature cache");
     c->n_started = fo_loader_num_batches(L);
@@ -633,6 +884,7 @@ int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
     }
     return FO_OK;
   }
+  if (c->rcs) return FO_OK; /* typed: filled by prepare_typed */
   if (!(score = calloc((size_t)(d->n_nodes ? d->n_nodes : 1), sizeof *score)))
     return FO_FAIL(FO_ENOMEM, "feature cache: scores of %lld nodes", (long long)d->n_nodes);
   if (c->policy == FO_DIST_CACHE_DEGREE) { /* edges from each remote node into this part */
@@ -664,8 +916,8 @@ out:
 /* Lookahead, after batch j's gather: plan batches j+1 .. j+K (sampling, without the lock, those
  * no thread has planned or is planning), then Belady's step over the rows just fetched
  * (fetched[0..nf), rows of the store's row size) with the next uses of the plans at hand. */
-static int lookahead_step(fo__dist_cache *c, uint64_t epoch, int64_t j, const int64_t *fetched,
-                          const unsigned char *rows, int64_t nf) {
+static int lookahead_step(fo__dist_cache *c, uint64_t epoch, int64_t j, const int64_t *const *fetched,
+                          const unsigned char *const *rows, const int64_t *nf) {
   const int64_t nb = fo_loader_num_batches(c->L);
   int64_t claim[1024], n_claim = 0, done = 0;
   ahead *a = NULL;
@@ -694,7 +946,10 @@ static int lookahead_step(fo__dist_cache *c, uint64_t epoch, int64_t j, const in
       if (p->busy || p->j != t || p->epoch != epoch) continue; /* another thread's, in the making */
       for (int64_t i = 0; rc == FO_OK && i < p->n; i++) rc = fo__nextuse_put_first(&c->nu, p->nodes[i], t);
     }
-    if (rc == FO_OK) rc = fo__rcache_belady(c->rc, fetched, rows, nf, &c->nu);
+    if (rc == FO_OK && !c->rcs) rc = fo__rcache_belady(c->rc, fetched[0], rows[0], nf[0], &c->nu);
+    /* typed: each node type's store over its own rows, with the next uses of all */
+    for (int32_t q = 0; rc == FO_OK && c->rcs && q < c->T; q++)
+      if (c->rcs[q]) rc = fo__rcache_belady(c->rcs[q], fetched[q], rows[q], nf[q], &c->nu);
   }
   pthread_mutex_unlock(&c->mu);
   return rc;
@@ -821,8 +1076,10 @@ int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, vo
       if (y) memcpy(fetched_rows + nf * row + c->xb, &my[t], 8);
       nf++;
     }
-    if ((rc = lookahead_step(c, fo__cur_batch_pos->epoch, fo__cur_batch_pos->local_index, fetched,
-                             fetched_rows, nf)) != FO_OK)
+    const int64_t *fa[1] = {fetched};
+    const unsigned char *ra[1] = {fetched_rows};
+    if ((rc = lookahead_step(c, fo__cur_batch_pos->epoch, fo__cur_batch_pos->local_index, fa, ra,
+                             &nf)) != FO_OK)
       goto out;
   }
   if (fo__cur_batch_stats) {
@@ -837,5 +1094,129 @@ out:
   free(my);
   free(fetched);
   free(fetched_rows);
+  return rc;
+}
+
+int fo__dist_cache_gather_typed(fo__dist_cache *c, const fo_batch_t *b, unsigned char *const *x,
+                                const int64_t *row_bytes, int32_t seed_type, int64_t *y, int64_t n_y) {
+  const fo_dataset_t *d = c->d;
+  const int me = c->dd->machine;
+  const int32_t T = c->T;
+  const bool la = c->policy == FO_DIST_CACHE_LOOKAHEAD;
+  bool same = seed_type == c->seed_type && (y != NULL) == c->yt[seed_type];
+  const int64_t **node = calloc((size_t)T, sizeof *node);
+  int64_t *nt_n = calloc((size_t)T, sizeof *nt_n), *m = calloc((size_t)T, sizeof *m);
+  int64_t *nf = calloc((size_t)T, sizeof *nf);
+  int64_t **miss = calloc((size_t)T, sizeof *miss), **pos = calloc((size_t)T, sizeof *pos);
+  int64_t **fetched = calloc((size_t)T, sizeof *fetched), *my = NULL, hits = 0, saved = 0;
+  unsigned char **mx = calloc((size_t)T, sizeof *mx), **frows = calloc((size_t)T, sizeof *frows);
+  int rc = FO_OK;
+  if (!node || !nt_n || !m || !nf || !miss || !pos || !fetched || !mx || !frows) {
+    rc = FO_FAIL(FO_ENOMEM, "cache gather");
+    goto out;
+  }
+  for (int32_t t = 0; t < T; t++) {
+    const fo_batch_t *nb = fo_batch_node_type(b, t);
+    node[t] = nb->node;
+    nt_n[t] = x[t] ? nb->n_nodes : (y && t == seed_type ? n_y : 0);
+    if (nt_n[t] && ((x[t] != NULL) != (c->xbt[t] > 0) || (x[t] && row_bytes[t] != c->xbt[t])))
+      same = false;
+  }
+  /* a gather the cache was not made for (features or labels differ): the plain one */
+  if (!same) {
+    rc = c->plain_t(c->plain_ctx, node, nt_n, x, row_bytes, seed_type, y, n_y);
+    goto out;
+  }
+  for (int32_t t = 0; t < T; t++) {
+    const int64_t n1 = nt_n[t] ? nt_n[t] : 1;
+    if (!nt_n[t]) continue;
+    if (!(miss[t] = fo__malloc_n(n1, sizeof **miss)) || !(pos[t] = fo__malloc_n(n1, sizeof **pos)) ||
+        (x[t] && !(mx[t] = fo__malloc_n(n1, (size_t)c->xbt[t]))) ||
+        (la && (!(fetched[t] = fo__malloc_n(n1, sizeof **fetched)) ||
+                !(frows[t] = fo__malloc_n(n1, (size_t)c->rowt[t]))))) {
+      rc = FO_FAIL(FO_ENOMEM, "cache gather of %lld rows", (long long)nt_n[t]);
+      goto out;
+    }
+  }
+  if (y && !(my = fo__malloc_n(nt_n[seed_type] ? nt_n[seed_type] : 1, sizeof *my))) {
+    rc = FO_FAIL(FO_ENOMEM, "cache gather of %lld labels", (long long)nt_n[seed_type]);
+    goto out;
+  }
+  /* hits are copied out under the lock (lookahead changes the stores; static fills do not) */
+  if (la) pthread_mutex_lock(&c->mu);
+  for (int32_t t = 0; t < T; t++) {
+    const fo_dataset_t *v = fo_dataset_node_data(d, t);
+    const fo__rcache *rc_t = c->rcs[t];
+    const int64_t xb = c->xbt[t];
+    for (int64_t i = 0; i < nt_n[t]; i++) {
+      const int64_t u = node[t][i];
+      int64_t s;
+      if (rc_t && u >= 0 && u < v->n_nodes && fo__owner(v, u) != me &&
+          (s = fo__rcache_find(rc_t, u * T + t)) >= 0) {
+        const unsigned char *r = fo__rcache_row(rc_t, s);
+        if (x[t]) memcpy(x[t] + i * xb, r, (size_t)xb);
+        if (y && t == seed_type && i < n_y) memcpy(&y[i], r + xb, 8);
+        hits++;
+        saved += c->rowt[t];
+        continue;
+      }
+      miss[t][m[t]] = u;
+      pos[t][m[t]++] = i;
+    }
+  }
+  if (la) pthread_mutex_unlock(&c->mu);
+  /* the misses of every type, in one request per remote machine, without the lock */
+  if (la && fo__cache_fetch_hook) fo__cache_fetch_hook();
+  if ((rc = c->plain_t(c->plain_ctx, (const int64_t *const *)miss, m, mx, c->xbt, seed_type, my,
+                       y ? m[seed_type] : 0)) != FO_OK)
+    goto out;
+  for (int32_t t = 0; t < T; t++)
+    for (int64_t q = 0; q < m[t]; q++) {
+      if (x[t]) memcpy(x[t] + pos[t][q] * c->xbt[t], mx[t] + q * c->xbt[t], (size_t)c->xbt[t]);
+      if (y && t == seed_type && pos[t][q] < n_y) y[pos[t][q]] = my[q];
+    }
+  /* Belady's step over the fetched remote rows of each type, with the next uses of the batches
+   * ahead */
+  if (la && fo__cur_batch_pos) {
+    for (int32_t t = 0; t < T; t++) {
+      const fo_dataset_t *v = fo_dataset_node_data(d, t);
+      if (!c->rcs[t]) continue;
+      for (int64_t q = 0; q < m[t]; q++) {
+        unsigned char *r = frows[t] + nf[t] * c->rowt[t];
+        if (fo__owner(v, miss[t][q]) == me) continue;
+        fetched[t][nf[t]] = miss[t][q] * T + t;
+        if (x[t]) memcpy(r, mx[t] + q * c->xbt[t], (size_t)c->xbt[t]);
+        if (c->yt[t]) memcpy(r + c->xbt[t], &my[q], 8);
+        nf[t]++;
+      }
+    }
+    if ((rc = lookahead_step(c, fo__cur_batch_pos->epoch, fo__cur_batch_pos->local_index,
+                             (const int64_t *const *)fetched, (const unsigned char *const *)frows,
+                             nf)) != FO_OK)
+      goto out;
+  }
+  if (fo__cur_batch_stats) {
+    fo__cur_batch_stats->remote_rows += hits; /* the plain gather counted the misses */
+    fo__cur_batch_stats->cache_hits += hits;
+    fo__cur_batch_stats->cache_bytes_saved += saved;
+  }
+out:
+  for (int32_t t = 0; t < T; t++) {
+    if (miss) free(miss[t]);
+    if (pos) free(pos[t]);
+    if (mx) free(mx[t]);
+    if (fetched) free(fetched[t]);
+    if (frows) free(frows[t]);
+  }
+  free(node);
+  free(nt_n);
+  free(m);
+  free(nf);
+  free(miss);
+  free(pos);
+  free(fetched);
+  free(mx);
+  free(frows);
+  free(my);
   return rc;
 }

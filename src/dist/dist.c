@@ -552,6 +552,9 @@ out:
 
 static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
                         const int64_t *row_bytes, int32_t seed_type, int64_t *y, int64_t n_y);
+static int gather_typed_nodes(void *ctx, const int64_t *const *node, const int64_t *n,
+                              unsigned char *const *x, const int64_t *row_bytes, int32_t seed_type,
+                              int64_t *y, int64_t n_y);
 
 int fo__dist_gather_batch(fo_dist_t *dd, const fo_dataset_t *d, const fo_batch_t *b,
                           unsigned char *const *x, const int64_t *row_bytes) {
@@ -595,10 +598,40 @@ static int32_t owner_of(void *ctx, int64_t v) {
   return d && v >= 0 && v < d->n_nodes ? (int32_t)fo__owner(d, v) : -1;
 }
 
-/* Typed: every node type's feature rows (and the seed type's labels) of a batch: this machine's
- * rows directly, every other machine's in ONE request (a group per node type). */
+/* Typed: every node type's feature rows (and the seed type's labels) of a batch, through the
+ * cache when there is one. */
 static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
                         const int64_t *row_bytes, int32_t seed_type, int64_t *y, int64_t n_y) {
+  loader_ctx *c = ctx;
+  const int32_t T = c->d->n_ntypes;
+  const int64_t **node;
+  int64_t *n;
+  int rc;
+  if (c->cache) return fo__dist_cache_gather_typed(c->cache, b, x, row_bytes, seed_type, y, n_y);
+  node = calloc((size_t)T, sizeof *node);
+  n = calloc((size_t)T, sizeof *n);
+  if (!node || !n) {
+    free(node);
+    free(n);
+    return FO_FAIL(FO_ENOMEM, "distributed gather");
+  }
+  for (int32_t t = 0; t < T; t++) {
+    const fo_batch_t *nb = fo_batch_node_type(b, t);
+    node[t] = nb->node;
+    n[t] = x[t] ? nb->n_nodes : (y && t == seed_type ? n_y : 0);
+  }
+  rc = gather_typed_nodes(ctx, node, n, x, row_bytes, seed_type, y, n_y);
+  free(node);
+  free(n);
+  return rc;
+}
+
+/* Typed: the rows of node[t][0..n[t]) of every node type t (x[t] when x[t]; the seed type's
+ * labels y[i], i < n_y, when y): this machine's rows directly, every other machine's in ONE
+ * request (a group per node type). */
+static int gather_typed_nodes(void *ctx, const int64_t *const *node_of, const int64_t *n_of,
+                              unsigned char *const *x, const int64_t *row_bytes, int32_t seed_type,
+                              int64_t *y, int64_t n_y) {
   loader_ctx *c = ctx;
   const fo_dataset_t *d = c->d;
   const int P = d->n_parts, me = c->dd->machine;
@@ -620,8 +653,7 @@ static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
     goto out;
   }
   for (int32_t t = 0; t < T; t++) {
-    const fo_batch_t *nb = fo_batch_node_type(b, t);
-    nt_n[t] = x[t] ? nb->n_nodes : (y && t == seed_type ? n_y : 0);
+    nt_n[t] = n_of[t];
     nt_off[t + 1] = nt_off[t] + nt_n[t];
   }
   total = nt_off[T];
@@ -632,7 +664,7 @@ static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
   /* owners; groups g = part * T + type, packed in that order */
   for (int32_t t = 0; t < T; t++) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t);
-    const int64_t *node = fo_batch_node_type(b, t)->node;
+    const int64_t *node = node_of[t];
     for (int64_t i = 0; i < nt_n[t]; i++) {
       int k = node[i] >= 0 && node[i] < v->n_nodes ? fo__owner(v, node[i]) : -1;
       if (FO_UNLIKELY(k < 0 || k >= P)) {
@@ -646,7 +678,7 @@ static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
   for (int64_t g = 0; g < (int64_t)P * T; g++) start[g + 1] = start[g] + cnt[g];
   for (int32_t t = 0; t < T; t++) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t);
-    const int64_t *node = fo_batch_node_type(b, t)->node;
+    const int64_t *node = node_of[t];
     for (int64_t i = 0; i < nt_n[t]; i++) {
       const int64_t g = (int64_t)fo__owner(v, node[i]) * T + t;
       pos[nt_off[t] + i] = start[g]++;
@@ -679,7 +711,7 @@ static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
   /* local rows */
   for (int32_t t = 0; t < T; t++) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t), *mine = v->parts[me];
-    const int64_t *node = fo_batch_node_type(b, t)->node, rb = row_bytes[t];
+    const int64_t *node = node_of[t], rb = row_bytes[t];
     fo_features f;
     const int64_t *ly = NULL;
     int64_t lny, lnc;
@@ -730,7 +762,7 @@ static int gather_typed(void *ctx, const fo_batch_t *b, unsigned char *const *x,
     for (int32_t q = 0; q < G; q++) {
       const int32_t t = gtype[q];
       const fo_dataset_t *v = fo_dataset_node_data(d, t);
-      const int64_t *node = fo_batch_node_type(b, t)->node, rb = row_bytes[t];
+      const int64_t *node = node_of[t], rb = row_bytes[t];
       if (x[t] && res[q].row_bytes != rb) {
         rc = fo__dist_fail(c->dd, FO_FAIL(FO_EFORMAT, "machine %d sent %lld-byte rows of node type "
                                           "'%s', expected %lld", k, (long long)res[q].row_bytes,
@@ -807,9 +839,9 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
     return FO_FAIL(FO_EINVAL, "create distributed loader: pipeline %d needs cache_policy "
                    "lookahead with cache_bytes > 0 (its threads fill the look-ahead's plans)",
                    (int)lo.pipeline);
-  if (d->typed && lo.cache_bytes > 0)
-    return FO_FAIL(FO_ENOSYS, "create distributed loader: typed dataset '%s': the remote feature "
-                   "cache (cache_bytes) is not supported for typed datasets yet", d->path);
+  if (d->typed && lo.pipeline > 0)
+    return FO_FAIL(FO_ENOSYS, "create distributed loader: typed dataset '%s': pipeline %d: "
+                   "pipelining is not supported for typed datasets yet", d->path, (int)lo.pipeline);
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");
   c->dd = dd;
@@ -819,7 +851,8 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
     c->seed_type = 0;
   if (lo.cache_bytes > 0 && d->parts && d->parts[dd->machine] &&
       (rc = fo__dist_cache_create(dd, d, lo.cache_bytes, (int)lo.cache_policy, lo.lookahead, lo.pipeline,
-                                  o->features, o->labels, gather_plain, c, &c->cache)) != FO_OK) {
+                                  o->features, o->labels, gather_plain, gather_typed_nodes,
+                                  c->seed_type, c, &c->cache)) != FO_OK) {
     free(c);
     return fo__context(rc, "create distributed loader");
   }

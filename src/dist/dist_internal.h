@@ -256,14 +256,24 @@ int fo__rcache_belady(fo__rcache *c, const int64_t *fetched, const unsigned char
 /* A distributed loader's cache of remote rows. */
 typedef int (*fo__gather_fn)(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
                              int64_t *y, int64_t n_y);
+/* Typed: for every node type t, the rows of nodes[t][0..n[t]) (ids of type t): x[t] (rows of
+ * row_bytes[t]) when x[t], and y[i] (i < n_y, when y) of the seed type's nodes; every remote
+ * machine's rows of all types in one request (dist.c). */
+typedef int (*fo__gather_typed_fn)(void *ctx, const int64_t *const *nodes, const int64_t *n,
+                                   unsigned char *const *x, const int64_t *row_bytes,
+                                   int32_t seed_type, int64_t *y, int64_t n_y);
 typedef struct fo__dist_cache fo__dist_cache;
 const char *fo__cache_policy_name(int policy);
-/* *out = NULL (and FO_OK) when no row fits in cache_bytes or nothing is gathered. */
+/* *out = NULL (and FO_OK) when no row fits in cache_bytes or nothing is gathered. Typed
+ * datasets (plain_typed, seed_type: the loader's input node type): one store per node type,
+ * keyed by (node type, id) as id * n_types + type; the byte budget is split between the types
+ * in fo__dist_cache_prepare (docs/DIST.md). */
 int fo__dist_cache_create(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
                           int32_t lookahead, int32_t pipeline, bool features, bool labels,
-                          fo__gather_fn plain, void *plain_ctx, fo__dist_cache **out);
+                          fo__gather_fn plain, fo__gather_typed_fn plain_typed, int32_t seed_type,
+                          void *plain_ctx, fo__dist_cache **out);
 void fo__dist_cache_destroy(fo__dist_cache *c);
-int64_t fo__dist_cache_rows(const fo__dist_cache *c); /* capacity in rows */
+int64_t fo__dist_cache_rows(const fo__dist_cache *c); /* capacity in rows (all node types) */
 /* The static fills (degree, frequency); lookahead: its sampler, and its `pipeline` threads
  * that sample the batches ahead (none: each gather plans the batches after its own). Before
  * the loader's threads. */
@@ -273,6 +283,11 @@ int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L);
  * mutex, but fetches the misses and samples the batches ahead without it. */
 int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, void *x,
                           int64_t row_bytes, int64_t *y, int64_t n_y);
+/* Typed (the loader's gather_typed hook): every node type's rows of batch b through the
+ * cache's store of that type, the misses of all types through plain_typed in one request per
+ * remote machine; locking as fo__dist_cache_gather. */
+int fo__dist_cache_gather_typed(fo__dist_cache *c, const fo_batch_t *b, unsigned char *const *x,
+                                const int64_t *row_bytes, int32_t seed_type, int64_t *y, int64_t n_y);
 /* Lookahead: when batch j of `epoch` (this loader's numbering) was sampled ahead and not yet
  * taken, swap its topology into *b (the plan keeps *b's old batch), add that sampling's hop
  * traffic to the current batch's counters and return true; false otherwise (and for the other

@@ -39,7 +39,8 @@
 #            fail within 2 x the deadline naming it; continued, it does not blame its peer
 #   typed    a typed graph of its own partitioned by hash, range and METIS into 2 and 3 parts:
 #            digests equal single process (features, labels, edge_dir out, disjoint,
-#            per-edge-type fanouts), one request per remote machine per hop and per batch, the
+#            per-edge-type fanouts), the remote feature cache with every policy (digests of
+#            single process, hits), one request per remote machine per hop and per batch, the
 #            typed options that must agree (MPMD)
 #   temporal weighted and temporal sampling over MPI: a random graph with edge weights, edge times
 #            and node times (and one with node times only: rows ordered by neighbor time),
@@ -823,6 +824,27 @@ EOF
       --batch-size 32 --features --threads 1
     same_digest "typed, $p x 1, hash, replace, 3 hops, 2 epochs" $p 1 g-hash$p g --input-type term \
       --fanout 5,2,2 --replace --batch-size 16 --epochs 2 --threads 0
+  done
+  # the remote feature cache of typed parts (a store per node type under one budget of about
+  # 90 rows of 24 bytes): every policy, with 0 and 2 loader threads, gives the single-process
+  # digest, with hits
+  "$FANOUT" bench "$D/g" "${base[@]}" --digest --json > single.json 2> single.err ||
+    fail "typed cache: single-process bench: $(cat single.err)"
+  for p in 2 3; do
+    for pol in degree frequency lookahead; do
+      for th in 0 2; do
+        mpi $p "$FANOUT" bench "$D/g-metis$p" --dist --procs-per-machine 1 "${base[@]}" --threads $th \
+          --cache-mb 0.002 --cache-policy $pol --lookahead 4 --digest --json > cache.json 2> err.txt ||
+          { fail "typed, $p machines, cache $pol: $(cat err.txt)"; continue; }
+        hr=$(field_of cache_hit_rate cache.json)
+        if [ -n "$(digest_of single.json)" ] && [ "$(digest_of cache.json)" = "$(digest_of single.json)" ] &&
+          [ -n "$hr" ] && awk -v h="$hr" 'BEGIN { exit !(h > 0) }'; then
+          echo "ok   typed, $p x 1, metis, cache $pol, $th threads: digest $(digest_of cache.json) as single" \
+            "process, hit rate $hr, feature bytes/batch $(field_of remote_feature_bytes_per_batch cache.json)"
+        else fail "typed, $p machines, cache $pol, $th threads: digest $(digest_of cache.json)," \
+          "single process $(digest_of single.json), hit rate $hr"; fi
+      done
+    done
   done
   # one request per remote machine per hop and per batch (all types in one message): 3
   # machines, 6 batches, no loader threads: at most 2 remote machines per batch (prefetched
