@@ -11,23 +11,50 @@
 #include <sys/stat.h>
 
 #define READ_CHUNK (1u << 20)
+#define MIN_CHUNK (1u << 12)
+#define GZ_BUFFER (256u << 10)
+#define MIN_GZ_BUFFER (8u << 10) /* zlib's default */
 #define MAX_LINE ((size_t)1 << 30)
+
+/* The smallest power of two >= n, clamped to [lo, hi] (both powers of two). The line buffer
+ * stays a power of two, so that its doubling stops at MAX_LINE exactly. */
+static size_t pow2_clamp(uint64_t n, size_t lo, size_t hi) {
+  size_t c = lo;
+  while (c < hi && c < n) c *= 2;
+  return c;
+}
 
 int fo__reader_open(fo__reader *r, const char *path) {
   struct stat st;
+  bool regular;
   memset(r, 0, sizeof *r);
   r->path = path;
   if (stat(path, &st) != 0) return FO_FAIL_ERRNO("open '%s'", path);
   if (S_ISDIR(st.st_mode)) return FO_FAIL(FO_EINVAL, "'%s' is a directory, expected a file", path);
   r->file_bytes = (uint64_t)st.st_size;
+  regular = S_ISREG(st.st_mode);
   errno = 0;
   r->gz = gzopen(path, "rb");
   if (!r->gz) {
     if (errno) return FO_FAIL_ERRNO("open '%s'", path);
     return FO_FAIL(FO_ENOMEM, "open '%s'", path);
   }
-  gzbuffer(r->gz, 256u << 10);
-  r->cap = READ_CHUNK;
+  /* Buffers sized from the file: a small file gets small ones (a 1 MiB line buffer and zlib's
+   * 256 KiB + 512 KiB for a 100-byte file cost more than reading it, above all under ASan,
+   * which maps and unmaps each), a large file or a pipe the full ones. zlib's input buffer
+   * need not exceed the file; gzdirect() then reads the magic bytes (errors surface at the
+   * first gzread, as before) and tells plain text, read whole into file_bytes + 1 bytes, from
+   * gzip, whose text is larger than the file by an unknown factor (4 assumed; the buffer grows
+   * for a longer line). */
+  gzbuffer(r->gz,
+           regular ? (unsigned)pow2_clamp(r->file_bytes, MIN_GZ_BUFFER, GZ_BUFFER) : GZ_BUFFER);
+  if (!regular)
+    r->cap = READ_CHUNK;
+  else if (gzdirect(r->gz))
+    r->cap = pow2_clamp(r->file_bytes + 1, MIN_CHUNK, READ_CHUNK);
+  else
+    r->cap = pow2_clamp(r->file_bytes > READ_CHUNK ? READ_CHUNK : r->file_bytes * 4, MIN_CHUNK,
+                        READ_CHUNK);
   if (!(r->buf = malloc(r->cap + 1))) {
     gzclose(r->gz);
     r->gz = NULL;
