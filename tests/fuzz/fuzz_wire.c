@@ -176,6 +176,8 @@ static void typed(int which, const int64_t *msg, size_t len, bool out_dir) {
       if (ok != FO_MSG_FETCHES_RESP || fo__dec_fetches_req(msg, len, g_td, fg, nt, n_nt, &G) != FO_OK ||
           fo__dec_fetches_res(ans, alen, fg, G, fr) != FO_OK)
         abort();
+    } else if (kind == FO_MSG_LINK) {
+      if (ok != FO_MSG_LINK_RESP) abort(); /* a typed part answers LINK (its decoders: sel & 64) */
     } else {
       abort(); /* the one-type requests are refused by a typed part */
     }
