@@ -319,6 +319,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (kind == FO_MSG_FETCH) {
       fo__fetch_res r;
       if (ok != FO_MSG_FETCH_RESP || fo__dec_fetch_res(out, olen, msg[4], &r) != FO_OK) abort();
+    } else if (kind == FO_MSG_LINK) {
+      if (ok != FO_MSG_LINK_RESP) abort(); /* answered (its decoders: sel & 64) */
     } else {
       abort(); /* anything else must be refused */
     }
