@@ -11,6 +11,9 @@
 
 #include <jansson.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Counter tag of the negatives' streams: above every hop tag (hop | tree << 8 | et << 48 uses
  * bits below 63 with et < 2^14) and distinct from the permutation and split tags. */
@@ -151,6 +154,51 @@ void fo_link_sampler_destroy(fo_link_sampler_t *s) {
 
 static inline int64_t ld(const void *a, int bytes, int64_t i) {
   return bytes == 4 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
+}
+
+/*
+ * The positions p in [a, b) with indices[p] == v, ascending, written to out (room for b - a);
+ * returns how many. This scan of a seed edge's row is the main cost of seed-edge exclusion
+ * (BENCHMARKS.md section 8), and a match is rare, so 4-byte indices are compared 16 at a time
+ * (SSE2 where the compiler targets it, else 8 compares or-ed together) and only a block that
+ * holds a match is looked at element by element.
+ */
+static int64_t find_eq(const void *indices, int bytes, int64_t a, int64_t b, int64_t v, int64_t *out) {
+  int64_t n = 0, p = a;
+  if (bytes == 4) {
+    const int32_t *x = indices;
+    int32_t w;
+    if (v < INT32_MIN || v > INT32_MAX) return 0;
+    w = (int32_t)v;
+#if defined(__SSE2__)
+    {
+      const __m128i vw = _mm_set1_epi32(w);
+      for (; p + 16 <= b; p += 16) {
+        const __m128i m0 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(x + p)), vw),
+                      m1 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(x + p + 4)), vw),
+                      m2 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(x + p + 8)), vw),
+                      m3 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(x + p + 12)), vw);
+        if (FO_UNLIKELY(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(m0, m1), _mm_or_si128(m2, m3)))))
+          for (int64_t q = p; q < p + 16; q++)
+            if (x[q] == w) out[n++] = q;
+      }
+    }
+#else
+    for (; p + 8 <= b; p += 8) {
+      const int m = (x[p] == w) | (x[p + 1] == w) | (x[p + 2] == w) | (x[p + 3] == w) |
+                    (x[p + 4] == w) | (x[p + 5] == w) | (x[p + 6] == w) | (x[p + 7] == w);
+      if (FO_UNLIKELY(m))
+        for (int64_t q = p; q < p + 8; q++)
+          if (x[q] == w) out[n++] = q;
+    }
+#endif
+    for (; p < b; p++)
+      if (x[p] == w) out[n++] = p;
+    return n;
+  }
+  for (const int64_t *x = indices; p < b; p++)
+    if (x[p] == v) out[n++] = p;
+  return n;
 }
 
 /* Row bounds of `r` in t, checked. */
@@ -579,19 +627,19 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
       } else if (other && b2 - a2 < b - a) {
         if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b2 - a2) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
           return rc;
-        for (int64_t p = a2; p < b2; p++)
-          if (ld(o.indices, o.indices_bytes, p) == row) {
-            const int64_t e = ld(o.eid, o.eid_bytes, p);
-            if (FO_UNLIKELY(e < a || e >= b))
-              return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a position of %s row %lld",
-                             o.eid_name, (long long)p, (long long)e, tr->indptr_name, (long long)row);
-            x->pos[np++] = e;
-          }
+        const int64_t c = find_eq(o.indices, o.indices_bytes, a2, b2, row, x->pos + np);
+        for (int64_t q2 = np; q2 < np + c; q2++) {
+          const int64_t p = x->pos[q2], e = ld(o.eid, o.eid_bytes, p);
+          if (FO_UNLIKELY(e < a || e >= b))
+            return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a position of %s row %lld",
+                           o.eid_name, (long long)p, (long long)e, tr->indptr_name, (long long)row);
+          x->pos[q2] = e;
+        }
+        np += c;
       } else {
         if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b - a) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
           return rc;
-        for (int64_t p = a; p < b; p++)
-          if (ld(tr->indices, tr->indices_bytes, p) == nbr) x->pos[np++] = p;
+        np += find_eq(tr->indices, tr->indices_bytes, a, b, nbr, x->pos + np);
       }
       /* pairs come sorted by row: close the row when the next pair is another */
       if (q + 1 == x->n_pairs || x->pairs[q + 1].row != row) {
