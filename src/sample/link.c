@@ -527,7 +527,12 @@ static int sort_pairs(xtab *x) {
     for (int64_t lo = 0; lo < n; lo += 2 * w) {
       const int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
       int64_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) b[k++] = pair_lt(a[j], a[i]) ? a[j++] : a[i++];
+      while (i < mid && j < hi) {
+        const bool t = pair_lt(a[j], a[i]); /* without a branch: a coin flip to the predictor */
+        b[k++] = t ? a[j] : a[i];
+        j += t;
+        i += !t;
+      }
       while (i < mid) b[k++] = a[i++];
       while (j < hi) b[k++] = a[j++];
     }

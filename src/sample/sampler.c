@@ -2092,14 +2092,16 @@ static int exclude_rows(fo_sampler_t *s, int32_t et, const fo_batch_t *fr, int64
   if (!nr) return FO_OK;
   for (int64_t i = fb; i < fe; i++) {
     const int64_t v = fr->node[i];
-    int64_t lo = 0, hi = nr, a, b;
+    int64_t lo = 0, len = nr, a, b;
     rowspan *r = &s->rows[i - fb];
-    while (lo < hi) {
-      int64_t mid = lo + (hi - lo) / 2;
-      if (rn[mid] < v) lo = mid + 1;
-      else hi = mid;
+    /* the last row node <= v, without a branch per step (a frontier node is an excluded row
+     * or not at random) */
+    while (len > 1) {
+      const int64_t half = len / 2;
+      lo = rn[lo + half] <= v ? lo + half : lo;
+      len -= half;
     }
-    if (lo == nr || rn[lo] != v) continue;
+    if (rn[lo] != v) continue;
     /* the ineligible positions inside the row's bounds */
     for (a = off[lo]; a < off[lo + 1] && pos[a] < r->start; a++) {}
     for (b = a; b < off[lo + 1] && pos[b] < r->start + r->deg; b++) {}
