@@ -672,7 +672,10 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
               fo_dataset_edge_topology(s->d, et, FO_EDGE_DIR_OUT, &o) == FO_OK && o.eid;
       fo_clear_error();
     }
-    if ((rc = sort_pairs(x)) != FO_OK) return rc;
+    if ((rc = sort_pairs(x)) != FO_OK ||
+        (rc = fo__grow(&x->row_node, &x->cap_row, x->n_pairs + 1, sizeof *x->row_node, "link exclusion")) != FO_OK ||
+        (rc = fo__grow(&x->off, &x->cap_off, x->n_pairs + 2, sizeof *x->off, "link exclusion")) != FO_OK)
+      return rc;
     for (int64_t q = 0; q < x->n_pairs; q++) {
       const int64_t row = x->pairs[q].row, nbr = x->pairs[q].nbr;
       int64_t a, b, a2 = 0, b2 = 0;
@@ -699,12 +702,10 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
           return rc;
         np += find_eq(tr->indices, tr->indices_bytes, a, b, nbr, x->pos + np);
       }
-      /* pairs come sorted by row: close the row when the next pair is another */
+      /* pairs come sorted by row: close the row when the next pair is another (row_node and
+       * off have room for a row per pair) */
       if (q + 1 == x->n_pairs || x->pairs[q + 1].row != row) {
         const int64_t start = x->n_rows ? x->off[x->n_rows] : 0;
-        if ((rc = fo__grow(&x->row_node, &x->cap_row, x->n_rows + 1, sizeof *x->row_node, "link exclusion")) != FO_OK ||
-            (rc = fo__grow(&x->off, &x->cap_off, x->n_rows + 2, sizeof *x->off, "link exclusion")) != FO_OK)
-          return rc;
         if (!x->n_rows) x->off[0] = 0;
         if (np > start) {
           /* positions of one row ascending (each pair's scan is ascending, pairs are not) */
