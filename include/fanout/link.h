@@ -41,7 +41,8 @@
  *     expanded once per edge type outside disjoint mode). Negatives are not excluded. Cost per
  *     seed edge and excluded type: a scan of the shorter of the row holding it (edge_dir in:
  *     dst's CSC row) and, when the CSR with its eid is stored, src's CSR row (csr_eid gives the
- *     CSC positions): O(min degree); edge_dir out scans the CSR row; plus a sort, O(x log x).
+ *     CSC positions): O(min degree), int32 indices compared 16 at a time; edge_dir out scans
+ *     the CSR row; plus a sort of the batch's pairs, O(B log B), and of each row's x positions.
  *
  * Output (fo_link_batch_t): the node batch, and in local ids (index into node[] of the src
  * type, resp. the dst type) edge_label_index [2, n_label] with edge_label [n_label] (positives'

@@ -11,6 +11,9 @@
 
 #include <jansson.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Counter tag of the negatives' streams: above every hop tag (hop | tree << 8 | et << 48 uses
  * bits below 63 with et < 2^14) and distinct from the permutation and split tags. */
@@ -24,8 +27,8 @@ typedef struct xpair {
 
 /* One edge type's ineligible positions (fo__exclusion's arrays for it). */
 typedef struct xtab {
-  xpair *pairs;
-  int64_t n_pairs, cap_pairs;
+  xpair *pairs, *tmp; /* tmp: sort_pairs' scratch */
+  int64_t n_pairs, cap_pairs, cap_tmp;
   int64_t *row_node, *off, *pos;
   int64_t cap_row, cap_off, cap_pos, n_rows;
 } xtab;
@@ -118,6 +121,7 @@ void fo_link_sampler_destroy(fo_link_sampler_t *s) {
   free(s->pok);
   for (int32_t et = 0; s->xt && et < s->E; et++) {
     free(s->xt[et].pairs);
+    free(s->xt[et].tmp);
     free(s->xt[et].row_node);
     free(s->xt[et].off);
     free(s->xt[et].pos);
@@ -151,6 +155,51 @@ void fo_link_sampler_destroy(fo_link_sampler_t *s) {
 
 static inline int64_t ld(const void *a, int bytes, int64_t i) {
   return bytes == 4 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
+}
+
+/*
+ * The positions p in [a, b) with indices[p] == v, ascending, written to out (room for b - a);
+ * returns how many. This scan of a seed edge's row is the main cost of seed-edge exclusion
+ * (BENCHMARKS.md section 8), and a match is rare, so 4-byte indices are compared 16 at a time
+ * (SSE2 where the compiler targets it, else 8 compares or-ed together) and only a block that
+ * holds a match is looked at element by element.
+ */
+static int64_t find_eq(const void *indices, int bytes, int64_t a, int64_t b, int64_t v, int64_t *out) {
+  int64_t n = 0, p = a;
+  if (bytes == 4) {
+    const int32_t *x = indices;
+    int32_t w;
+    if (v < INT32_MIN || v > INT32_MAX) return 0;
+    w = (int32_t)v;
+#if defined(__SSE2__)
+    {
+      const __m128i vw = _mm_set1_epi32(w);
+      for (; p + 16 <= b; p += 16) {
+        const __m128i m0 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(x + p)), vw),
+                      m1 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(x + p + 4)), vw),
+                      m2 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(x + p + 8)), vw),
+                      m3 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(x + p + 12)), vw);
+        if (FO_UNLIKELY(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(m0, m1), _mm_or_si128(m2, m3)))))
+          for (int64_t q = p; q < p + 16; q++)
+            if (x[q] == w) out[n++] = q;
+      }
+    }
+#else
+    for (; p + 8 <= b; p += 8) {
+      const int m = (x[p] == w) | (x[p + 1] == w) | (x[p + 2] == w) | (x[p + 3] == w) |
+                    (x[p + 4] == w) | (x[p + 5] == w) | (x[p + 6] == w) | (x[p + 7] == w);
+      if (FO_UNLIKELY(m))
+        for (int64_t q = p; q < p + 8; q++)
+          if (x[q] == w) out[n++] = q;
+    }
+#endif
+    for (; p < b; p++)
+      if (x[p] == w) out[n++] = p;
+    return n;
+  }
+  for (const int64_t *x = indices; p < b; p++)
+    if (x[p] == v) out[n++] = p;
+  return n;
 }
 
 /* Row bounds of `r` in t, checked. */
@@ -450,15 +499,72 @@ fail:
   return fo__context(rc, "create link sampler");
 }
 
-/* Fisher-free small helpers: sort int64 / pairs. */
+/* Fisher-free small helper: sort int64. */
 static int cmp_i64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
 }
-static int cmp_pair(const void *a, const void *b) {
-  const xpair *x = a, *y = b;
-  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
-  return (x->nbr > y->nbr) - (x->nbr < y->nbr);
+
+static inline bool pair_lt(xpair a, xpair b) { return a.row < b.row || (a.row == b.row && a.nbr < b.nbr); }
+
+/* x->pairs sorted by (row, nbr): insertion sort of runs of 16, then bottom-up merges through
+ * x->tmp (the comparison inline: qsort's calls were a tenth of the exclusion's cost). */
+static int sort_pairs(xtab *x) {
+  const int64_t n = x->n_pairs;
+  xpair *a = x->pairs, *b;
+  int rc;
+  for (int64_t r = 0; r < n; r += 16)
+    for (int64_t i = r + 1; i < n && i < r + 16; i++) {
+      const xpair v = a[i];
+      int64_t j = i;
+      for (; j > r && pair_lt(v, a[j - 1]); j--) a[j] = a[j - 1];
+      a[j] = v;
+    }
+  if (n <= 16) return FO_OK;
+  if ((rc = fo__grow(&x->tmp, &x->cap_tmp, n, sizeof *x->tmp, "link exclusion")) != FO_OK) return rc;
+  b = x->tmp;
+  for (int64_t w = 16; w < n; w *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * w) {
+      const int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      int64_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        const bool t = pair_lt(a[j], a[i]); /* without a branch: a coin flip to the predictor */
+        b[k++] = t ? a[j] : a[i];
+        j += t;
+        i += !t;
+      }
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    {
+      xpair *t = a;
+      a = b;
+      b = t;
+    }
+  }
+  if (a != x->pairs) {
+    /* the result is in tmp: swap the buffers (and their capacities) */
+    const int64_t c = x->cap_pairs;
+    x->tmp = x->pairs;
+    x->pairs = a;
+    x->cap_pairs = x->cap_tmp;
+    x->cap_tmp = c;
+  }
+  return FO_OK;
+}
+
+/* pos[0..n) ascending: insertion sort for the usual one or few positions of a row. */
+static void sort_pos(int64_t *pos, int64_t n) {
+  if (n > 32) {
+    qsort(pos, (size_t)n, sizeof *pos, cmp_i64);
+    return;
+  }
+  for (int64_t i = 1; i < n; i++) {
+    const int64_t v = pos[i];
+    int64_t j = i;
+    for (; j > 0 && v < pos[j - 1]; j--) pos[j] = pos[j - 1];
+    pos[j] = v;
+  }
 }
 
 /*
@@ -566,7 +672,10 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
               fo_dataset_edge_topology(s->d, et, FO_EDGE_DIR_OUT, &o) == FO_OK && o.eid;
       fo_clear_error();
     }
-    qsort(x->pairs, (size_t)x->n_pairs, sizeof *x->pairs, cmp_pair);
+    if ((rc = sort_pairs(x)) != FO_OK ||
+        (rc = fo__grow(&x->row_node, &x->cap_row, x->n_pairs + 1, sizeof *x->row_node, "link exclusion")) != FO_OK ||
+        (rc = fo__grow(&x->off, &x->cap_off, x->n_pairs + 2, sizeof *x->off, "link exclusion")) != FO_OK)
+      return rc;
     for (int64_t q = 0; q < x->n_pairs; q++) {
       const int64_t row = x->pairs[q].row, nbr = x->pairs[q].nbr;
       int64_t a, b, a2 = 0, b2 = 0;
@@ -579,30 +688,28 @@ static int build_exclusion(fo_link_sampler_t *s, const int64_t *src, const int64
       } else if (other && b2 - a2 < b - a) {
         if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b2 - a2) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
           return rc;
-        for (int64_t p = a2; p < b2; p++)
-          if (ld(o.indices, o.indices_bytes, p) == row) {
-            const int64_t e = ld(o.eid, o.eid_bytes, p);
-            if (FO_UNLIKELY(e < a || e >= b))
-              return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a position of %s row %lld",
-                             o.eid_name, (long long)p, (long long)e, tr->indptr_name, (long long)row);
-            x->pos[np++] = e;
-          }
+        const int64_t c = find_eq(o.indices, o.indices_bytes, a2, b2, row, x->pos + np);
+        for (int64_t q2 = np; q2 < np + c; q2++) {
+          const int64_t p = x->pos[q2], e = ld(o.eid, o.eid_bytes, p);
+          if (FO_UNLIKELY(e < a || e >= b))
+            return FO_FAIL(FO_EFORMAT, "%s[%lld] = %lld is not a position of %s row %lld",
+                           o.eid_name, (long long)p, (long long)e, tr->indptr_name, (long long)row);
+          x->pos[q2] = e;
+        }
+        np += c;
       } else {
         if ((rc = fo__grow(&x->pos, &x->cap_pos, np + (b - a) + 1, sizeof *x->pos, "link exclusion")) != FO_OK)
           return rc;
-        for (int64_t p = a; p < b; p++)
-          if (ld(tr->indices, tr->indices_bytes, p) == nbr) x->pos[np++] = p;
+        np += find_eq(tr->indices, tr->indices_bytes, a, b, nbr, x->pos + np);
       }
-      /* pairs come sorted by row: close the row when the next pair is another */
+      /* pairs come sorted by row: close the row when the next pair is another (row_node and
+       * off have room for a row per pair) */
       if (q + 1 == x->n_pairs || x->pairs[q + 1].row != row) {
         const int64_t start = x->n_rows ? x->off[x->n_rows] : 0;
-        if ((rc = fo__grow(&x->row_node, &x->cap_row, x->n_rows + 1, sizeof *x->row_node, "link exclusion")) != FO_OK ||
-            (rc = fo__grow(&x->off, &x->cap_off, x->n_rows + 2, sizeof *x->off, "link exclusion")) != FO_OK)
-          return rc;
         if (!x->n_rows) x->off[0] = 0;
         if (np > start) {
           /* positions of one row ascending (each pair's scan is ascending, pairs are not) */
-          qsort(x->pos + start, (size_t)(np - start), sizeof *x->pos, cmp_i64);
+          sort_pos(x->pos + start, np - start);
           x->row_node[x->n_rows] = row;
           x->off[++x->n_rows] = np;
         }
@@ -693,7 +800,7 @@ static int build_exclusion_remote(fo_link_sampler_t *s, const int64_t *src, cons
     xtab *x = &s->xt[et];
     int64_t m = 0;
     if (!x->n_pairs) continue;
-    qsort(x->pairs, (size_t)x->n_pairs, sizeof *x->pairs, cmp_pair);
+    if ((rc = sort_pairs(x)) != FO_OK) return rc;
     for (int64_t q = 0; q < x->n_pairs; q++)
       if (!m || x->pairs[m - 1].row != x->pairs[q].row || x->pairs[m - 1].nbr != x->pairs[q].nbr)
         x->pairs[m++] = x->pairs[q];
@@ -732,7 +839,7 @@ static int build_exclusion_remote(fo_link_sampler_t *s, const int64_t *src, cons
           return rc;
         if (!x->n_rows) x->off[0] = 0;
         if (np > start) {
-          qsort(x->pos + start, (size_t)(np - start), sizeof *x->pos, cmp_i64);
+          sort_pos(x->pos + start, np - start);
           x->row_node[x->n_rows] = row;
           x->off[++x->n_rows] = np;
         }

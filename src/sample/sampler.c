@@ -2088,17 +2088,20 @@ static int exclude_rows(fo_sampler_t *s, int32_t et, const fo_batch_t *fr, int64
   const int64_t nr = x->n_rows[et], *rn = x->row_node[et], *off = x->off[et], *pos = x->pos[et];
   int rc;
   s->n_xl = 0;
+  s->runs = -1; /* remap_pos walks rows[].n only when the kernel (choose_positions) records it */
   if (!nr) return FO_OK;
   for (int64_t i = fb; i < fe; i++) {
     const int64_t v = fr->node[i];
-    int64_t lo = 0, hi = nr, a, b;
+    int64_t lo = 0, len = nr, a, b;
     rowspan *r = &s->rows[i - fb];
-    while (lo < hi) {
-      int64_t mid = lo + (hi - lo) / 2;
-      if (rn[mid] < v) lo = mid + 1;
-      else hi = mid;
+    /* the last row node <= v, without a branch per step (a frontier node is an excluded row
+     * or not at random) */
+    while (len > 1) {
+      const int64_t half = len / 2;
+      lo = rn[lo + half] <= v ? lo + half : lo;
+      len -= half;
     }
-    if (lo == nr || rn[lo] != v) continue;
+    if (rn[lo] != v) continue;
     /* the ineligible positions inside the row's bounds */
     for (a = off[lo]; a < off[lo + 1] && pos[a] < r->start; a++) {}
     for (b = a; b < off[lo + 1] && pos[b] < r->start + r->deg; b++) {}
@@ -2117,6 +2120,7 @@ static int exclude_rows(fo_sampler_t *s, int32_t et, const fo_batch_t *fr, int64
 static int exclude_req(fo_sampler_t *s, const fo__hop_req *req, const hop_params *hp, int64_t *n_new) {
   int rc;
   s->n_xl = 0;
+  s->runs = -1; /* as in exclude_rows */
   for (int64_t i = 0, off = 0; i < req->n; off += req->xcount[i], i++) {
     const int64_t c = req->xcount[i], *pos = req->xpos;
     rowspan *r = &s->rows[i];
@@ -2135,16 +2139,45 @@ static int exclude_req(fo_sampler_t *s, const fo__hop_req *req, const hop_params
   return FO_OK;
 }
 
-static void remap_pos(fo_sampler_t *s, const int64_t *pos, fo_batch_t *eb, int64_t e0, int64_t e1);
+static void remap_pos(fo_sampler_t *s, const int64_t *pos, fo_batch_t *eb, int64_t fb, int64_t e0,
+                      int64_t e1);
 
-static void remap_excluded(fo_sampler_t *s, int32_t et, fo_batch_t *eb, int64_t e0, int64_t e1) {
-  remap_pos(s, s->excl->pos[et], eb, e0, e1);
+static void remap_excluded(fo_sampler_t *s, int32_t et, fo_batch_t *eb, int64_t fb, int64_t e0,
+                           int64_t e1) {
+  remap_pos(s, s->excl->pos[et], eb, fb, e0, e1);
 }
 
-/* Each pick of an excluded row (s->xl) mapped past the row's ineligible positions pos[..]. */
-static void remap_pos(fo_sampler_t *s, const int64_t *pos, fo_batch_t *eb, int64_t e0, int64_t e1) {
+/* Each pick of an excluded row (s->xl) mapped past the row's ineligible positions pos[..]
+ * (the frontier rows start at fb). When choose_positions recorded every row's edge count
+ * (s->runs >= 0) only the excluded rows' edges are visited, found by those counts, and a row
+ * with one ineligible position (the usual case) is remapped without a branch; otherwise the
+ * walk goes over every edge's col. */
+static void remap_pos(fo_sampler_t *s, const int64_t *pos, fo_batch_t *eb, int64_t fb, int64_t e0,
+                      int64_t e1) {
   const int64_t *col = eb->col;
   int64_t *p = eb->edge;
+  if (s->runs >= 0) {
+    int64_t e = e0, i = fb;
+    for (int64_t k = 0; k < s->n_xl; k++) {
+      const struct xrow *r = &s->xl[k];
+      int64_t n;
+      for (; i < r->i; i++) e += s->rows[i - fb].n;
+      n = s->rows[i - fb].n;
+      if (r->x == 1) {
+        const int64_t q = pos[r->p0];
+        for (int64_t j = e; j < e + n; j++) p[j] += p[j] >= q;
+      } else {
+        for (int64_t j = e; j < e + n; j++) {
+          int64_t o = p[j];
+          for (int64_t q = r->p0; q < r->p0 + r->x && pos[q] <= o; q++) o++;
+          p[j] = o;
+        }
+      }
+      e += n;
+      i++;
+    }
+    return;
+  }
   for (int64_t e = e0, k = 0; e < e1 && k < s->n_xl; e++) {
     while (k < s->n_xl && s->xl[k].i < col[e]) k++;
     if (k == s->n_xl || s->xl[k].i != col[e]) continue;
@@ -2335,7 +2368,7 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
     s->strict = st0;
     s->window = win0;
     s->req_time = NULL;
-    if (rc == FO_OK && req->xcount && s->n_xl) remap_pos(s, req->xpos, sb, 0, sb->n_edges);
+    if (rc == FO_OK && req->xcount && s->n_xl) remap_pos(s, req->xpos, sb, 0, 0, sb->n_edges);
     if (rc != FO_OK || (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK) return rc;
   }
   /* counts per node from col (edges come node by node) */
@@ -2438,7 +2471,7 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     if ((rc = batch_edges(out, e0 + n_out)) != FO_OK ||
         (rc = s->choose(s, &s->topos[hp->etype], out, out, fb, fe, hp)) != FO_OK)
       return rc;
-    if (excl && s->n_xl) remap_excluded(s, hp->etype, out, e0, out->n_edges);
+    if (excl && s->n_xl) remap_excluded(s, hp->etype, out, fb, e0, out->n_edges);
     if ((rc = gather_sharded_any(s, out, fb, e0, out->n_edges)) != FO_OK) return rc;
     *n_new = out->n_edges - e0;
     return FO_OK;
@@ -2894,7 +2927,7 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
           if ((rc = batch_edges(eb, e0 + n_new)) != FO_OK) return rc;
           /* the one-hop kernel of the sampler's mode (kernel table: uniform, weighted) */
           if ((rc = s->choose(s, &s->topos[et], fr, eb, fb, fe, &hp)) != FO_OK) return rc;
-          if (excl && s->n_xl) remap_excluded(s, et, eb, e0, eb->n_edges);
+          if (excl && s->n_xl) remap_excluded(s, et, eb, fb, e0, eb->n_edges);
           if ((rc = src->gather(s, &s->topos[et], eb, fb, e0, eb->n_edges)) != FO_OK) return rc;
         }
         n_new = eb->n_edges - e0;

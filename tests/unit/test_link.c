@@ -390,6 +390,35 @@ static void exclusion_small(void **state) {
   fot_edges_free(&e);
 }
 
+/* Long rows: directed, 8 nodes and 1200 edges (every CSC and CSR row ~150 positions, each
+ * (row, nbr) pair ~19 of them); undirected (deduplicated), 48 nodes and 1500 input edges (rows
+ * of ~45 distinct neighbors). The matches fall in the blocks and the tail of the exclusion's row
+ * scan (find_eq in src/sample/link.c), for both index widths, and the CSC row and the CSR row
+ * (through csr_eid) are each the shorter one. */
+static void exclusion_hubs(void **state) {
+  (void)state;
+  for (int und = 0; und < 2; und++) {
+    fot_edges e;
+    fot_random(und ? 48 : 8, und ? 1500 : 1200, 9, &e);
+    for (int w = 0; w < 2; w++) {
+      fot_ds g = {0};
+      fo_import_opts o;
+      fo_topology t;
+      fo_import_opts_init(&o);
+      o.csr = true;
+      o.undirected = und;
+      o.index_dtype = w ? FO_INDEX_INT64 : FO_INDEX_INT32;
+      fot_ds_edges(&g, &e, NULL, &o);
+      assert_fo_ok(fo_dataset_edge_topology(g.d, 0, FO_EDGE_DIR_IN, &t));
+      assert_int_equal(t.indices_bytes, w ? 8 : 4);
+      assert_true(t.n_edges >= 1200);
+      exclusion_all(g.d, 0, -1, und, 8);
+      fot_ds_close(&g);
+    }
+    fot_edges_free(&e);
+  }
+}
+
 /* ---- real graphs ---------------------------------------------------------------------------- */
 
 static bool open_enron(fot_ds *g) {
@@ -623,6 +652,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(seeds_and_labels), cmocka_unit_test(strict_uniform),
       cmocka_unit_test(strict_missing),   cmocka_unit_test(exclusion_small),
+      cmocka_unit_test(exclusion_hubs),
       cmocka_unit_test(enron),            cmocka_unit_test(dblp),
       cmocka_unit_test(errors),
   };
