@@ -200,6 +200,15 @@ FO_API int fo_ablp_loader_next(fo_ablp_loader_t *L, fo_ablp_loader_batch_t **out
 /** Start `epoch` (reshuffled when shuffle) at batch 0. @return FO_OK. Cost: O(n_input_nodes). */
 FO_API int fo_ablp_loader_start_epoch(fo_ablp_loader_t *L, uint64_t epoch);
 
+/**
+ * XXH64 digest of an ABLP loader batch: one XXH64 (seed 0) stream over every node type's node
+ * ids, every edge type's row, col and edge ids, every gathered feature block (node type order),
+ * anchor_index, y_positive, y_negative, random_negative and input_id, all as native int64
+ * bytes. Equal batches give equal digests (single process, in-process parts, MPI: the loaders
+ * of fo_ablp_loader_create and fo_dist_ablp_loader_create). Cost: O(batch size in bytes).
+ */
+FO_API uint64_t fo_ablp_loader_batch_digest(const fo_ablp_loader_batch_t *b);
+
 #ifdef __cplusplus
 }
 #endif
