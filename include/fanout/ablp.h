@@ -188,8 +188,11 @@ FO_API int fo_ablp_loader_create(const fo_dataset_t *d, const fo_ablp_loader_opt
                                  fo_ablp_loader_t **out);
 /** Free. Accepts NULL. */
 FO_API void fo_ablp_loader_destroy(fo_ablp_loader_t *L);
-/** Batches per epoch. Cost: O(1). */
+/** Batches per epoch (this process's, for a loader of fo_dist_ablp_loader_create). O(1). */
 FO_API int64_t fo_ablp_loader_num_batches(const fo_ablp_loader_t *L);
+/** The loader's ABLP sampler (for fo_ablp_sampler_anchor_type and the type getters), owned by
+ *  the loader. Cost: O(1). */
+FO_API const fo_ablp_sampler_t *fo_ablp_loader_sampler(const fo_ablp_loader_t *L);
 /**
  * The next batch of the current epoch (made now), or *out NULL when the epoch is over. The
  * batch stays valid until the next call, start_epoch or destroy.

@@ -206,6 +206,8 @@ early:
 
 int64_t fo_ablp_loader_num_batches(const fo_ablp_loader_t *L) { return L ? L->n_batches : 0; }
 
+const fo_ablp_sampler_t *fo_ablp_loader_sampler(const fo_ablp_loader_t *L) { return L ? L->s : NULL; }
+
 int fo_ablp_loader_start_epoch(fo_ablp_loader_t *L, uint64_t epoch) { return set_order(L, epoch); }
 
 int fo_ablp_loader_next(fo_ablp_loader_t *L, fo_ablp_loader_batch_t **out) {

@@ -68,7 +68,9 @@
 #            tails drop and pad, 2 processes per machine); LABEL requests: at most machines - 1
 #            in a batch, exactly that in the fullest; ranks with different ABLP options fail together naming the option;
 #            an unknown supervision type and a supervision type as --fanout key fail on every
-#            rank
+#            rank; fanout.DistABLPLoader (py_dist_ablp.py, where the Python module is built):
+#            every rank's batches equal ABLPLoader's array by array, options that differ raise
+#            on every rank
 set -u
 export LC_ALL=C
 case_name=${1:?usage: run.sh CASE}
@@ -735,6 +737,23 @@ EOF
   if [ $rc != 0 ] && [ "$(grep -c "'likes' is a labels-only (supervision) edge type" err.out)" = 2 ]; then
     echo "ok   ablp: a supervision type as --fanout key fails on every rank"
   else fail "ablp supervision type as fanout key (exit $rc)"; cat err.out; fi
+  # fanout.DistABLPLoader (tests/mpi/py_dist_ablp.py) over the build's module
+  if [ -f "${PYFANOUT:-}/fanout/__init__.py" ] && PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    here=$(dirname "${BASH_SOURCE[0]}")
+    for t in 2:ablp/g-h2:1 2:ablp/g-m2:1 4:ablp/g-m4:1 4:ablp/g-h2:2; do
+      IFS=: read -r n parts ppm <<< "$t"
+      if PYTHONPATH=$PYFANOUT mpi "$n" $PY "$here/py_dist_ablp.py" same "$D/$parts" "$D/ablp/g" "$ppm" > same.out 2>&1 &&
+        [ "$(grep -c '^ok   python ablp rank' same.out)" = "$n" ]; then
+        echo "ok   python ablp over $parts, $n ranks: $(grep '^ok' same.out | head -1 | cut -d: -f2-)"
+      else fail "python ablp over $parts, $n ranks"; cat same.out; fi
+    done
+    if PYTHONPATH=$PYFANOUT mpi 2 $PY "$here/py_dist_ablp.py" errors "$D/ablp/g-h2" 1 > err.out 2>&1 &&
+      [ "$(grep -c '^ok   python ablp errors' err.out)" = 2 ]; then
+      echo "ok   python ablp: $(grep '^ok' err.out | head -1 | cut -d: -f2-) on each of 2 ranks"
+    else fail "python ablp errors"; cat err.out; fi
+  else
+    echo "note: the Python module is not built here: DistABLPLoader not checked"
+  fi
   ;;
 python_link)
   # fanout.DistLinkNeighborLoader (tests/mpi/py_dist_link.py) over the build's module
