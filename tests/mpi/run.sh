@@ -51,6 +51,11 @@
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
+#   link     the distributed link loader (`bench --dist --edge-seeds`): digests equal single
+#            process over Cora's hash and METIS parts (binary, triplet, strict or not,
+#            exclusion), LINK requests per batch, options that differ; stored edge splits
+#            (`--edge-seeds-split NAME` and `ET:NAME` on a typed graph) over hash and METIS
+#            parts of graphs of its own: digests equal single process
 #   python_link  fanout.DistLinkNeighborLoader (py_dist_link.py): every rank's batches equal
 #            LinkNeighborLoader's over the unpartitioned graph array by array (2 ranks over
 #            hash and METIS parts, 4 ranks as 2 machines x 2; binary and triplet, strict or
@@ -642,6 +647,54 @@ open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))"
   if [ "$(grep -c 'option neg_sampling differs' dis.out)" = 2 ]; then
     echo "ok   link options that differ: every rank fails naming neg_sampling"
   else fail "link options that differ"; cat dis.out; fi
+  # stored edge splits (--edge-seeds-split) under --dist: a graph and a typed graph of their own
+  # with edge splits, hash and METIS parts: digests equal single process
+  if ! (
+    mkdir -p "$D/esplit" && cd "$D/esplit" && $PY - << 'EOF' &&
+import numpy as np
+rng = np.random.default_rng(1)
+with open("g.txt", "w") as f:
+    for a, b in zip(rng.integers(0, 400, 3000), rng.integers(0, 400, 3000)):
+        f.write(f"{a} {b}\n")
+np.save("tr.npy", rng.choice(3000, 500, replace=False).astype(np.int64))
+np.save("te.npy", rng.choice(3000, 100, replace=False).astype(np.int64))
+with open("buys.txt", "w") as f:
+    for a, b in zip(rng.integers(0, 300, 2000), rng.integers(0, 200, 2000)):
+        f.write(f"{a} {b}\n")
+with open("fol.txt", "w") as f:
+    for a, b in zip(rng.integers(0, 300, 800), rng.integers(0, 300, 800)):
+        f.write(f"{a} {b}\n")
+np.save("btr.npy", rng.choice(2000, 300, replace=False).astype(np.int64))
+EOF
+      rm -rf g g-h2 g-m2 g-h4 t t-h2 t-m2 &&
+      "$FANOUT" import -q g.txt --num-nodes 400 --csc --csr --edge-split train=tr.npy,test=te.npy \
+        -o g > /dev/null &&
+      "$FANOUT" import -q --edge-type user,buys,item buys.txt --edge-type user,follows,user fol.txt \
+        --num-nodes user=300 --num-nodes item=200 --reverse-edges --csc --csr \
+        --edge-split user__buys__item:train=btr.npy -o t > /dev/null &&
+      for p in h2:hash:2 m2:metis:2 h4:hash:4; do
+        IFS=: read -r s m n <<< "$p"
+        "$FANOUT" partition g -n "$n" --method "$m" -q -o "g-$s" > /dev/null || exit 1
+        [ "$n" = 4 ] || "$FANOUT" partition t -n "$n" --method "$m" -q -o "t-$s" > /dev/null || exit 1
+      done
+  ); then fail "link edge splits: the graphs' import or partition"; exit 1; fi
+  for opts in "--neg binary:1 --exclude-seed-edges" "--neg triplet:2 --no-shuffle" \
+      "--edge-seeds-test --neg binary:2 --no-strict --epochs 2"; do
+    split=train
+    case "$opts" in --edge-seeds-test*) split=test; opts=${opts#--edge-seeds-test } ;; esac
+    for pr in "2 esplit/g-h2" "2 esplit/g-m2" "4 esplit/g-h4"; do
+      set -- $pr
+      # shellcheck disable=SC2086
+      same_digest "link --edge-seeds-split $split $opts, $2" "$1" 1 "$2" esplit/g \
+        --edge-seeds-split $split --fanout 5,5 --batch-size 64 $opts
+    done
+  done
+  for pr in "2 esplit/t-h2" "2 esplit/t-m2"; do
+    set -- $pr
+    same_digest "link typed --edge-seeds-split user__buys__item:train, $2" "$1" 1 "$2" esplit/t \
+      --edge-seeds-split user__buys__item:train --fanout 5,5 --batch-size 64 --neg triplet:2 \
+      --exclude-seed-edges
+  done
   ;;
 ablp)
   # the distributed ABLP loader: digests equal the single-process ABLP loader's over the
