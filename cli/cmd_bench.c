@@ -57,6 +57,12 @@ static void help(void) {
          "                       --exclude-seed-edges as for sample; with --dist the\n"
          "                       distributed link loader (same digest as one process)\n"
          "  --edge-seeds S-D,...|@FILE  link prediction: these seed edges instead of a split\n"
+         "  --anchors A,...|@FILE  anchor-based link prediction: the ABLP loader over these\n"
+         "                       anchors (caller's thread; --batch-size counts anchors); with\n"
+         "                       --supervision ET, --negative-type ET, --no-hard-negatives,\n"
+         "                       --random-negatives K and --no-strict as for sample; with\n"
+         "                       --dist the distributed ABLP loader (same digest as one process)\n"
+         "  --anchors-split [TYPE:]NAME  the anchors from node split NAME of the anchor type\n"
          "  --replace            sample with replacement (default %s)\n"
          "  --weighted           draw neighbors by edge weight (import --edge-weight)\n"
          "  --temporal S         temporal sampling, uniform or last, each seed at its node time\n"
@@ -115,7 +121,8 @@ enum { OPT_FANOUT = 256, OPT_BS, OPT_BATCHES, OPT_SEED, OPT_EPOCH, OPT_REPLACE, 
        OPT_PPM, OPT_DEADLINE, OPT_TAIL, OPT_INTYPE, OPT_WEIGHTED, OPT_SEEDS,
        OPT_CACHE_MB, OPT_CACHE_POLICY, OPT_LOOKAHEAD, OPT_PIPELINE, OPT_TEMPORAL, OPT_TIME,
        OPT_STRICT, OPT_WINDOW, OPT_EDGE_SPLIT, OPT_EDGE_TYPE, OPT_NEG, OPT_NO_STRICT, OPT_EXCLUDE,
-       OPT_EDGE_SEEDS };
+       OPT_EDGE_SEEDS, OPT_ANCHORS, OPT_ANCHORS_SPLIT, OPT_SUPERVISION, OPT_NEG_TYPE, OPT_NO_HARD,
+       OPT_RANDOM_NEG };
 
 /* Single-thread memcpy bandwidth in bytes/s: best of 3 copies of 256 MiB between touched
  * buffers (0 if the memory cannot be had). */
@@ -707,6 +714,12 @@ int cmd_bench(int argc, char **argv) {
       {"no-strict", no_argument, NULL, OPT_NO_STRICT},
       {"exclude-seed-edges", no_argument, NULL, OPT_EXCLUDE},
       {"pipeline", required_argument, NULL, OPT_PIPELINE},
+      {"anchors", required_argument, NULL, OPT_ANCHORS},
+      {"anchors-split", required_argument, NULL, OPT_ANCHORS_SPLIT},
+      {"supervision", required_argument, NULL, OPT_SUPERVISION},
+      {"negative-type", required_argument, NULL, OPT_NEG_TYPE},
+      {"no-hard-negatives", no_argument, NULL, OPT_NO_HARD},
+      {"random-negatives", required_argument, NULL, OPT_RANDOM_NEG},
       {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   fo_loader_opts lo;
   fo_dataset_opts dopts;
@@ -721,6 +734,7 @@ int cmd_bench(int argc, char **argv) {
   dist_cfg dc = {false, false, 0, 600.0, FO_DIST_TAIL_KEEP, false, FO_DIST_SEEDS_GLOBAL, 0,
                  FO_DIST_CACHE_DEGREE, 8, 0};
   cli_link_bench lk = {0};
+  cli_ablp_bench ab = {0};
   double memcpy_bps = 0;
   fo_loader_stats ls;
   fo_dataset_t *d = NULL;
@@ -733,6 +747,7 @@ int cmd_bench(int argc, char **argv) {
 
   memset(&t, 0, sizeof t);
   fo_link_opts_init(&lk.link);
+  fo_ablp_opts_init(&ab.ablp);
   fo_loader_opts_init(&lo);
   fo_dataset_opts_init(&dopts);
   lo.batch_size = 1024;
@@ -901,7 +916,19 @@ int cmd_bench(int argc, char **argv) {
       if ((ret = cli_neg_arg("bench", optarg, &lk.link.neg, &lk.link.neg_amount))) goto out;
       lk.link_opt = true;
       break;
-    case OPT_NO_STRICT: lk.link.strict = false; lk.link_opt = true; break;
+    case OPT_NO_STRICT: lk.link.strict = ab.ablp.strict = false; lk.link_opt = true; break;
+    case OPT_ANCHORS: ab.anchors = optarg; break;
+    case OPT_ANCHORS_SPLIT: ab.split = optarg; break;
+    case OPT_SUPERVISION: ab.ablp.supervision_edge_type = optarg; ab.ablp_opt = true; break;
+    case OPT_NEG_TYPE: ab.ablp.negative_edge_type = optarg; ab.ablp_opt = true; break;
+    case OPT_NO_HARD: ab.ablp.no_hard_negatives = ab.ablp_opt = true; break;
+    case OPT_RANDOM_NEG: {
+      uint64_t k;
+      if ((ret = cli_u64("bench", "--random-negatives", optarg, &k))) goto out;
+      ab.ablp.num_random_negatives = k > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)k;
+      ab.ablp_opt = true;
+      break;
+    }
     case OPT_EXCLUDE: lk.link.exclude_seed_edges = true; lk.link_opt = true; break;
     case OPT_PIPELINE:
       if ((ret = cli_i64("bench", "--pipeline", optarg, &v))) goto out;
@@ -941,6 +968,41 @@ int cmd_bench(int argc, char **argv) {
     goto out;
   }
   if (lk.edges) lk.split = NULL;
+  if (ab.anchors || ab.split) {
+    /* the ABLP loader (cli/ablp_bench.c): caller's thread; --no-strict is its strictness */
+    if (ab.anchors && ab.split) {
+      ret = cli_usage_error("bench", "--anchors and --anchors-split both given: use one");
+      goto out;
+    }
+    if (lk.split || lk.edges || lk.link.edge_type || lk.link.neg != FO_NEG_NONE ||
+        lk.link.exclude_seed_edges) {
+      ret = cli_usage_error("bench", "--anchors runs the ABLP loader: no --edge-seeds-split, "
+                            "--edge-seeds, --edge-type, --neg or --exclude-seed-edges");
+      goto out;
+    }
+    if (bare || loader_opt || lo.split || in_type || want_memcpy) {
+      ret = cli_usage_error("bench", "--anchors runs the ABLP loader on this thread: no --bare, "
+                            "--threads, --prefetch, --split, --input-type or --memcpy");
+      goto out;
+    }
+    if (dc.dist) {
+      if (dc.cache_bytes || dc.pipeline || dc.seeds != FO_DIST_SEEDS_GLOBAL) {
+        ret = cli_usage_error("bench", "--anchors --dist: no --cache-mb, --pipeline or "
+                              "--seed-placement local (not for ABLP batches yet)");
+        goto out;
+      }
+      ret = cli_bench_ablp_dist(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json,
+                                digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail);
+      goto out;
+    }
+    ret = cli_bench_ablp(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json, digest);
+    goto out;
+  }
+  if (ab.ablp_opt) {
+    ret = cli_usage_error("bench", "--supervision, --negative-type, --no-hard-negatives and "
+                          "--random-negatives need --anchors or --anchors-split");
+    goto out;
+  }
   if (lk.link_opt && !lk.split && !lk.edges) {
     ret = cli_usage_error("bench", "--edge-type, --neg, --no-strict and --exclude-seed-edges "
                           "need --edge-seeds-split or --edge-seeds");

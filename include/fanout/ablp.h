@@ -188,8 +188,11 @@ FO_API int fo_ablp_loader_create(const fo_dataset_t *d, const fo_ablp_loader_opt
                                  fo_ablp_loader_t **out);
 /** Free. Accepts NULL. */
 FO_API void fo_ablp_loader_destroy(fo_ablp_loader_t *L);
-/** Batches per epoch. Cost: O(1). */
+/** Batches per epoch (this process's, for a loader of fo_dist_ablp_loader_create). O(1). */
 FO_API int64_t fo_ablp_loader_num_batches(const fo_ablp_loader_t *L);
+/** The loader's ABLP sampler (for fo_ablp_sampler_anchor_type and the type getters), owned by
+ *  the loader. Cost: O(1). */
+FO_API const fo_ablp_sampler_t *fo_ablp_loader_sampler(const fo_ablp_loader_t *L);
 /**
  * The next batch of the current epoch (made now), or *out NULL when the epoch is over. The
  * batch stays valid until the next call, start_epoch or destroy.
@@ -199,6 +202,15 @@ FO_API int64_t fo_ablp_loader_num_batches(const fo_ablp_loader_t *L);
 FO_API int fo_ablp_loader_next(fo_ablp_loader_t *L, fo_ablp_loader_batch_t **out);
 /** Start `epoch` (reshuffled when shuffle) at batch 0. @return FO_OK. Cost: O(n_input_nodes). */
 FO_API int fo_ablp_loader_start_epoch(fo_ablp_loader_t *L, uint64_t epoch);
+
+/**
+ * XXH64 digest of an ABLP loader batch: one XXH64 (seed 0) stream over every node type's node
+ * ids, every edge type's row, col and edge ids, every gathered feature block (node type order),
+ * anchor_index, y_positive, y_negative, random_negative and input_id, all as native int64
+ * bytes. Equal batches give equal digests (single process, in-process parts, MPI: the loaders
+ * of fo_ablp_loader_create and fo_dist_ablp_loader_create). Cost: O(batch size in bytes).
+ */
+FO_API uint64_t fo_ablp_loader_batch_digest(const fo_ablp_loader_batch_t *b);
 
 #ifdef __cplusplus
 }

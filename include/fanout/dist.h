@@ -25,6 +25,7 @@
 
 #include "common.h"
 #include "dataset.h"
+#include "ablp.h"
 #include "link.h"
 #include "loader.h"
 #include "sampler.h"
@@ -335,6 +336,9 @@ typedef struct fo_dist_batch_stats {
   int64_t link_rounds;        /**< rounds that sent at least one LINK request (the exclusion
                                    lookup counts as one, each redraw round of the strict
                                    negatives as one) */
+  int64_t label_requests;     /**< ABLP batches: LABEL requests (supervision rows of anchors
+                                   other machines own): at most one per remote machine */
+  int64_t label_bytes;        /**< bytes sent and received for them */
 } fo_dist_batch_stats;
 
 /**
@@ -406,6 +410,44 @@ FO_API int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d,
 /** The remote traffic of the last batch fo_link_loader_next gave (hop, fetch and link counters;
  *  zero for a loader of fo_link_loader_create). Cost: O(1). */
 FO_API void fo_dist_link_loader_stats(const fo_link_loader_t *L, fo_dist_batch_stats *out);
+
+/* ---- anchor-based link prediction over a distributed dataset (ablp.h semantics) ---------- */
+
+/**
+ * An ABLP loader (ablp.h: fo_ablp_loader_next, _num_batches, _start_epoch, _batch_digest work on
+ * it) producing this process's share of every epoch over a dataset opened with
+ * fo_dist_open_dataset (one part per machine). Global placement only: batch b of the epoch (the
+ * single-process loader's batch b: anchors, label columns, random negatives, node batch,
+ * features, input_id) goes to rank b mod R, with dlo->tail keep, drop or pad as for
+ * fo_dist_loader_create. Promise: the epoch's batches and their digests are those of
+ * fo_ablp_loader_create over the unpartitioned dataset, for any number of machines.
+ * Per batch: the distinct anchors' positive and hard-negative supervision rows (labels-only edge
+ * types, which the sampler never traverses) are read in this machine's part for the anchors it
+ * owns, and asked of every other owning machine in ONE LABEL request per machine (both types in
+ * it); then the node batch is sampled by a distributed sampler (fo_dist_sampler_create) and the
+ * feature rows gathered as the node loader's. Traffic: fo_dist_ablp_loader_stats
+ * (label_requests, label_bytes, and the hop and fetch counters).
+ * Collective: first every process's options are compared (fo_dist_check_same: fanouts,
+ * edge_type_fanouts, replace, edge_dir, disjoint, seed, weighted, temporal,
+ * supervision_edge_type, negative_edge_type, no_hard_negatives, num_random_negatives, strict,
+ * batch_size, input_nodes (count and digest), shuffle, drop_last, epoch, features, tail,
+ * seed_placement): processes that differ fail together, naming the option.
+ * @return as fo_ablp_loader_create (an unknown supervision type is FO_EINVAL on every process,
+ *         after the comparison); FO_EINVAL for a NULL argument, options that differ (on every
+ *         process), a bad tail or placement, a dataset without one part per machine and this
+ *         machine's part open; FO_ENOSYS for seed placement local, cache_bytes or pipeline (not
+ *         for ABLP batches yet); FO_EMPI when not every process took part within the deadline.
+ *         Remote failures come out of fo_ablp_loader_next as FO_EMPI (deadline, peer failure)
+ *         or FO_EFORMAT (malformed answer) and fail the context (fo_dist_failed).
+ * Thread-safety: as an ABLP loader; must not outlive `dd` or `d`.
+ */
+FO_API int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d,
+                                      const fo_ablp_loader_opts *o, const fo_dist_loader_opts *dlo,
+                                      fo_ablp_loader_t **out);
+
+/** The remote traffic of the last batch fo_ablp_loader_next gave (label, hop and fetch
+ *  counters; zero for a loader of fo_ablp_loader_create). Cost: O(1). */
+FO_API void fo_dist_ablp_loader_stats(const fo_ablp_loader_t *L, fo_dist_batch_stats *out);
 
 #ifdef __cplusplus
 }

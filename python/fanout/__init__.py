@@ -52,6 +52,7 @@ __all__ = [
     "ABLPLoader",
     "Batch",
     "Dataset",
+    "DistABLPLoader",
     "DistContext",
     "DistLinkNeighborLoader",
     "DistNeighborLoader",
@@ -1982,4 +1983,4 @@ def worker_plan(
         topology_xml, topology_synthetic, None))
 
 
-from ._ablp import ABLPBatch, ABLPLoader, label_edge_types  # noqa: E402  (uses the names above)
+from ._ablp import ABLPBatch, ABLPLoader, DistABLPLoader, label_edge_types  # noqa: E402  (uses the names above)

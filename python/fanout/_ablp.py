@@ -186,3 +186,126 @@ class ABLPLoader:
             ids = order[b * self.batch_size:(b + 1) * self.batch_size]
             r = self._s.sample(self._anchors[ids], epoch, b)
             yield self._batch(r, ids, epoch, b)
+
+
+def _anchor_type_of(ds, supervision_edge_type: Optional[str]) -> Optional[str]:
+    """The source node type of the positive labels-only type ``supervision_edge_type`` (full
+    name or relation; None: the only positive type), or None when it does not resolve (the C
+    loader then raises naming it)."""
+    found = {lt[0] for lt in label_edge_types(ds) if lt[3] == "positive" and (
+        supervision_edge_type is None or supervision_edge_type in ("__".join(lt[:3]), lt[1]))}
+    return found.pop() if len(found) == 1 else None
+
+
+class DistABLPLoader(ABLPLoader):
+    """DistABLPLoader(context, dataset, num_neighbors=(10, 10), input_nodes=None,
+    supervision_edge_type=None, negative_edge_type=None, hard_negatives=True,
+    num_random_negatives=0, strict=True, batch_size=1, shuffle=False, drop_last=False, seed=0,
+    replace=False, edge_dir="in", epoch=0, features=True, tail="keep")
+
+    GiGL's ``DistABLPLoader``: :class:`ABLPLoader` over a partitioned dataset under a
+    :class:`DistContext` (``fo_dist_ablp_loader_create``, docs/DIST.md): this process's share
+    of every epoch. ``dataset`` comes from ``context.open_dataset``; the other arguments are
+    :class:`ABLPLoader`'s. Global batch b goes to rank b mod R (``tail`` "keep", "drop" or
+    "pad" as for :class:`DistNeighborLoader`) and equals batch b of :class:`ABLPLoader` over
+    the unpartitioned dataset: anchors, ``y_positive``, ``y_negative``, random negatives, node
+    batch, ``x_dict`` and ``input_id``. The supervision rows of anchors other machines own
+    come in one LABEL request per remote machine per batch. Creating the loader is collective:
+    every process must give the same options and anchors (compared by value and digest);
+    processes that differ all raise ValueError naming the option. Every batch is an
+    :class:`ABLPBatch` plus ``traffic`` (``label_requests``, ``label_bytes``,
+    ``hop_requests``, ``hop_bytes``, ``fetch_requests``, ``fetch_bytes``). ``len(loader)`` is
+    this rank's batches per epoch; each ``iter()`` runs the next epoch; ``sample()`` is not
+    available. Delete the loader before ``context.finalize()``.
+    """
+
+    def __init__(self, context, dataset, num_neighbors: Any = (10, 10), input_nodes: Any = None,
+                 supervision_edge_type: Any = None, negative_edge_type: Any = None,
+                 hard_negatives: bool = True, num_random_negatives: int = 0,
+                 strict: bool = True, batch_size: int = 1, shuffle: bool = False,
+                 drop_last: bool = False, seed: int = 0, replace: bool = False,
+                 edge_dir: str = "in", epoch: int = 0, features: bool = True,
+                 tail: str = "keep"):
+        from . import _bad, _edge_type_fanouts
+
+        if not isinstance(context, _fanout.Dist):
+            raise _bad(TypeError, f"context: expected a fanout.DistContext, got "
+                                  f"{type(context).__name__}")
+        if not isinstance(dataset, _fanout.Dataset):
+            raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
+        if not isinstance(tail, str):
+            raise _bad(TypeError, f"tail: expected a string, got {type(tail).__name__}")
+        et_fanouts = None
+        if isinstance(num_neighbors, dict):
+            num_neighbors, et_fanouts, _ = _edge_type_fanouts(dataset, num_neighbors)
+        self._fanouts = [operator.index(f) for f in num_neighbors]
+        batch_size = operator.index(batch_size)
+        if batch_size < 1:
+            raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
+        k = operator.index(num_random_negatives)
+        sup = _label_type_name(dataset, supervision_edge_type, "supervision_edge_type")
+        neg = _label_type_name(dataset, negative_edge_type, "negative_edge_type")
+        anchor_type = _anchor_type_of(dataset, sup)
+        if isinstance(input_nodes, tuple) and len(input_nodes) == 2 and isinstance(input_nodes[0], str):
+            if anchor_type is not None and input_nodes[0] != anchor_type:
+                raise _bad(ValueError, f"input_nodes: node type {input_nodes[0]!r} is not the "
+                           f"anchor type {anchor_type!r} of supervision edge type {sup!r}")
+            input_nodes = input_nodes[1]
+        if input_nodes is None:
+            n_a = dataset.num_nodes_dict[anchor_type] if anchor_type is not None else 0
+            anchors = np.arange(n_a, dtype=np.int64)
+        else:
+            a = np.asarray(input_nodes)
+            if a.ndim != 1 or (a.size and a.dtype.kind not in "iu"):
+                raise _bad(ValueError, f"input_nodes: expected a 1-D array of anchor ids, got "
+                           f"shape {a.shape} dtype {a.dtype}")
+            anchors = np.ascontiguousarray(a, dtype=np.int64)
+        self._dl = _fanout.DistABLPLoader(
+            context, dataset, self._fanouts, anchors, sup, neg, bool(hard_negatives), k,
+            bool(strict), int(seed), bool(replace), edge_dir, et_fanouts, batch_size,
+            bool(shuffle), bool(drop_last), int(epoch), bool(features), tail)
+        a_t, p_t, n_t = self._dl.types()
+        nts = dataset.node_types
+        lts = label_edge_types(dataset)
+        self._anchor_type = nts[a_t]
+        self._label_type = lts[p_t][2]
+        self.supervision_edge_type = tuple(lts[p_t][:3])
+        self.negative_edge_type = tuple(lts[n_t][:3]) if n_t >= 0 else None
+        self._anchors = anchors
+        self.context = context
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.shuffle = bool(shuffle)
+        self.drop_last = bool(drop_last)
+        self.seed = int(seed)
+        self.num_random_negatives = k
+        self.first_epoch = int(epoch)
+        self.next_epoch = int(epoch)
+        self.features = bool(features)
+        self.tail = tail
+        self._x = None
+
+    def __len__(self) -> int:
+        return self._dl.num_batches()
+
+    def __reduce__(self):
+        raise TypeError("a fanout.DistABLPLoader cannot be pickled")
+
+    def sample(self, anchors, epoch: int = 0, batch_index: int = 0) -> ABLPBatch:
+        raise RuntimeError("DistABLPLoader.sample is not available: iterate the loader")
+
+    def __iter__(self):
+        epoch = self.next_epoch
+        self.next_epoch += 1
+        if epoch != self.first_epoch or getattr(self, "_started", False):
+            self._dl.start_epoch(epoch)
+        self._started = True
+        nts = self.dataset.node_types
+        while True:
+            r = self._dl.next()
+            if r is None:
+                return
+            b = self._batch(r, r["input_id"], r["epoch"], r["index"])
+            b.x_dict = {t: x for t, x in zip(nts, r["x"]) if x is not None}
+            b.traffic = r["traffic"]
+            yield b

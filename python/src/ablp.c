@@ -147,6 +147,29 @@ static PyObject *per_type(const fo_batch_t *s, bool edges, int what) {
   return l;
 }
 
+/* An ABLP batch as a dict of new arrays (copies). */
+static PyObject *ablp_dict(const fo_ablp_batch_t *b) {
+  PyObject *out;
+  if (!(out = PyDict_New())) return NULL;
+  if (put(out, "node", per_type(b->sample, false, 0)) < 0 ||
+      put(out, "num_sampled_nodes", per_type(b->sample, false, 1)) < 0 ||
+      put(out, "row", per_type(b->sample, true, 2)) < 0 || put(out, "col", per_type(b->sample, true, 3)) < 0 ||
+      put(out, "edge", per_type(b->sample, true, 4)) < 0 ||
+      put(out, "num_sampled_edges", per_type(b->sample, true, 5)) < 0 ||
+      put(out, "anchor_index", copy_i64(b->anchor_index, 1, b->n_anchors, 0)) < 0 ||
+      put(out, "y_positive", copy_i64(b->y_positive, 2, 2, b->n_pos)) < 0 ||
+      put(out, "y_negative", copy_i64(b->y_negative, 2, 2, b->n_neg)) < 0 ||
+      put(out, "random_negative", copy_i64(b->random_negative, 2, b->n_anchors, b->k)) < 0 ||
+      put(out, "num_random_missing", PyLong_FromLongLong(b->n_random_missing)) < 0 ||
+      put(out, "num_distinct", PyLong_FromLongLong(b->n_distinct)) < 0 ||
+      put(out, "anchor_type", PyLong_FromLong(b->anchor_type)) < 0 ||
+      put(out, "label_type", PyLong_FromLong(b->label_type)) < 0 ||
+      put(out, "positive_type", PyLong_FromLong(b->positive_type)) < 0 ||
+      put(out, "negative_type", PyLong_FromLong(b->negative_type)) < 0)
+    Py_CLEAR(out);
+  return out;
+}
+
 static PyObject *as_sample(ablp_sampler *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"anchors", "epoch", "batch_index", NULL};
   PyObject *ao, *out = NULL;
@@ -172,24 +195,7 @@ static PyObject *as_sample(ablp_sampler *self, PyObject *args, PyObject *kw) {
     fopy_raise(rc);
     goto done;
   }
-  if (!(out = PyDict_New())) goto unlock;
-  if (put(out, "node", per_type(b->sample, false, 0)) < 0 ||
-      put(out, "num_sampled_nodes", per_type(b->sample, false, 1)) < 0 ||
-      put(out, "row", per_type(b->sample, true, 2)) < 0 || put(out, "col", per_type(b->sample, true, 3)) < 0 ||
-      put(out, "edge", per_type(b->sample, true, 4)) < 0 ||
-      put(out, "num_sampled_edges", per_type(b->sample, true, 5)) < 0 ||
-      put(out, "anchor_index", copy_i64(b->anchor_index, 1, b->n_anchors, 0)) < 0 ||
-      put(out, "y_positive", copy_i64(b->y_positive, 2, 2, b->n_pos)) < 0 ||
-      put(out, "y_negative", copy_i64(b->y_negative, 2, 2, b->n_neg)) < 0 ||
-      put(out, "random_negative", copy_i64(b->random_negative, 2, b->n_anchors, b->k)) < 0 ||
-      put(out, "num_random_missing", PyLong_FromLongLong(b->n_random_missing)) < 0 ||
-      put(out, "num_distinct", PyLong_FromLongLong(b->n_distinct)) < 0 ||
-      put(out, "anchor_type", PyLong_FromLong(b->anchor_type)) < 0 ||
-      put(out, "label_type", PyLong_FromLong(b->label_type)) < 0 ||
-      put(out, "positive_type", PyLong_FromLong(b->positive_type)) < 0 ||
-      put(out, "negative_type", PyLong_FromLong(b->negative_type)) < 0)
-    Py_CLEAR(out);
-unlock:
+  out = ablp_dict(b);
   pthread_mutex_unlock(&self->mu);
 done:
   Py_XDECREF(aa);
@@ -242,5 +248,258 @@ PyTypeObject fopy_ABLPSamplerType = {
               "edge_dir='in', edge_type_fanouts=None): the C ABLP sampler (include/fanout/ablp.h).",
     .tp_methods = as_methods,
     .tp_init = (initproc)as_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---- DistABLPLoader: fo_dist_ablp_loader_create (dist.h) for fanout.DistABLPLoader ---------- */
+
+/* A distributed ABLP loader: this process's share of every epoch. next() makes the next batch
+ * with the GIL released (remote LABEL, hop and feature requests) and returns it as the dict of
+ * ABLPSampler.sample plus input_id, epoch, index, x (one array or None per node type, copies)
+ * and traffic; None when the epoch is over. One call at a time (a mutex). It holds a pin on the
+ * dataset and is a user of the context (finalize refuses while it exists). */
+typedef struct dist_ablp_loader {
+  PyObject_HEAD
+  fo_ablp_loader_t *L;
+  PyObject *pin;
+  PyObject *dist;
+  pthread_mutex_t mu;
+  int mu_ready;
+} dist_ablp_loader;
+
+static void da_dealloc(dist_ablp_loader *self) {
+  fo_ablp_loader_destroy(self->L); /* local memory only: no remote call */
+  self->L = NULL;
+  Py_XDECREF(self->pin);
+  if (self->dist) {
+    fopy_dist_use(self->dist, -1);
+    Py_CLEAR(self->dist);
+  }
+  if (self->mu_ready) pthread_mutex_destroy(&self->mu);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"context", "dataset", "fanouts", "input_nodes", "supervision_edge_type",
+                           "negative_edge_type", "hard_negatives", "num_random_negatives",
+                           "strict", "seed", "replace", "edge_dir", "edge_type_fanouts",
+                           "batch_size", "shuffle", "drop_last", "epoch", "features", "tail", NULL};
+  PyObject *ctx, *dsobj, *fan, *in_o, *etf = Py_None;
+  PyArrayObject *in = NULL;
+  const char *sup = NULL, *neg = NULL, *edge_dir = "in", *tail = "keep";
+  int hard = 1, strict = 1, replace = 0, shuffle = 0, drop_last = 0, features = 1;
+  long long k = 0, batch_size = 1;
+  unsigned long long seed = 0, epoch = 0;
+  int32_t *f = NULL, *ef = NULL;
+  Py_ssize_t nf = 0, nef = 0;
+  fo_ablp_loader_opts o;
+  fo_dist_loader_opts dlo;
+  fo_dataset_t *d;
+  fo_dist_t *dd;
+  int rc, ret = -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKps:DistABLPLoader", kwlist, &ctx,
+                                   &fopy_DatasetType, &dsobj, &fan, &in_o, &sup, &neg, &hard, &k,
+                                   &strict, &seed, &replace, &edge_dir, &etf, &batch_size, &shuffle,
+                                   &drop_last, &epoch, &features, &tail))
+    return -1;
+  if (self->L) {
+    PyErr_SetString(PyExc_RuntimeError, "DistABLPLoader is already initialised");
+    return -1;
+  }
+  if (!(dd = fopy_dist_get(ctx)) || !(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
+  fo_dist_loader_opts_init(&dlo);
+  if (!strcmp(tail, "keep")) dlo.tail = FO_DIST_TAIL_KEEP;
+  else if (!strcmp(tail, "drop")) dlo.tail = FO_DIST_TAIL_DROP;
+  else if (!strcmp(tail, "pad")) dlo.tail = FO_DIST_TAIL_PAD;
+  else {
+    PyErr_Format(PyExc_ValueError, "tail: '%s' is not 'keep', 'drop' or 'pad'", tail);
+    return -1;
+  }
+  if (!(in = (PyArrayObject *)PyArray_FROMANY(in_o, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY))) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_ValueError, "input_nodes: expected a 1-D array of int64");
+    return -1;
+  }
+  if (int_list(fan, "fanouts must be a sequence of ints", &f, &nf) < 0) goto done;
+  if (etf != Py_None && int_list(etf, "edge_type_fanouts must be a sequence of ints", &ef, &nef) < 0)
+    goto done;
+  fo_ablp_loader_opts_init(&o);
+  o.ablp.sampler.fanouts = f;
+  o.ablp.sampler.n_hops = (int32_t)nf;
+  o.ablp.sampler.edge_type_fanouts = ef;
+  o.ablp.sampler.seed = seed;
+  o.ablp.sampler.replace = replace;
+  if (!strcmp(edge_dir, "in")) o.ablp.sampler.edge_dir = FO_EDGE_DIR_IN;
+  else if (!strcmp(edge_dir, "out")) o.ablp.sampler.edge_dir = FO_EDGE_DIR_OUT;
+  else {
+    PyErr_Format(PyExc_ValueError, "edge_dir '%s' is not 'in' or 'out'", edge_dir);
+    goto done;
+  }
+  o.ablp.supervision_edge_type = sup;
+  o.ablp.negative_edge_type = neg;
+  o.ablp.no_hard_negatives = !hard;
+  o.ablp.num_random_negatives = k;
+  o.ablp.strict = strict;
+  o.batch_size = batch_size;
+  o.input_nodes = PyArray_DATA(in);
+  o.n_input_nodes = PyArray_DIM(in, 0);
+  o.shuffle = shuffle;
+  o.drop_last = drop_last;
+  o.epoch = epoch;
+  o.features = features;
+  /* collective (the options' check): no finalize from another thread meanwhile */
+  fopy_dist_use(ctx, +1);
+  Py_BEGIN_ALLOW_THREADS
+  rc = fo_dist_ablp_loader_create(dd, d, &o, &dlo, &self->L);
+  Py_END_ALLOW_THREADS
+  fopy_dist_use(ctx, -1);
+  if (rc != FO_OK) {
+    fopy_raise(rc);
+    goto done;
+  }
+  if (!(self->pin = fopy_pin_new((fopy_dataset *)dsobj))) goto done;
+  Py_INCREF(ctx);
+  self->dist = ctx;
+  fopy_dist_use(ctx, +1);
+  pthread_mutex_init(&self->mu, NULL);
+  self->mu_ready = 1;
+  ret = 0;
+done:
+  PyMem_Free(f);
+  PyMem_Free(ef);
+  Py_XDECREF(in);
+  return ret;
+}
+
+static int da_ready(dist_ablp_loader *self) {
+  if (self->L) return 0;
+  PyErr_SetString(PyExc_RuntimeError, "DistABLPLoader is not initialised");
+  return -1;
+}
+
+static PyObject *da_features(const fo_ablp_loader_batch_t *b) {
+  PyObject *l = PyList_New(b->n_node_types);
+  if (!l) return NULL;
+  for (int32_t t = 0; t < b->n_node_types; t++) {
+    const fo_loader_features *f = &b->x[t];
+    const fo_batch_t *nb = fo_batch_node_type(b->ablp->sample, t);
+    PyObject *a;
+    if (!f->x) {
+      Py_INCREF(Py_None);
+      a = Py_None;
+    } else {
+      npy_intp dims[2] = {nb->n_nodes, f->dim};
+      const int typenum = fopy_feature_typenum(f->dtype);
+      if (typenum < 0) {
+        Py_DECREF(l);
+        PyErr_Format(PyExc_RuntimeError, "ABLP batch x: unknown dtype '%s'", f->dtype);
+        return NULL;
+      }
+      if ((a = PyArray_SimpleNew(2, dims, typenum)) && dims[0] * dims[1] > 0)
+        memcpy(PyArray_DATA((PyArrayObject *)a), f->x, (size_t)(dims[0] * f->dim * f->itemsize));
+    }
+    if (!a) {
+      Py_DECREF(l);
+      return NULL;
+    }
+    PyList_SET_ITEM(l, t, a);
+  }
+  return l;
+}
+
+static PyObject *da_next(dist_ablp_loader *self, PyObject *unused) {
+  fo_ablp_loader_batch_t *b = NULL;
+  fo_dist_batch_stats st;
+  PyObject *out = NULL;
+  long long hops = 0, hop_bytes = 0;
+  int rc;
+  if (da_ready(self) < 0) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  pthread_mutex_lock(&self->mu);
+  rc = fo_ablp_loader_next(self->L, &b);
+  Py_END_ALLOW_THREADS
+  if (rc != FO_OK || !b) {
+    pthread_mutex_unlock(&self->mu);
+    if (rc != FO_OK) return fopy_raise(rc);
+    Py_RETURN_NONE;
+  }
+  fo_dist_ablp_loader_stats(self->L, &st);
+  for (int h = 0; h < 64; h++) {
+    hops += st.hop_requests[h];
+    hop_bytes += st.hop_bytes[h];
+  }
+  if ((out = ablp_dict(b->ablp)) &&
+      (put(out, "input_id", copy_i64(b->input_id, 1, b->ablp->n_anchors, 0)) < 0 ||
+       put(out, "epoch", PyLong_FromUnsignedLongLong(b->epoch)) < 0 ||
+       put(out, "index", PyLong_FromLongLong(b->index)) < 0 || put(out, "x", da_features(b)) < 0 ||
+       put(out, "traffic", Py_BuildValue("{s:L,s:L,s:L,s:L,s:L,s:L}", "label_requests",
+                                         (long long)st.label_requests, "label_bytes",
+                                         (long long)st.label_bytes, "hop_requests", hops,
+                                         "hop_bytes", hop_bytes, "fetch_requests",
+                                         (long long)st.fetch_requests, "fetch_bytes",
+                                         (long long)st.fetch_bytes)) < 0))
+    Py_CLEAR(out);
+  pthread_mutex_unlock(&self->mu);
+  return out;
+}
+
+static PyObject *da_start_epoch(dist_ablp_loader *self, PyObject *args) {
+  unsigned long long epoch;
+  int rc;
+  if (!PyArg_ParseTuple(args, "K:start_epoch", &epoch) || da_ready(self) < 0) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  pthread_mutex_lock(&self->mu);
+  rc = fo_ablp_loader_start_epoch(self->L, epoch);
+  pthread_mutex_unlock(&self->mu);
+  Py_END_ALLOW_THREADS
+  if (rc != FO_OK) return fopy_raise(rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *da_num_batches(dist_ablp_loader *self, PyObject *unused) {
+  int64_t n;
+  if (da_ready(self) < 0) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  pthread_mutex_lock(&self->mu);
+  n = fo_ablp_loader_num_batches(self->L);
+  pthread_mutex_unlock(&self->mu);
+  Py_END_ALLOW_THREADS
+  return PyLong_FromLongLong(n);
+}
+
+/* (anchor type, label type, positive type, negative type) of the loader's sampler. */
+static PyObject *da_types(dist_ablp_loader *self, PyObject *unused) {
+  const fo_ablp_sampler_t *s;
+  if (da_ready(self) < 0) return NULL;
+  s = fo_ablp_loader_sampler(self->L);
+  return Py_BuildValue("(iii)", (int)fo_ablp_sampler_anchor_type(s),
+                       (int)fo_ablp_sampler_positive_type(s), (int)fo_ablp_sampler_negative_type(s));
+}
+
+static PyMethodDef da_methods[] = {
+    {"next", FOPY_METH(da_next), METH_NOARGS,
+     "next()\n--\n\nThis process's next batch of the epoch as a dict (ABLPSampler.sample's keys "
+     "plus input_id, epoch, index, x: a list of one array or None per node type, traffic: the "
+     "batch's remote requests and bytes), or None when the epoch is over."},
+    {"start_epoch", FOPY_METH(da_start_epoch), METH_VARARGS,
+     "start_epoch(epoch)\n--\n\nStart `epoch` (reshuffled when shuffle) at this process's first "
+     "batch."},
+    {"num_batches", FOPY_METH(da_num_batches), METH_NOARGS,
+     "num_batches()\n--\n\nThis process's batches per epoch."},
+    {"types", FOPY_METH(da_types), METH_NOARGS,
+     "types()\n--\n\n(anchor node type, positive labels-only type, negative labels-only type or "
+     "-1) as indices."},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject fopy_DistABLPLoaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fanout._fanout.DistABLPLoader",
+    .tp_basicsize = sizeof(dist_ablp_loader),
+    .tp_dealloc = (destructor)da_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "DistABLPLoader(context, dataset, fanouts, input_nodes, ...): the distributed ABLP "
+              "loader (fo_dist_ablp_loader_create, include/fanout/dist.h); collective. Use "
+              "fanout.DistABLPLoader.",
+    .tp_methods = da_methods,
+    .tp_init = (initproc)da_init,
     .tp_new = PyType_GenericNew,
 };

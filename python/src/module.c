@@ -202,7 +202,8 @@ PyMODINIT_FUNC PyInit__fanout(void) {
       add_type(m, &fopy_BatchType, "Batch") < 0 || add_type(m, &fopy_DistType, "Dist") < 0 ||
       add_type(m, &fopy_LinkSamplerType, "LinkSampler") < 0 ||
       add_type(m, &fopy_DistLinkLoaderType, "DistLinkLoader") < 0 ||
-      add_type(m, &fopy_ABLPSamplerType, "ABLPSampler") < 0)
+      add_type(m, &fopy_ABLPSamplerType, "ABLPSampler") < 0 ||
+      add_type(m, &fopy_DistABLPLoaderType, "DistABLPLoader") < 0)
     goto fail;
   if (PyModule_AddStringConstant(m, "__version__", fo_version()) < 0) goto fail;
   return m;

@@ -117,6 +117,7 @@ extern PyTypeObject fopy_LinkSamplerType; /* LinkSampler: fo_link_sampler_t */
 extern PyTypeObject fopy_DistLinkLoaderType;
 /* ---- ablp.c ---- */
 extern PyTypeObject fopy_ABLPSamplerType; /* ABLPSampler: fo_ablp_sampler_t */
+extern PyTypeObject fopy_DistABLPLoaderType; /* DistABLPLoader: fo_dist_ablp_loader_create */
 
 /** The context of a Dist object, or NULL with TypeError (not a Dist) or ValueError
  *  (finalized) set. */

@@ -192,7 +192,7 @@ int fo__msg_kind(const void *msg, size_t len) {
   if (!msg || ((uintptr_t)msg & 7) || len % 8 || len < 16)
     return FO_FAIL(FO_EFORMAT, "malformed message: %zu bytes", len);
   h = (uint64_t)w[0];
-  if ((h & 0xffffffffu) != FO_MSG_MAGIC || (h >> 32) < FO_MSG_HOP || (h >> 32) > FO_MSG_LINK_RESP)
+  if ((h & 0xffffffffu) != FO_MSG_MAGIC || (h >> 32) < FO_MSG_HOP || (h >> 32) > FO_MSG_LABEL_RESP)
     return FO_FAIL(FO_EFORMAT, "malformed message: header %016llx", (unsigned long long)h);
   return (int)(h >> 32);
 }
@@ -721,5 +721,112 @@ int fo__dec_link_res(const void *msg, size_t len, const int64_t *pairs, int64_t 
   if (sum != npos)
     return FO_FAIL(FO_EFORMAT, "malformed link response: counts give %lld positions, %lld sent",
                    (long long)sum, (long long)npos);
+  return FO_OK;
+}
+
+/* ---- LABEL: supervision rows of anchors (ABLP) --------------------------------------------- */
+
+int fo__enc_label_req(fo__buf *b, const fo__label_req *r) {
+  int rc;
+  if (r->n < 0 || r->n > INT64_MAX / 64) return FO_FAIL(FO_ERANGE, "label request: %lld anchors", (long long)r->n);
+  if ((rc = put_begin(b, FO_MSG_LABEL, 4 + r->n)) != FO_OK) return rc;
+  put(b, r->part);
+  put(b, r->P);
+  put(b, r->N);
+  put(b, r->n);
+  put_array(b, r->anchors, r->n);
+  return FO_OK;
+}
+
+int fo__dec_label_req(const void *msg, size_t len, const fo_dataset_t *d, fo__label_req *r) {
+  const int64_t *p;
+  int64_t np, n, nA;
+  const int32_t NL = fo_dataset_num_label_edge_types(d);
+  fo_edge_type tp, tn;
+  int rc;
+  memset(r, 0, sizeof *r);
+  if ((rc = open_msg(msg, len, FO_MSG_LABEL, &p, &np)) != FO_OK) return rc;
+  if (np < 4 || p[0] < 0 || p[0] >= fo_dataset_num_parts(d) || p[1] < 0 || p[1] >= NL ||
+      p[2] < -1 || p[2] >= NL)
+    return FO_FAIL(FO_EFORMAT, "malformed label request: %lld words, part %lld, types %lld, %lld",
+                   (long long)np, np >= 1 ? (long long)p[0] : -1LL, np >= 2 ? (long long)p[1] : -1LL,
+                   np >= 3 ? (long long)p[2] : -1LL);
+  if (fo_dataset_label_edge_type(d, (int32_t)p[1], &tp) != FO_OK || tp.label != FO_LABEL_POSITIVE)
+    return FO_FAIL(FO_EFORMAT, "malformed label request: type %lld is not a positive labels-only type",
+                   (long long)p[1]);
+  if (p[2] >= 0 && (fo_dataset_label_edge_type(d, (int32_t)p[2], &tn) != FO_OK ||
+                    tn.label != FO_LABEL_NEGATIVE || tn.src_type != tp.src_type ||
+                    tn.dst_type != tp.dst_type))
+    return FO_FAIL(FO_EFORMAT, "malformed label request: type %lld is not a negative labels-only "
+                   "type of '%s''s node types", (long long)p[2], tp.name);
+  n = p[3];
+  if (n < 0 || n > np || 4 + n != np)
+    return FO_FAIL(FO_EFORMAT, "malformed label request: %lld anchors in %lld words", (long long)n,
+                   (long long)np);
+  nA = fo_dataset_num_nodes(fo_dataset_node_data(d, tp.src_type));
+  if ((rc = check_nodes(p + 4, n, nA, "anchors")) != FO_OK) return rc;
+  r->part = (int32_t)p[0];
+  r->P = (int32_t)p[1];
+  r->N = (int32_t)p[2];
+  r->n = n;
+  r->anchors = p + 4;
+  return FO_OK;
+}
+
+int fo__enc_label_res(fo__buf *b, const fo__label_res *r) {
+  int rc;
+  if (r->n < 0 || r->n_p < 0 || r->n_n < 0 || r->n > INT64_MAX / 64 || r->n_p > INT64_MAX / 64 ||
+      r->n_n > INT64_MAX / 64)
+    return FO_FAIL(FO_ERANGE, "label response: %lld anchors, %lld + %lld ids", (long long)r->n,
+                   (long long)r->n_p, (long long)r->n_n);
+  if ((rc = put_begin(b, FO_MSG_LABEL_RESP, 3 + 2 * r->n + r->n_p + r->n_n)) != FO_OK) return rc;
+  put(b, r->n);
+  put(b, r->n_p);
+  put(b, r->n_n);
+  put_array(b, r->pcount, r->n);
+  put_array(b, r->ncount, r->n);
+  put_array(b, r->pid, r->n_p);
+  put_array(b, r->nid, r->n_n);
+  return FO_OK;
+}
+
+int fo__dec_label_res(const void *msg, size_t len, int64_t want_n, bool want_neg, int64_t n_dst,
+                      fo__label_res *r) {
+  const int64_t *p;
+  int64_t np, n, npp, nn, sp = 0, sn = 0;
+  int rc;
+  memset(r, 0, sizeof *r);
+  if (fo__msg_kind(msg, len) == FO_MSG_ERROR) return fo__dec_error(msg, len);
+  if ((rc = open_msg(msg, len, FO_MSG_LABEL_RESP, &p, &np)) != FO_OK) return rc;
+  if (np < 3) return FO_FAIL(FO_EFORMAT, "malformed label response: %lld words", (long long)np);
+  n = p[0];
+  npp = p[1];
+  nn = p[2];
+  if (n != want_n || n < 0 || npp < 0 || nn < 0 || n > np / 2 || npp > np || nn > np ||
+      3 + 2 * n + npp + nn != np)
+    return FO_FAIL(FO_EFORMAT, "malformed label response: %lld anchors (asked %lld), %lld + %lld "
+                   "ids in %lld words", (long long)n, (long long)want_n, (long long)npp,
+                   (long long)nn, (long long)np);
+  r->n = n;
+  r->n_p = npp;
+  r->n_n = nn;
+  r->pcount = p + 3;
+  r->ncount = p + 3 + n;
+  r->pid = p + 3 + 2 * n;
+  r->nid = r->pid + npp;
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t a = r->pcount[i], b = r->ncount[i];
+    if (a < 0 || a > npp - sp || b < 0 || b > nn - sn || (!want_neg && b))
+      return FO_FAIL(FO_EFORMAT, "malformed label response: anchor %lld has counts %lld, %lld",
+                     (long long)i, (long long)a, (long long)b);
+    sp += a;
+    sn += b;
+  }
+  if (sp != npp || sn != nn)
+    return FO_FAIL(FO_EFORMAT, "malformed label response: counts give %lld + %lld ids, %lld + %lld "
+                   "sent", (long long)sp, (long long)sn, (long long)npp, (long long)nn);
+  if ((rc = check_nodes(r->pid, npp, n_dst, "positives")) != FO_OK ||
+      (rc = check_nodes(r->nid, nn, n_dst, "negatives")) != FO_OK)
+    return rc;
   return FO_OK;
 }

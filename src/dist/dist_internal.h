@@ -48,12 +48,19 @@
  * LINK response: n, n_pos, counts[n] (want: how many positions; else 0 or 1, whether the pair
  *                is an edge), pos[n_pos] (the want pairs' positions in pair order, ascending per
  *                pair: positions of the part's CSC, as its hop kernel sees them).
+ * ABLP (dist/ablp_dist.c: supervision rows of anchors another machine owns; one message per
+ * remote machine per batch):
+ * LABEL request:  part, P, N (labels-only edge type indices; N = -1: no hard negatives), n,
+ *                anchors[n] (ids of P's source node type, owned by the part).
+ * LABEL response: n, n_p, n_n, pcount[n], ncount[n], pid[n_p], nid[n_n] (each anchor's row of
+ *                P, then of N, in stored order; ids of P's destination node type).
  * Decoders check the magic, the kind, every count against the message length and the ids
  * against the graph: a malformed message is FO_EFORMAT, never a crash. */
 #define FO_MSG_MAGIC UINT64_C(0x4d4f4631) /* "1FOM" */
 enum { FO_MSG_HOP = 1, FO_MSG_FETCH = 2, FO_MSG_HOP_RESP = 3, FO_MSG_FETCH_RESP = 4,
        FO_MSG_ERROR = 5, FO_MSG_HOPS = 6, FO_MSG_HOPS_RESP = 7, FO_MSG_FETCHES = 8,
-       FO_MSG_FETCHES_RESP = 9, FO_MSG_LINK = 10, FO_MSG_LINK_RESP = 11 };
+       FO_MSG_FETCHES_RESP = 9, FO_MSG_LINK = 10, FO_MSG_LINK_RESP = 11,
+       FO_MSG_LABEL = 12, FO_MSG_LABEL_RESP = 13 };
 
 typedef struct fo__buf {
   int64_t *w; /* words */
@@ -120,6 +127,26 @@ int fo__enc_link_res(fo__buf *b, const fo__link_res *r);
 int fo__dec_link_res(const void *msg, size_t len, const int64_t *pairs, int64_t want_n,
                      fo__link_res *r);
 
+/* LABEL: anchors and rows are views into the message. */
+typedef struct fo__label_req {
+  int32_t part, P, N;
+  int64_t n;
+  const int64_t *anchors;
+} fo__label_req;
+typedef struct fo__label_res {
+  int64_t n, n_p, n_n;
+  const int64_t *pcount, *ncount, *pid, *nid;
+} fo__label_res;
+int fo__enc_label_req(fo__buf *b, const fo__label_req *r);
+/* Checks the part, P (a positive labels-only type of `d`), N (-1 or a negative one from P's
+ * source to its destination type) and every anchor id against `d` (the partitioned dataset). */
+int fo__dec_label_req(const void *msg, size_t len, const fo_dataset_t *d, fo__label_req *r);
+int fo__enc_label_res(fo__buf *b, const fo__label_res *r);
+/* Checks n against want_n, the counts (>= 0, N < 0: all 0) against n_p and n_n, and every id
+ * against [0, n_dst). An ERROR message sets its error. */
+int fo__dec_label_res(const void *msg, size_t len, int64_t want_n, bool want_neg, int64_t n_dst,
+                      fo__label_res *r);
+
 /* Kind of a message (FO_MSG_*), or FO_EFORMAT. */
 int fo__msg_kind(const void *msg, size_t len);
 /* Decoders: views into `msg` (8-aligned); n_nodes / n_edges bound the ids. */
@@ -152,6 +179,8 @@ typedef struct fo__server {
                                could exceed it (n x fanout edges) is refused before sampling */
   int64_t *lcount, *lpos;   /* LINK answers (link_dist.c) */
   int64_t cap_lcount, cap_lpos;
+  int64_t *acount, *aid;    /* LABEL answers (ablp_dist.c): counts [2n], ids */
+  int64_t cap_acount, cap_aid;
 } fo__server;
 
 int fo__server_init(fo__server *sv, const fo_dataset_t *d, int32_t part);
@@ -159,6 +188,8 @@ void fo__server_fini(fo__server *sv);
 /* Answer one request: sv->out receives the response (an ERROR message when the request fails).
  * Returns FO_OK when a response was made (even an error response). */
 int fo__server_answer(fo__server *sv, const void *msg, size_t len);
+/* A LABEL request (ablp_dist.c): every anchor's supervision rows read in this server's part. */
+int fo__server_label(fo__server *sv, const void *msg, size_t len);
 /* A LINK request (link_dist.c): every pair's row read in this server's part. */
 int fo__server_link(fo__server *sv, const void *msg, size_t len);
 /* The pairs' answers (as a LINK response's counts and positions) from part `part` of `d`,

@@ -38,6 +38,8 @@ void fo__server_fini(fo__server *sv) {
   free(sv->ybuf);
   free(sv->lcount);
   free(sv->lpos);
+  free(sv->acount);
+  free(sv->aid);
   memset(sv, 0, sizeof *sv);
 }
 
@@ -241,6 +243,7 @@ int fo__server_answer(fo__server *sv, const void *msg, size_t len) {
   else if (kind == FO_MSG_HOPS) rc = answer_hops(sv, msg, len);
   else if (kind == FO_MSG_FETCHES) rc = answer_fetches(sv, msg, len);
   else if (kind == FO_MSG_LINK) rc = fo__server_link(sv, msg, len);
+  else if (kind == FO_MSG_LABEL) rc = fo__server_label(sv, msg, len);
   else if (kind < 0) rc = kind;
   else rc = FO_FAIL(FO_EFORMAT, "malformed request: kind %d is not a request", kind);
   if (rc != FO_OK) {

@@ -8,6 +8,8 @@
 #include "fanout/ablp.h"
 #include "fanout/link.h"
 
+#include "sample/ablp_internal.h"
+
 #include "sample/sample_internal.h"
 #include "store/store_internal.h"
 
@@ -31,6 +33,12 @@ struct fo_ablp_sampler {
   int64_t cap_first;
   int64_t *nbrs, cap_nbrs; /* exact fallback: an anchor's sorted distinct positives */
   int64_t *rneg, cap_rneg; /* random negatives, global ids */
+  /* distributed (fo__ablp_sampler_create_remote): the distinct anchors' rows through ar.rows,
+   * once per batch; rt[0] (P) and rt[1] (N) view its arrays as rows of 8-byte ids */
+  bool remote;
+  fo__ablp_remote ar;
+  const int64_t *roff[2];
+  fo_topology rt[2];
 };
 
 void fo_ablp_opts_init(fo_ablp_opts *o) {
@@ -82,6 +90,7 @@ void fo_ablp_sampler_destroy(fo_ablp_sampler_t *s) {
   free(s->first);
   free(s->nbrs);
   free(s->rneg);
+  if (s->remote && s->ar.free_ctx) s->ar.free_ctx(s->ar.ctx);
   free(s);
 }
 
@@ -150,7 +159,24 @@ static int resolve_label_type(const fo_dataset_t *d, const char *name, int32_t l
   return FO_OK;
 }
 
+static int ablp_create(const fo_dataset_t *d, const fo_ablp_opts *o, const fo__ablp_remote *ar,
+                       fo_ablp_sampler_t **out, bool *taken);
+
 int fo_ablp_sampler_create(const fo_dataset_t *d, const fo_ablp_opts *o, fo_ablp_sampler_t **out) {
+  bool taken = false;
+  return ablp_create(d, o, NULL, out, &taken);
+}
+
+int fo__ablp_sampler_create_remote(const fo_dataset_t *d, const fo_ablp_opts *o,
+                                   const fo__ablp_remote *r, fo_ablp_sampler_t **out) {
+  bool taken = false;
+  int rc = ablp_create(d, o, r, out, &taken);
+  if (rc != FO_OK && !taken && r->free_ctx) r->free_ctx(r->ctx);
+  return rc;
+}
+
+static int ablp_create(const fo_dataset_t *d, const fo_ablp_opts *o, const fo__ablp_remote *ar,
+                       fo_ablp_sampler_t **out, bool *taken) {
   fo_ablp_sampler_t *s = NULL;
   fo_edge_type ty;
   int rc;
@@ -169,6 +195,12 @@ int fo_ablp_sampler_create(const fo_dataset_t *d, const fo_ablp_opts *o, fo_ablp
                    fo_dataset_num_parts(d) ? "; partitions made before format_version 3 did not "
                    "carry them: partition the dataset again" : "");
   if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "ABLP sampler");
+  if (ar) {
+    /* distributed: the lookup context is the sampler's from here on */
+    s->remote = true;
+    s->ar = *ar;
+    *taken = true;
+  }
   s->d = d;
   s->o = *o;
   s->o.supervision_edge_type = s->o.negative_edge_type = NULL; /* borrowed */
@@ -189,7 +221,9 @@ int fo_ablp_sampler_create(const fo_dataset_t *d, const fo_ablp_opts *o, fo_ablp
   if ((rc = fo__label_rows_init(d, s->P, &s->prows)) != FO_OK ||
       (s->N >= 0 && (rc = fo__label_rows_init(d, s->N, &s->nrows)) != FO_OK))
     goto fail;
-  if ((rc = fo_sampler_create(d, &o->sampler, &s->s)) != FO_OK) goto fail;
+  if ((rc = ar ? ar->make_sampler(ar->ctx, d, &o->sampler, &s->s)
+               : fo_sampler_create(d, &o->sampler, &s->s)) != FO_OK)
+    goto fail;
   if (!(s->maps = calloc((size_t)s->T, sizeof *s->maps)) ||
       !(s->ep = calloc((size_t)s->T, sizeof *s->ep)) ||
       !(s->cap_ep = calloc((size_t)s->T, sizeof *s->cap_ep)) ||
@@ -269,15 +303,28 @@ static void ablp_clear(fo_ablp_batch_t *b) {
   b->n_anchors = b->n_distinct = b->n_pos = b->n_neg = b->k = b->n_random_missing = 0;
 }
 
-/* Columns of y for the distinct anchors' rows of lr (a label edge type's rows). */
-static int label_columns(fo_ablp_sampler_t *s, const fo__label_rows *lr, int64_t n_first,
-                         int64_t **y, int64_t *cap, int64_t *n_out) {
+/* The row of distinct anchor i (s->first[i]) of P (which 0) or N (1): local rows, or those
+ * the remote lookup gave for the batch. */
+static inline int row_get(fo_ablp_sampler_t *s, int which, int64_t i, const fo_topology **t,
+                          int64_t *a, int64_t *b) {
+  if (s->remote) {
+    *t = &s->rt[which];
+    *a = s->roff[which][i];
+    *b = s->roff[which][i + 1];
+    return FO_OK;
+  }
+  return fo__label_rows_get(which ? &s->nrows : &s->prows, s->first[i], t, a, b);
+}
+
+/* Columns of y for the distinct anchors' rows of P (which 0) or N (1). */
+static int label_columns(fo_ablp_sampler_t *s, int which, int64_t n_first, int64_t **y,
+                         int64_t *cap, int64_t *n_out) {
   int64_t m = 0, c;
   const fo_topology *t;
   int rc;
   for (int64_t i = 0; i < n_first; i++) {
     int64_t a, b;
-    if ((rc = fo__label_rows_get(lr, s->first[i], &t, &a, &b)) != FO_OK) return rc;
+    if ((rc = row_get(s, which, i, &t, &a, &b)) != FO_OK) return rc;
     m += b - a;
   }
   if (2 * m + 1 > *cap) {
@@ -289,7 +336,7 @@ static int label_columns(fo_ablp_sampler_t *s, const fo__label_rows *lr, int64_t
     int64_t *row0 = *y, *row1 = *y + m, q = 0;
     for (int64_t i = 0; i < n_first; i++) {
       int64_t a, b;
-      if ((rc = fo__label_rows_get(lr, s->first[i], &t, &a, &b)) != FO_OK ||
+      if ((rc = row_get(s, which, i, &t, &a, &b)) != FO_OK ||
           (rc = fo__idmap_reserve(&s->maps[s->L], b - a)) != FO_OK ||
           (rc = fo__grow(&s->ep[s->L], &s->cap_ep[s->L], s->n_ep[s->L] + (b - a) + 1,
                          sizeof **s->ep, "ABLP seeds")) != FO_OK)
@@ -338,11 +385,24 @@ static int sample_ablp(fo_ablp_sampler_t *s, const int64_t *anchor, int64_t n, u
     out->anchor_index[i] = add_seed(s, s->A, anchor[i]);
     if (s->n_ep[s->A] > before) s->first[n_first++] = anchor[i];
   }
-  /* 2. positives, then hard negatives: the distinct anchors' rows */
-  if ((rc = label_columns(s, &s->prows, n_first, &out->y_positive, &out->cap_pos, &out->n_pos)) != FO_OK)
+  /* 2. positives, then hard negatives: the distinct anchors' rows (distributed: all of them
+   * in one lookup, one request per remote machine) */
+  if (s->remote) {
+    const int64_t *pid, *nid;
+    if ((rc = s->ar.rows(s->ar.ctx, s->P, s->N, s->first, n_first, &s->roff[0], &pid, &s->roff[1],
+                         &nid)) != FO_OK)
+      return rc;
+    memset(s->rt, 0, sizeof s->rt);
+    s->rt[0].indices = pid;
+    s->rt[1].indices = nid;
+    s->rt[0].indices_bytes = s->rt[1].indices_bytes = 8;
+    s->rt[0].n_edges = s->roff[0][n_first];
+    s->rt[1].n_edges = s->roff[1][n_first];
+  }
+  if ((rc = label_columns(s, 0, n_first, &out->y_positive, &out->cap_pos, &out->n_pos)) != FO_OK)
     return rc;
   if (s->N >= 0 &&
-      (rc = label_columns(s, &s->nrows, n_first, &out->y_negative, &out->cap_neg, &out->n_neg)) != FO_OK)
+      (rc = label_columns(s, 1, n_first, &out->y_negative, &out->cap_neg, &out->n_neg)) != FO_OK)
     return rc;
   /* 3. random negatives, each from its own stream */
   if (k) {
@@ -362,7 +422,8 @@ static int sample_ablp(fo_ablp_sampler_t *s, const int64_t *anchor, int64_t n, u
     for (int64_t i = 0; i < n; i++) {
       const fo_topology *t;
       int64_t a, b;
-      if ((rc = fo__label_rows_get(&s->prows, anchor[i], &t, &a, &b)) != FO_OK) return rc;
+      /* anchor i is distinct anchor anchor_index[i] (local ids of type A come first) */
+      if ((rc = row_get(s, 0, out->anchor_index[i], &t, &a, &b)) != FO_OK) return rc;
       for (int64_t q = 0; q < k; q++) {
         fo__rng r;
         fo__rng_init(&r, s->o.sampler.seed, epoch, batch_index, tag, (uint64_t)(i * k + q));

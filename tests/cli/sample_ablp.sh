@@ -47,3 +47,22 @@ fo sample parts --fanout 1 --anchors 0,1,0,2 --random-negatives 2 --json
 "$FANOUT" sample ds --fanout 2,2 --anchors 2,1,0 --random-negatives 3 --json > a.json
 "$FANOUT" sample parts --fanout 2,2 --anchors 2,1,0 --random-negatives 3 --json > b.json
 cmp a.json b.json && echo "anchors 2,1,0, 2 hops, 3 random negatives: the same batch"
+echo "== bench --anchors: the ABLP loader; its digest over the dataset and over the parts"
+printf '0\n1 2,0\n' > anchors.txt
+for dir in ds parts; do
+  "$FANOUT" bench $dir --fanout 2,2 --anchors @anchors.txt --batch-size 2 --random-negatives 1 \
+    --epochs 2 --digest --json | grep -o '"batches": [0-9]*\|"anchors": [0-9]*\|"y_positive": [0-9]*\|"y_negative": [0-9]*\|"digest": "[0-9a-f]*"' | tr '\n' ' '
+  echo
+done
+"$FANOUT" bench ds --fanout 2,2 --anchors 0,1,2,0 --batch-size 2 --random-negatives 2 --digest --json | grep -o '"digest": "[0-9a-f]*"'
+"$FANOUT" bench ds --fanout 2,2 --anchors 0,1,2,0 --batch-size 2 --random-negatives 2 --no-strict --digest --json | grep -o '"digest": "[0-9a-f]*"'
+echo "== bench --anchors errors"
+fo bench ds --fanout 1 --random-negatives 2
+fo bench ds --fanout 1 --anchors 0 --edge-seeds 0-1
+fo bench ds --fanout 1 --anchors 0 --anchors-split user:train
+fo bench ds --fanout 1 --anchors 0 --threads 2
+fo bench ds --fanout 1 --anchors-split train
+fo bench ds --fanout 1 --anchors 0,7
+fo bench ds --fanout likes=1 --fanout buys=1 --fanout rev_buys=1 --anchors 0
+fo bench ds --fanout 1 --anchors 0 --supervision nope
+fo bench ds --fanout 1 --anchors @missing.txt

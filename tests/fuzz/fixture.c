@@ -19,7 +19,7 @@
 #error "FO_FUZZ_DATA_DIR (the data/ directory of the repository) must be defined"
 #endif
 
-static char g_fix[FZ_N_FIXTURES][512];
+static char g_fix[FZ_N_ALL_FIXTURES][512];
 
 static void must(int rc, const char *what) {
   if (rc != FO_OK) fz_die(what, fo_last_error());
@@ -65,7 +65,7 @@ static void weighted_fixture(const char *out) {
 /* "typed": Cora as a typed dataset in the one-file form: "paper cites paper" from the cites
  * file and "paper has_class class" from the content file's classes (string ids; node types
  * from a --node-types file), --reverse-edges, CSC + CSR. */
-static void typed_fixture(const char *out) {
+static void typed_fixture(const char *out, bool labels) {
   char edges[1024], types[1024];
   FILE *fe = NULL, *ft = NULL;
   gzFile gz = gzopen(FO_FUZZ_DATA_DIR "/cora/cora.content.gz", "rb");
@@ -84,6 +84,12 @@ static void typed_fixture(const char *out) {
     cls[strcspn(cls, "\r\n")] = '\0';
     fprintf(ft, "%s\tpaper\n", line);
     fprintf(fe, "%s has_class C_%s\n", line, cls + 1);
+    if (labels) {
+      /* "typedl": supervision of papers by classes, labels-only (never traversed) */
+      const unsigned h = (unsigned)strlen(line) * 31u + (unsigned char)line[0] + (unsigned char)cls[1];
+      if (h % 3 == 0) fprintf(fe, "%s likes C_%s\n", line, cls + 1);
+      if (h % 5 == 1) fprintf(fe, "%s dislikes C_%s\n", line, cls + 1);
+    }
   }
   gzclose(gz);
   if (!(cites = fz_read(FO_FUZZ_DATA_DIR "/cora/cora.cites", &n))) fz_die("read", "cora.cites");
@@ -104,6 +110,10 @@ static void typed_fixture(const char *out) {
   io.default_node_type = "class";
   io.reverse_edges = true;
   io.csc = io.csr = true;
+  if (labels) {
+    io.labels_only = "likes";
+    io.negative_labels = "dislikes";
+  }
   must(fo_import(in, 1, out, &io, NULL), "import typed Cora fixture");
   unlink(edges);
   unlink(types);
@@ -195,9 +205,10 @@ const char *fz_fixture(int k) {
     const char *in[2] = {content, FO_FUZZ_DATA_DIR "/cora/cora.cites"};
     fo_import_opts io;
     fo_partition_opts po;
-    char path[FZ_N_FIXTURES][512];
-    const char *names[FZ_N_FIXTURES] = {"cora", "cora2", "cora3", "coraw", "typed", "typed2", "corat", "coran"};
-    for (int i = 0; i < FZ_N_FIXTURES; i++) snprintf(path[i], sizeof path[i], "%s/fixture-%s", fz_tmpdir(), names[i]);
+    char path[FZ_N_ALL_FIXTURES][512];
+    const char *names[FZ_N_ALL_FIXTURES] = {"cora", "cora2", "cora3", "coraw", "typed", "typed2", "corat", "coran",
+                                              "typedl", "typedl2"};
+    for (int i = 0; i < FZ_N_ALL_FIXTURES; i++) snprintf(path[i], sizeof path[i], "%s/fixture-%s", fz_tmpdir(), names[i]);
     snprintf(content, sizeof content, "%s/cora.content", fz_tmpdir());
     trimmed_content(content);
     fo_import_opts_init(&io);
@@ -215,13 +226,15 @@ const char *fz_fixture(int k) {
     po.method = FO_PARTITION_RANGE;
     must(fo_partition(path[0], path[2], &po, NULL), "partition Cora fixture (3, range)");
     weighted_fixture(path[3]);
-    typed_fixture(path[4]);
+    typed_fixture(path[4], false);
     po.n_parts = 2;
     po.method = FO_PARTITION_HASH;
     must(fo_partition(path[4], path[5], &po, NULL), "partition typed Cora fixture (2, hash)");
     temporal_fixture(path[6], true);
     temporal_fixture(path[7], false);
-    for (int i = 0; i < FZ_N_FIXTURES; i++) memcpy(g_fix[i], path[i], sizeof g_fix[i]);
+    typed_fixture(path[8], true);
+    must(fo_partition(path[8], path[9], &po, NULL), "partition typed Cora fixture with labels (2, hash)");
+    for (int i = 0; i < FZ_N_ALL_FIXTURES; i++) memcpy(g_fix[i], path[i], sizeof g_fix[i]);
   }
   return g_fix[k];
 }

@@ -13,13 +13,21 @@
  *            node type, per edge type CSC and CSR rows of the parts);
  *   "corat"  Cora's cites relabeled, undirected, with a time per edge ("time" arrays, rows
  *            sorted by time) and node times ("node_time");
- *   "coran"  the same with node times only (rows ordered by neighbor time, "row_order").
- * fz_fixture(k) returns the path of fixture k (0 .. FZ_N_FIXTURES - 1).
+ *   "coran"  the same with node times only (rows ordered by neighbor time, "row_order");
+ *   "typedl" "typed" with labels-only (supervision) edge types paper likes class (positive)
+ *            and paper dislikes class (hard negative) for some papers (format_version 3);
+ *   "typedl2" its 2-part hash partition (the parts carry the anchors' supervision CSR rows).
+ * fz_fixture(k) returns the path of fixture k (0 .. FZ_N_ALL_FIXTURES - 1).
  */
 #ifndef FO_FUZZ_FIXTURE_H
 #define FO_FUZZ_FIXTURE_H
 
+/* fuzz_dataset picks among the first FZ_N_FIXTURES (its inputs' byte 0 mod that); the labels
+ * fixtures follow (fuzz_wire's LABEL branch). */
 #define FZ_N_FIXTURES 8
+#define FZ_FIXTURE_TYPEDL 8
+#define FZ_FIXTURE_TYPEDL2 9
+#define FZ_N_ALL_FIXTURES 10
 const char *fz_fixture(int k);
 /* Every reader on the dataset at `path` (see fuzz_dataset.c): open (mmap and huge-page loads,
  * all parts and one part), the info calls, verify, sample, a loader with features and labels,

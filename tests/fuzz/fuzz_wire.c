@@ -8,7 +8,11 @@
  * mutations reach the payload, bit 4: the server's header kind is a fetch (else a hop), bit 5:
  * typed: the decoders of HOPS, HOPS_RESP, FETCHES, FETCHES_RESP and the server of part 0 of the
  * 2-part typed Cora fixture ("typed2": paper and class nodes, four edge types, features and
- * labels of papers); then the message bytes.
+ * labels of papers); bit 6: LINK (0 request, 1 response, else the server); bit 7: LABEL (ABLP
+ * supervision rows, dist/ablp_dist.c) over part 0 of "typedl2" (typed Cora with labels-only
+ * types paper likes class and paper dislikes class): bits 0-2 0 the request decoder
+ * (re-encoded equal), 1 the response decoder (bit 4: hard negatives asked), else the server,
+ * its answer decoded as the caller would; then the message bytes.
  * Promise: a malformed message is FO_EFORMAT, never a crash or a read past its length; every
  * decoded id lies in the graph; the server answers anything with a response or an ERROR message
  * that decodes, and no answer is larger than the transport's limit (1 MiB here).
@@ -19,8 +23,8 @@
 
 #include <stdlib.h>
 
-static fo_dataset_t *g_d, *g_td;
-static fo__server g_sv, g_tsv;
+static fo_dataset_t *g_d, *g_td, *g_ld;
+static fo__server g_sv, g_tsv, g_lsv;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
@@ -35,12 +39,79 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   if (fo_dataset_open(fz_fixture(5), NULL, &g_td) != FO_OK) fz_die("open typed fixture", fo_last_error());
   if (fo__server_init(&g_tsv, g_td, 0) != FO_OK) fz_die("typed server init", fo_last_error());
   g_tsv.max_answer_words = (1 << 20) / 8;
+  if (fo_dataset_open(fz_fixture(FZ_FIXTURE_TYPEDL2), NULL, &g_ld) != FO_OK)
+    fz_die("open labels fixture", fo_last_error());
+  if (fo__server_init(&g_lsv, g_ld, 0) != FO_OK) fz_die("labels server init", fo_last_error());
+  g_lsv.max_answer_words = (1 << 20) / 8;
   return 0;
 }
 
 static void same(const fo__buf *b, const void *msg, size_t len) {
   if ((size_t)b->n * 8 != len || memcmp(b->w, msg, len)) abort();
 }
+
+/* LABEL (sel & 128): the request decoder, the response decoder, the server of part 0 of
+ * "typedl2" and the caller's decoding of its answer. */
+static void label(int which, uint8_t sel, int64_t *msg, size_t len) {
+  fo__buf b = {0};
+  fo__label_req q;
+  fo__label_res r;
+  const int32_t NL = fo_dataset_num_label_edge_types(g_ld);
+  if ((sel & 8) && len >= 16) {
+    msg[0] = (int64_t)(FO_MSG_MAGIC | (uint64_t)(which == 1 ? FO_MSG_LABEL_RESP : FO_MSG_LABEL) << 32);
+    msg[1] = (int64_t)(len / 8 - 2);
+  }
+  if (which == 0) {
+    if (fo__dec_label_req(msg, len, g_ld, &q) == FO_OK) {
+      fo_edge_type ty;
+      if (q.P < 0 || q.P >= NL || q.N < -1 || q.N >= NL ||
+          fo_dataset_label_edge_type(g_ld, q.P, &ty) != FO_OK)
+        abort();
+      for (int64_t i = 0; i < q.n; i++)
+        if (q.anchors[i] < 0 || q.anchors[i] >= fo_dataset_num_nodes(fo_dataset_node_data(g_ld, ty.src_type)))
+          abort();
+      if (fo__enc_label_req(&b, &q) != FO_OK) abort();
+      same(&b, msg, len);
+    }
+  } else if (which == 1) {
+    /* as many anchors as the response says; the label nodes: papers or classes */
+    const int64_t n = len >= 24 ? msg[2] : 0, nd = (sel & 16) ? 7 : 2708;
+    if (fo__dec_label_res(msg, len, n, sel & 16, nd, &r) == FO_OK) {
+      int64_t sp = 0, sn = 0;
+      for (int64_t i = 0; i < r.n; i++) {
+        sp += r.pcount[i];
+        sn += r.ncount[i];
+      }
+      if (sp != r.n_p || sn != r.n_n || (!(sel & 16) && sn)) abort();
+      for (int64_t i = 0; i < r.n_p; i++) if (r.pid[i] < 0 || r.pid[i] >= nd) abort();
+      for (int64_t i = 0; i < r.n_n; i++) if (r.nid[i] < 0 || r.nid[i] >= nd) abort();
+      if (fo__enc_label_res(&b, &r) != FO_OK) abort();
+      same(&b, msg, len);
+    }
+  } else {
+    const void *ans;
+    size_t alen;
+    int ok;
+    if (fo__server_answer(&g_lsv, msg, len) != FO_OK) abort();
+    ans = g_lsv.out.w;
+    alen = (size_t)g_lsv.out.n * 8;
+    if (g_lsv.out.n > g_lsv.max_answer_words) abort(); /* over the transport's limit */
+    ok = fo__msg_kind(ans, alen);
+    if (ok == FO_MSG_ERROR) {
+      if (fo__dec_error(ans, alen) >= 0) abort();
+    } else if (fo__msg_kind(msg, len) == FO_MSG_LABEL) {
+      /* answered: the request decodes, and so does its answer, with every id a label node */
+      fo_edge_type ty;
+      if (ok != FO_MSG_LABEL_RESP || fo__dec_label_req(msg, len, g_ld, &q) != FO_OK ||
+          fo_dataset_label_edge_type(g_ld, q.P, &ty) != FO_OK ||
+          fo__dec_label_res(ans, alen, q.n, q.N >= 0,
+                            fo_dataset_num_nodes(fo_dataset_node_data(g_ld, ty.dst_type)), &r) != FO_OK)
+        abort();
+    }
+  }
+  fo__buf_free(&b);
+}
+
 
 #define MAX_GROUPS 16
 
@@ -207,6 +278,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int kind = which == 6 ? ((sel & 16) ? ko[6] : ko[5]) : ko[which];
     msg[0] = (int64_t)(FO_MSG_MAGIC | (uint64_t)kind << 32);
     msg[1] = (int64_t)(len / 8 - 2);
+  }
+  if (sel & 128) {
+    label(which, sel, msg, len);
+    free(msg);
+    return 0;
   }
   if ((sel & 32) && (which <= 3 || which >= 6)) {
     typed(which, msg, len, sel & 16);

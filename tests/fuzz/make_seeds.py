@@ -170,6 +170,18 @@ for sel, name, m in [(64, "link-req", link), (65 | 16, "link-resp", linkr), (66,
                      (32, "typed-hops-req-excl", hopsx), (38, "typed-server-hops-excl", hopsx)]:
     put("wire", name, bytes([sel]) + m)
 
+# wire, LABEL (selector bit 7: 128 request, 129 response (| 16: hard negatives asked), 130
+# server, | 8 header forced; part 0 of "typedl2", the typed fixture with labels-only types 0
+# paper__likes__class (positive) and 1 paper__dislikes__class (negative): part 0 owns papers
+# 0, 2, 4, ...): part, P, N, n, anchors; n, n_p, n_n, pcount[n], ncount[n], pid, nid
+label = msg(12, [0, 0, 1, 3, 0, 2, 4])
+labelr = msg(13, [2, 3, 1, 2, 1, 0, 1, 0, 1, 6, 3])
+for sel, name, m in [(128, "label-req", label), (129 | 16, "label-resp", labelr),
+                     (130, "server-label", label), (130 | 8, "server-label-hdr", label),
+                     (130, "server-label-positives", msg(12, [0, 0, -1, 2, 6, 8])),
+                     (130, "server-label-wrong-part", msg(12, [0, 0, 1, 2, 1, 3]))]:
+    put("wire", name, bytes([sel]) + m)
+
 # book: no change, and a few small corruptions (records: array, offset u16, len, bytes)
 put("book", "pristine", b"\x00")
 put("book", "book-entry", b"\x05" + bytes([0, 10, 0, 1, 1]))

@@ -51,6 +51,11 @@
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
+#   link     the distributed link loader (`bench --dist --edge-seeds`): digests equal single
+#            process over Cora's hash and METIS parts (binary, triplet, strict or not,
+#            exclusion), LINK requests per batch, options that differ; stored edge splits
+#            (`--edge-seeds-split NAME` and `ET:NAME` on a typed graph) over hash and METIS
+#            parts of graphs of its own: digests equal single process
 #   python_link  fanout.DistLinkNeighborLoader (py_dist_link.py): every rank's batches equal
 #            LinkNeighborLoader's over the unpartitioned graph array by array (2 ranks over
 #            hash and METIS parts, 4 ranks as 2 machines x 2; binary and triplet, strict or
@@ -60,6 +65,17 @@
 #            and METIS parts: batches equal per node and edge type; temporal seed edges
 #            (edge_label_time, uniform and last) on a graph with edge times (skipped where the
 #            Python module is not built)
+#   ablp     the distributed ABLP loader (fo_dist_ablp_loader_create, `bench --dist --anchors`):
+#            a typed graph of its own (users, items; buys, follows and reverses; supervision
+#            likes (positive) and dislikes (hard negative); features; a user split) partitioned
+#            by hash and METIS into 2 and 4 parts: digests equal single process (random
+#            negatives strict and not, no hard negatives, --anchors-split, features, 2 epochs,
+#            tails drop and pad, 2 processes per machine); LABEL requests: at most machines - 1
+#            in a batch, exactly that in the fullest; ranks with different ABLP options fail together naming the option;
+#            an unknown supervision type and a supervision type as --fanout key fail on every
+#            rank; fanout.DistABLPLoader (py_dist_ablp.py, where the Python module is built):
+#            every rank's batches equal ABLPLoader's array by array, options that differ raise
+#            on every rank
 set -u
 export LC_ALL=C
 case_name=${1:?usage: run.sh CASE}
@@ -631,6 +647,166 @@ open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))"
   if [ "$(grep -c 'option neg_sampling differs' dis.out)" = 2 ]; then
     echo "ok   link options that differ: every rank fails naming neg_sampling"
   else fail "link options that differ"; cat dis.out; fi
+  # stored edge splits (--edge-seeds-split) under --dist: a graph and a typed graph of their own
+  # with edge splits, hash and METIS parts: digests equal single process
+  if ! (
+    mkdir -p "$D/esplit" && cd "$D/esplit" && $PY - << 'EOF' &&
+import numpy as np
+rng = np.random.default_rng(1)
+with open("g.txt", "w") as f:
+    for a, b in zip(rng.integers(0, 400, 3000), rng.integers(0, 400, 3000)):
+        f.write(f"{a} {b}\n")
+np.save("tr.npy", rng.choice(3000, 500, replace=False).astype(np.int64))
+np.save("te.npy", rng.choice(3000, 100, replace=False).astype(np.int64))
+with open("buys.txt", "w") as f:
+    for a, b in zip(rng.integers(0, 300, 2000), rng.integers(0, 200, 2000)):
+        f.write(f"{a} {b}\n")
+with open("fol.txt", "w") as f:
+    for a, b in zip(rng.integers(0, 300, 800), rng.integers(0, 300, 800)):
+        f.write(f"{a} {b}\n")
+np.save("btr.npy", rng.choice(2000, 300, replace=False).astype(np.int64))
+EOF
+      rm -rf g g-h2 g-m2 g-h4 t t-h2 t-m2 &&
+      "$FANOUT" import -q g.txt --num-nodes 400 --csc --csr --edge-split train=tr.npy,test=te.npy \
+        -o g > /dev/null &&
+      "$FANOUT" import -q --edge-type user,buys,item buys.txt --edge-type user,follows,user fol.txt \
+        --num-nodes user=300 --num-nodes item=200 --reverse-edges --csc --csr \
+        --edge-split user__buys__item:train=btr.npy -o t > /dev/null &&
+      for p in h2:hash:2 m2:metis:2 h4:hash:4; do
+        IFS=: read -r s m n <<< "$p"
+        "$FANOUT" partition g -n "$n" --method "$m" -q -o "g-$s" > /dev/null || exit 1
+        [ "$n" = 4 ] || "$FANOUT" partition t -n "$n" --method "$m" -q -o "t-$s" > /dev/null || exit 1
+      done
+  ); then fail "link edge splits: the graphs' import or partition"; exit 1; fi
+  for opts in "--neg binary:1 --exclude-seed-edges" "--neg triplet:2 --no-shuffle" \
+      "--edge-seeds-test --neg binary:2 --no-strict --epochs 2"; do
+    split=train
+    case "$opts" in --edge-seeds-test*) split=test; opts=${opts#--edge-seeds-test } ;; esac
+    for pr in "2 esplit/g-h2" "2 esplit/g-m2" "4 esplit/g-h4"; do
+      set -- $pr
+      # shellcheck disable=SC2086
+      same_digest "link --edge-seeds-split $split $opts, $2" "$1" 1 "$2" esplit/g \
+        --edge-seeds-split $split --fanout 5,5 --batch-size 64 $opts
+    done
+  done
+  for pr in "2 esplit/t-h2" "2 esplit/t-m2"; do
+    set -- $pr
+    same_digest "link typed --edge-seeds-split user__buys__item:train, $2" "$1" 1 "$2" esplit/t \
+      --edge-seeds-split user__buys__item:train --fanout 5,5 --batch-size 64 --neg triplet:2 \
+      --exclude-seed-edges
+  done
+  ;;
+ablp)
+  # the distributed ABLP loader: digests equal the single-process ABLP loader's over the
+  # unpartitioned graph; one LABEL request per remote machine per batch
+  if ! (
+    mkdir -p "$D/ablp" && cd "$D/ablp" && $PY - << 'EOF' &&
+import numpy as np
+rng = np.random.default_rng(5)
+nu, ni = 300, 200
+def w(name, m, a, b):
+    with open(name, "w") as f:
+        for x, y in zip(rng.integers(0, a, m), rng.integers(0, b, m)):
+            f.write(f"{x} {y}\n")
+w("buys.txt", 2000, nu, ni)
+w("follows.txt", 800, nu, nu)
+w("likes.txt", 700, nu, ni)
+w("dislikes.txt", 300, nu, ni)
+np.save("ux.npy", rng.standard_normal((nu, 5)).astype(np.float32))
+np.save("ix.npy", rng.standard_normal((ni, 3)).astype(np.float32))
+np.save("train.npy", rng.choice(nu, 170, replace=False).astype(np.int64))
+open("anchors.txt", "w").write(",".join(str(v) for v in rng.integers(0, nu, 250)))
+EOF
+      rm -rf g g-h2 g-h4 g-m2 g-m4 &&
+      "$FANOUT" import -q --edge-type user,buys,item buys.txt --edge-type user,follows,user \
+        follows.txt --num-nodes user=300 --num-nodes item=200 --reverse-edges --csc --csr \
+        --features user=ux.npy --features item=ix.npy --split user:train=train.npy \
+        --supervision-edges user__likes__item=likes.txt \
+        --supervision-negatives user__dislikes__item=dislikes.txt -o g > /dev/null &&
+      for n in 2 4; do
+        "$FANOUT" partition g -n $n -q -o g-h$n > /dev/null &&
+          "$FANOUT" partition g -n $n --method metis -q -o g-m$n > /dev/null || exit 1
+      done
+  ); then fail "ablp: the typed graph's import or partition"; exit 1; fi
+  A="$D/ablp/anchors.txt"
+  for opts in "--random-negatives 2" "--random-negatives 3 --no-strict --features" \
+      "--no-hard-negatives --no-shuffle" "--anchors-split train --features --epochs 2"; do
+    for pr in "2 1 ablp/g-h2" "2 1 ablp/g-m2" "4 1 ablp/g-h4" "4 1 ablp/g-m4" "4 2 ablp/g-h2"; do
+      set -- $pr
+      seeds=(--anchors "@$A")
+      case "$opts" in *anchors-split*) seeds=() ;; esac
+      # shellcheck disable=SC2086
+      same_digest "ablp $opts, $3 ($1 ranks)" "$1" "$2" "$3" ablp/g "${seeds[@]}" --fanout 5,5 \
+        --batch-size 32 $opts
+      maxreq=$(sed -n 's/.*"remote_label_requests_max_batch": \([0-9]*\).*/\1/p' dist.json)
+      perb=$(sed -n 's/.*"remote_label_requests_per_batch": \([0-9.]*\).*/\1/p' dist.json)
+      machines=$(($1 / $2))
+      # every remote machine owns anchors of most batches here: at most one request each
+      if [ "$maxreq" != "$((machines - 1))" ] ||
+        ! awk -v p="$perb" -v m="$((machines - 1))" 'BEGIN { exit !(p > 0 && p <= m) }'; then
+        fail "ablp over $3: $perb LABEL requests per batch, at most $maxreq, expected $((machines - 1))"
+      fi
+    done
+  done
+  # tails over 4 ranks, 7 batches: drop keeps batches 0..3 (the single-process run's first 4),
+  # pad gives 8 (batch 0 twice)
+  "$FANOUT" bench "$D/ablp/g" --anchors "@$A" --fanout 5 --batch-size 40 --batches 4 --digest \
+    --json > single.json 2>&1
+  mpi 4 "$FANOUT" bench "$D/ablp/g-h4" --dist --procs-per-machine 1 --anchors "@$A" --fanout 5 \
+    --batch-size 40 --tail drop --digest --json > dist.json 2>&1
+  if [ -n "$(digest_of single.json)" ] && [ "$(digest_of single.json)" = "$(digest_of dist.json)" ] &&
+    [ "$(field_of batches dist.json)" = 4 ]; then
+    echo "ok   ablp --tail drop, 4 ranks: the first 4 of 7 batches ($(digest_of dist.json))"
+  else fail "ablp --tail drop"; cat single.json dist.json; fi
+  mpi 4 "$FANOUT" bench "$D/ablp/g-h4" --dist --procs-per-machine 1 --anchors "@$A" --fanout 5 \
+    --batch-size 40 --tail pad --digest --json > dist.json 2>&1
+  if [ "$(field_of batches dist.json)" = 8 ]; then echo "ok   ablp --tail pad, 4 ranks: 8 batches"
+  else fail "ablp --tail pad"; cat dist.json; fi
+  # ranks with different ABLP options fail together, naming the option
+  for o in "--random-negatives 1|--random-negatives 2|num_random_negatives" \
+      "--supervision likes|--supervision user__likes__item|supervision_edge_type" \
+      "--no-hard-negatives||no_hard_negatives" "--batch-size 16|--batch-size 32|batch_size" \
+      "--anchors 1,2,3|--anchors 1,2,4|input_nodes"; do
+    IFS='|' read -r o0 o1 name <<< "$o"
+    case "$o0$o1" in *--anchors*) a=() ;; *) a=(--anchors "@$A") ;; esac
+    # shellcheck disable=SC2086
+    mpi 1 "$FANOUT" bench "$D/ablp/g-h2" --dist --procs-per-machine 1 "${a[@]}" --fanout 5,5 $o0 \
+      --digest --json : -n 1 "$FANOUT" bench "$D/ablp/g-h2" --dist --procs-per-machine 1 "${a[@]}" \
+      --fanout 5,5 $o1 --digest --json > dis.out 2>&1
+    if [ "$(grep -c "create distributed ABLP loader: option $name differs" dis.out)" = 2 ]; then
+      echo "ok   ablp options that differ: every rank fails naming $name"
+    else fail "ablp options that differ ($name)"; cat dis.out; fi
+  done
+  # an unknown supervision type; a supervision type as a --fanout key: every rank fails
+  mpi 2 "$FANOUT" bench "$D/ablp/g-h2" --dist --procs-per-machine 1 --anchors "@$A" --fanout 5,5 \
+    --supervision nope --json > err.out 2>&1
+  rc=$?
+  if [ $rc != 0 ] && [ "$(grep -c "supervision edge type 'nope' is not a labels-only edge type" err.out)" = 2 ]; then
+    echo "ok   ablp: an unknown supervision type fails on every rank"
+  else fail "ablp unknown supervision type (exit $rc)"; cat err.out; fi
+  mpi 2 "$FANOUT" bench "$D/ablp/g-h2" --dist --procs-per-machine 1 --anchors "@$A" --fanout likes=2 \
+    --fanout buys=2 --fanout rev_buys=2 --fanout follows=1 --fanout rev_follows=1 --json > err.out 2>&1
+  rc=$?
+  if [ $rc != 0 ] && [ "$(grep -c "'likes' is a labels-only (supervision) edge type" err.out)" = 2 ]; then
+    echo "ok   ablp: a supervision type as --fanout key fails on every rank"
+  else fail "ablp supervision type as fanout key (exit $rc)"; cat err.out; fi
+  # fanout.DistABLPLoader (tests/mpi/py_dist_ablp.py) over the build's module
+  if [ -f "${PYFANOUT:-}/fanout/__init__.py" ] && PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
+    here=$(dirname "${BASH_SOURCE[0]}")
+    for t in 2:ablp/g-h2:1 2:ablp/g-m2:1 4:ablp/g-m4:1 4:ablp/g-h2:2; do
+      IFS=: read -r n parts ppm <<< "$t"
+      if PYTHONPATH=$PYFANOUT mpi "$n" $PY "$here/py_dist_ablp.py" same "$D/$parts" "$D/ablp/g" "$ppm" > same.out 2>&1 &&
+        [ "$(grep -c '^ok   python ablp rank' same.out)" = "$n" ]; then
+        echo "ok   python ablp over $parts, $n ranks: $(grep '^ok' same.out | head -1 | cut -d: -f2-)"
+      else fail "python ablp over $parts, $n ranks"; cat same.out; fi
+    done
+    if PYTHONPATH=$PYFANOUT mpi 2 $PY "$here/py_dist_ablp.py" errors "$D/ablp/g-h2" 1 > err.out 2>&1 &&
+      [ "$(grep -c '^ok   python ablp errors' err.out)" = 2 ]; then
+      echo "ok   python ablp: $(grep '^ok' err.out | head -1 | cut -d: -f2-) on each of 2 ranks"
+    else fail "python ablp errors"; cat err.out; fi
+  else
+    echo "note: the Python module is not built here: DistABLPLoader not checked"
+  fi
   ;;
 python_link)
   # fanout.DistLinkNeighborLoader (tests/mpi/py_dist_link.py) over the build's module

@@ -9,6 +9,7 @@
 #include "support.h"
 
 #include "fanout/ablp.h"
+#include "fanout/dist.h"
 #include "fanout/import.h"
 
 #include <jansson.h>
@@ -859,6 +860,89 @@ static uint64_t ablp_run(const fo_dataset_t *d, const fo_ablp_opts *o, const int
 /* The tiny graph in 1, 2 and 3 parts (range and hash): every part holds exactly its anchors'
  * supervision rows, the parts verify, and the ABLP batches are the unpartitioned ones, field
  * for field, with y_positive / y_negative as tiny_exact gives them. */
+/* The distributed ABLP loader in one process (fo_dist_init_local: the LABEL requests encoded,
+ * served and decoded in-process): one loader per machine over the tiny graph's 2 and 3 parts
+ * (range, hash); every batch (tail keep: batch b on machine b mod P) has the plain loader's
+ * digest, no batch sends more than P - 1 LABEL requests and some send one; options that differ
+ * are compared only between processes (one here), so a bad option is the plain loader's error. */
+static void dist_local(void **state) {
+  tiny t;
+  fo_ablp_loader_opts o;
+  fo_ablp_loader_t *L;
+  fo_ablp_loader_batch_t *b;
+  int32_t f[2] = {-1, 1};
+  const int64_t anchors[7] = {0, 1, 0, 2, 1, 2, 2};
+  uint64_t want[8];
+  int64_t nb = 0;
+  (void)state;
+  tiny_open(&t, true, true);
+  fo_ablp_loader_opts_init(&o);
+  o.ablp.sampler.fanouts = f;
+  o.ablp.sampler.n_hops = 2;
+  o.ablp.num_random_negatives = 2;
+  o.batch_size = 2;
+  o.shuffle = true;
+  o.input_nodes = anchors;
+  o.n_input_nodes = 7;
+  assert_fo_ok(fo_ablp_loader_create(t.d, &o, &L));
+  while (fo_ablp_loader_next(L, &b) == FO_OK && b) want[nb++] = fo_ablp_loader_batch_digest(b);
+  fo_ablp_loader_destroy(L);
+  assert_int_equal(nb, 4);
+  for (int m = 0; m < 2; m++)
+    for (int32_t P = 2; P <= 3; P++) {
+      char name[16];
+      char *pdir;
+      fo_dataset_t *pd;
+      int64_t labels = 0, seen = 0;
+      snprintf(name, sizeof name, "d%d%d", m, (int)P);
+      pdir = partition_into(t.dir, t.tmp, name, m ? FO_PARTITION_HASH : FO_PARTITION_RANGE, P);
+      assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+      for (int32_t r = 0; r < P; r++) {
+        fo_dist_t *dd;
+        fo_dist_batch_stats bs;
+        int64_t i = 0;
+        assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd));
+        assert_fo_ok(fo_dist_ablp_loader_create(dd, pd, &o, NULL, &L));
+        assert_int_equal(fo_ablp_sampler_anchor_type(fo_ablp_loader_sampler(L)), 0);
+        while (fo_ablp_loader_next(L, &b) == FO_OK && b) {
+          assert_int_equal(b->index, r + i * P);
+          if (fo_ablp_loader_batch_digest(b) != want[b->index])
+            fail_msg("%s, machine %d: batch %lld differs from the plain loader's", name, (int)r,
+                     (long long)b->index);
+          fo_dist_ablp_loader_stats(L, &bs);
+          assert_true(bs.label_requests <= P - 1);
+          labels += bs.label_requests;
+          i++;
+          seen++;
+        }
+        fo_ablp_loader_destroy(L);
+        assert_fo_ok(fo_dist_finalize(dd));
+      }
+      assert_int_equal(seen, 4);
+      assert_true(labels > 0);
+      {
+        /* an unknown supervision type: the sampler's error; local placement: FO_ENOSYS */
+        fo_dist_t *dd;
+        fo_ablp_loader_opts bad = o;
+        fo_dist_loader_opts dlo;
+        assert_fo_ok(fo_dist_init_local(pd, 0, NULL, &dd));
+        bad.ablp.supervision_edge_type = "nope";
+        assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &bad, NULL, &L), FO_EINVAL,
+                        "'nope' is not a labels-only edge type");
+        fo_dist_loader_opts_init(&dlo);
+        dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
+        assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_ENOSYS,
+                        "seed placement local");
+        assert_fo_error(fo_dist_ablp_loader_create(dd, t.d, &o, NULL, &L), FO_EINVAL,
+                        "is not a dataset of");
+        assert_fo_ok(fo_dist_finalize(dd));
+      }
+      fo_dataset_close(pd);
+      free(pdir);
+    }
+  tiny_close(&t);
+}
+
 static void partitioned_tiny(void **state) {
   tiny t;
   fo_ablp_opts o;
@@ -1157,7 +1241,7 @@ int main(void) {
       cmocka_unit_test(dblp_never_traversed), cmocka_unit_test(threads),
       cmocka_unit_test(loader),
       cmocka_unit_test(partitioned_tiny), cmocka_unit_test(partitioned_manifests),
-      cmocka_unit_test(partitioned_dblp),
+      cmocka_unit_test(partitioned_dblp), cmocka_unit_test(dist_local),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
