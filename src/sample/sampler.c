@@ -2404,6 +2404,9 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   int n_req = 0, rc;
   fo__hop_res local;
   memset(&local, 0, sizeof local);
+  /* one part holding the whole graph (fo__sole_part: every book entry names it, O(1)): every
+   * node is local, so the owner split below would only find that out */
+  if (P == 1 && s->local_part == 0 && fo__sole_part(d)) goto all_local;
   if ((rc = fo__grow(&s->group, &s->cap_group, nf + 1, sizeof *s->group, "sampler scratch")) != FO_OK ||
       (rc = fo__grow(&s->fowner, &s->cap_fowner, nf + 1, sizeof *s->fowner, "sampler scratch")) != FO_OK)
     return rc;
@@ -2429,7 +2432,9 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
      * frontier itself in frontier order, so fo__sampler_hop's passes (the sampler's own kernel:
      * uniform, weighted or temporal) run on `out` directly, without packing the group, asking
      * anyone or copying the answer back */
-    int64_t n_out = 0;
+    int64_t n_out;
+  all_local:
+    n_out = 0;
     parts_select(s, hp->etype);
     if ((rc = read_rows_sharded(s, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
     s->n_xl = 0;
