@@ -2557,21 +2557,26 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
       s->gcount[k] = 0;
     }
     {
+      /* each answer edge checked: 0 <= u < n_nodes and 0 <= id < n_edges, as two unsigned
+       * compares and one branch (a negative value is above either bound) */
+      const uint64_t nn = (uint64_t)s->t.n_nodes, ne = (uint64_t)s->t.n_edges;
+      int64_t *orow = out->row, *ocol = out->col, *oedge = out->edge;
       int64_t E = e0;
       for (int64_t i = fb; i < fe; i++) {
         int k = s->fowner[i - fb];
         const fo__hop_res *r = by_part[k];
-        int64_t c = r->counts[cur_node[k]++], at = s->gcount[k];
+        const int64_t c = r->counts[cur_node[k]++], at = s->gcount[k];
+        const int64_t *nbr = r->nbr + at, *eid = r->eid + at;
         for (int64_t j = 0; j < c; j++) {
-          int64_t u = r->nbr[at + j], id = r->eid[at + j];
-          if (FO_UNLIKELY(u < 0 || u >= s->t.n_nodes || id < 0 || id >= s->t.n_edges))
+          const int64_t u = nbr[j], id = eid[j];
+          if (FO_UNLIKELY(((uint64_t)u >= nn) | ((uint64_t)id >= ne)))
             return FO_FAIL(FO_EFORMAT, "part %d sent edge (%lld, id %lld) out of range", k,
                            (long long)u, (long long)id);
-          out->row[E] = u;
-          out->col[E] = i;
-          out->edge[E] = id;
-          E++;
+          orow[E + j] = u;
+          ocol[E + j] = i;
+          oedge[E + j] = id;
         }
+        E += c;
         s->gcount[k] += c;
       }
       out->n_edges = E;

@@ -698,6 +698,73 @@ static void one_part_whole_graph(void **state) {
   }
 }
 
+/* dist_hop's check of every answer edge (two unsigned compares, one branch): a remote hook
+ * answering a neighbor or edge id out of range, negative or at the bound, is FO_EFORMAT naming
+ * the part and the edge; an answer in range is taken as sent. */
+typedef struct fake_remote {
+  int64_t nbr, eid, counts[64], nbrs[64], eids[64];
+} fake_remote;
+
+static int fake_hop(void *ctx, const fo__hop_req *reqs, int n, fo__hop_res *res) {
+  fake_remote *f = ctx;
+  for (int i = 0; i < n; i++) {
+    assert_true(reqs[i].n <= 64);
+    for (int64_t j = 0; j < reqs[i].n; j++) {
+      f->counts[j] = 1;
+      f->nbrs[j] = f->nbr;
+      f->eids[j] = f->eid;
+    }
+    res[i].n = res[i].n_edges = reqs[i].n;
+    res[i].counts = f->counts;
+    res[i].nbr = f->nbrs;
+    res[i].eid = f->eids;
+  }
+  return FO_OK;
+}
+
+static void dist_hop_checks_answers(void **state) {
+  const int64_t N = fo_dataset_num_nodes(G.plain), M = fo_dataset_num_edges(G.plain);
+  const int64_t bad[4][2] = {{-1, 0}, {N, 0}, {0, -1}, {0, M}};
+  fo_sampler_opts so;
+  int32_t fan[1] = {2};
+  int64_t seed = -1;
+  (void)state;
+  for (int64_t v = 0; v < N && seed < 0; v++) {
+    int k;
+    int64_t r;
+    assert_fo_ok(fo_dataset_node_part(G.parts[0], v, &k, &r));
+    if (k == 1) seed = v;
+  }
+  assert_true(seed >= 0);
+  fo_sampler_opts_init(&so);
+  so.fanouts = fan;
+  so.n_hops = 1;
+  for (int c = 0; c < 5; c++) {
+    fake_remote f = {0};
+    fo__remote r = {&f, fake_hop, NULL};
+    fo_sampler_t *s;
+    fo_batch_t *b;
+    char want[96];
+    f.nbr = c < 4 ? bad[c][0] : 5;
+    f.eid = c < 4 ? bad[c][1] : 7;
+    assert_fo_ok(fo_sampler_create(G.parts[0], &so, &s));
+    assert_fo_ok(fo__sampler_set_remote(s, &r, 0));
+    assert_fo_ok(fo_batch_create(&b));
+    if (c < 4) {
+      snprintf(want, sizeof want, "part 1 sent edge (%lld, id %lld) out of range", (long long)f.nbr,
+               (long long)f.eid);
+      assert_fo_error(fo_sampler_sample(s, &seed, 1, 0, 0, b), FO_EFORMAT, want);
+    } else {
+      assert_fo_ok(fo_sampler_sample(s, &seed, 1, 0, 0, b));
+      assert_int_equal(b->n_edges, 1);
+      assert_int_equal(b->node[b->row[0]], 5);
+      assert_int_equal(b->edge[0], 7);
+    }
+    fo_batch_destroy(b);
+    fo_sampler_destroy(s);
+  }
+}
+
 static void errors(void **state) {
   fo_dist_t *dd;
   (void)state;
@@ -760,6 +827,7 @@ int main(void) {
       cmocka_unit_test(link_messages),
       cmocka_unit_test(decoder_fuzz),         cmocka_unit_test(errors),
       cmocka_unit_test(node_part_one_part_open), cmocka_unit_test(one_part_whole_graph),
+      cmocka_unit_test(dist_hop_checks_answers),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
