@@ -436,6 +436,11 @@ static int make_sampler(void *ctx, const fo_dataset_t *d, const fo_sampler_opts 
   return fo_dist_sampler_create(c->dd, d, o, out);
 }
 
+static int sole_bad_node(int64_t v, const fo_dataset_t *d) {
+  return FO_FAIL(FO_EFORMAT, "distributed gather: node %lld is not a node id in [0, %lld)",
+                 (long long)v, (long long)d->n_nodes);
+}
+
 /* x and y of nodes[0..n): this machine's rows directly, every other machine's in one request. */
 static int gather_plain(void *ctx, const int64_t *nodes, int64_t n, void *x, int64_t row_bytes,
                         int64_t *y, int64_t n_y) {
@@ -451,6 +456,19 @@ static int gather_plain(void *ctx, const int64_t *nodes, int64_t n, void *x, int
   int64_t lny, lnc;
   if (x && (rc = fo_dataset_features(mine, &f)) != FO_OK) return rc;
   if (y && (rc = fo_dataset_labels(mine, &ly, &lny, &lnc)) != FO_OK) return rc;
+  if (P == 1 && me == 0 && fo__sole_part(d)) {
+    /* one machine, its part the whole graph: node v is row v, every row local, nothing to ask
+     * (the plain dataset's gather, each node checked against [0, n_nodes)) */
+    const int64_t bad = x ? fo__copy_rows_direct(x, (const unsigned char *)f.data, nodes, n,
+                                                 (size_t)row_bytes, d->n_nodes) : -1;
+    if (bad < 0 && y)
+      for (int64_t i = 0; i < n && i < n_y; i++) {
+        if (FO_UNLIKELY((uint64_t)nodes[i] >= (uint64_t)d->n_nodes)) return sole_bad_node(nodes[i], d);
+        y[i] = ly[nodes[i]];
+      }
+    if (bad >= 0) return sole_bad_node(nodes[bad], d);
+    return FO_OK;
+  }
   cnt = calloc((size_t)P + 1, sizeof *cnt);
   start = calloc((size_t)P + 1, sizeof *start);
   packed = fo__malloc_n(n, sizeof *packed);

@@ -31,6 +31,9 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
     for (int k = 0; k < np && !src; k++) src = fo_dataset_part(d, k);
     if (!src) src = d;
   }
+  /* one part holding the whole graph (fo__sole_part): node v is row v of part 0, so the plain
+   * gather applies to the part's rows as they are (no book or row map per node) */
+  const bool sole = np && fo__sole_part(d);
   if (features && fo_dataset_has_features(d)) {
     int rc = fo_dataset_features(src, &f);
     if (rc != FO_OK) return rc;
@@ -60,6 +63,7 @@ int fo__gather_init(fo__gather *g, const fo_dataset_t *d, bool features, bool la
           (rc = fo_dataset_labels(fo_dataset_part(d, p), &g->part_y[p], &n, &k)) != FO_OK)
         return rc;
   }
+  if (sole) g->pd = NULL;
   return FO_OK;
 }
 
@@ -92,6 +96,22 @@ void fo__copy_rows(unsigned char *const *dst, const unsigned char *const *src, i
       for (size_t l = 0; l < lines; l++) __builtin_prefetch(src[i + PF_ROWS] + 64 * l, 0, 3);
     memcpy(dst[i], src[i], rb);
   }
+}
+
+int64_t fo__copy_rows_direct(unsigned char *dst, const unsigned char *x, const int64_t *node,
+                             int64_t n, size_t rb, int64_t n_rows) {
+  const size_t lines = (rb + 63) / 64 < PF_MAX_LINES ? (rb + 63) / 64 : PF_MAX_LINES;
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t v = node[i];
+    if (FO_UNLIKELY((uint64_t)v >= (uint64_t)n_rows)) return i;
+    if (i + PF_ROWS < n) {
+      const unsigned char *p = x + (size_t)node[i + PF_ROWS] * rb;
+      if ((uint64_t)node[i + PF_ROWS] < (uint64_t)n_rows)
+        for (size_t l = 0; l < lines; l++) __builtin_prefetch(p + 64 * l, 0, 3);
+    }
+    memcpy(dst + (size_t)i * rb, x + (size_t)v * rb, rb);
+  }
+  return -1;
 }
 
 int fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *dst) {

@@ -41,6 +41,13 @@ int fo__gather_rows(const fo__gather *g, const int64_t *node, int64_t n, void *d
 void fo__copy_rows(unsigned char *const *dst, const unsigned char *const *src, int64_t n,
                    size_t row_bytes);
 
+/* dst[i, :] = x[node[i], :] for i < n (rows of row_bytes, prefetched as in fo__gather_rows),
+ * each node checked against [0, n_rows) first: returns -1, or the index of the first node out
+ * of range (rows before it copied). For rows addressed by node id directly (the dist layer's
+ * one-part gather, fo__sole_part). */
+int64_t fo__copy_rows_direct(unsigned char *dst, const unsigned char *x, const int64_t *node,
+                             int64_t n, size_t row_bytes, int64_t n_rows);
+
 /* ---- loaders of the dist layer ---------------------------------------------------------- */
 
 /* How a distributed loader differs: its samplers come from make_sampler, its feature rows and

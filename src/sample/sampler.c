@@ -258,6 +258,8 @@ static int parts_modes(fo_sampler_t *s) {
       rows = b->book_kind == FO_BOOK_RANGE ? (b->bounds ? b->bounds[k + 1] - b->bounds[k] : -1)
                                            : (b->book_count ? (int64_t)b->book_count[k] : -1);
       if (sh[k].n_rows != rows) exact = false;
+      /* read_rows_exact's unsigned row_eid compare needs every row's degree <= m */
+      if (sh[k].n_edges < 0 || sh[k].n_edges > s->topos[et].n_edges) exact = false;
       if (!sh[k].row_eid) re = false;
     }
     if (n_open == 0 || (n_open != P && n_open != 1)) exact = false;
@@ -1767,6 +1769,51 @@ static int read_rows_checked(fo_sampler_t *s, const fo_batch_t *out, int64_t fb,
  * always do), the row is below the part's row count (every open part's rows equal the book's
  * count for it, and the row map counts the part's nodes below v), the part is open. The row's
  * bounds and first edge id come from the part's own files and stay checked per row. */
+/* read_rows_exact's first sweep for node i: its part and row (no check but ONE's). */
+static inline __attribute__((always_inline)) int exact_owner(const fo_dataset_t *d, const void *book,
+                                                             const uint32_t *brow, int64_t v,
+                                                             rowspan *rs, const int BOOK,
+                                                             const bool ONE, int one) {
+  int64_t r;
+  int k;
+  if (BOOK == 0) {
+    k = fo__owner(d, v);
+    r = v - d->bounds[k];
+  } else {
+    k = BOOK == 1 ? ((const uint8_t *)book)[v] : ((const uint16_t *)book)[v];
+    r = (int64_t)brow[v];
+  }
+  if (ONE && FO_UNLIKELY(k != one))
+    return FO_FAIL(FO_EINVAL, "node %lld belongs to part %d, which is not open here", (long long)v, k);
+  rs->shard = k;
+  rs->start = r;
+  return FO_OK;
+}
+
+/* read_rows_exact's second sweep for one row: its bounds (and first edge id) in its part,
+ * checked; returns its edge count in *k or an error. */
+static inline __attribute__((always_inline)) int exact_bounds(const fo_sampler_t *s, rowspan *rs,
+                                                              const fo_topology *t, int64_t m,
+                                                              const bool RE) {
+  const int64_t r = rs->start;
+  const int64_t a = t->indptr[r], b = t->indptr[r + 1];
+  /* 0 <= a <= b <= n_edges as two unsigned compares (a negative a or b is above either) */
+  if (FO_UNLIKELY((uint64_t)a > (uint64_t)b || (uint64_t)b > (uint64_t)t->n_edges))
+    return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
+                   (int)rs->shard, t->indptr_name, (long long)r, (long long)(r + 1), (long long)a,
+                   (long long)b, (long long)t->n_edges);
+  if (RE) {
+    /* 0 <= id <= m - deg as one unsigned compare: deg <= the part's n_edges <= m (parts_modes
+     * requires it), so m - deg >= 0 */
+    const int64_t id = t->row_eid[r];
+    if (FO_UNLIKELY((uint64_t)id > (uint64_t)(m - (b - a)))) return bad_row_eid(s, t, (int)rs->shard, r, id, b - a);
+    rs->eoff = id - a;
+  }
+  rs->start = a;
+  rs->deg = b - a;
+  return FO_OK;
+}
+
 static inline __attribute__((always_inline)) int read_rows_exact(fo_sampler_t *s, const fo_batch_t *out,
                                                                  int64_t fb, int64_t fe,
                                                                  const hop_params *hp, int64_t *n_out,
@@ -1780,54 +1827,35 @@ static inline __attribute__((always_inline)) int read_rows_exact(fo_sampler_t *s
   const void *book = BOOK ? d->book->data : NULL;
   const uint32_t *brow = d->book_row;
   const int one = s->pone;
-  rowspan *rows = s->rows;
-  int64_t total = 0;
-  for (int64_t i = fb; i < fe; i++) {
-    const int64_t v = node[i];
-    int64_t r;
-    int k;
-    if (BOOK && i + PF_PTR < fe) {
+  /* each sweep in two loops: up to fp, prefetching PF_PTR nodes ahead without a bound check,
+   * then the rest */
+  const int64_t fp = fe - fb > PF_PTR ? fe - PF_PTR : fb;
+  rowspan *rows = s->rows; /* rows[i - fb] for frontier node i */
+  int64_t total = 0, i;
+  int rc;
+  for (i = fb; i < fp; i++) {
+    if (BOOK) {
       const int64_t q = node[i + PF_PTR];
       __builtin_prefetch((const char *)book + q * BOOK, 0, 3);
       __builtin_prefetch(&brow[q], 0, 3);
     }
-    if (BOOK == 0) {
-      k = fo__owner(d, v);
-      r = v - d->bounds[k];
-    } else {
-      k = BOOK == 1 ? ((const uint8_t *)book)[v] : ((const uint16_t *)book)[v];
-      r = (int64_t)brow[v];
-    }
-    if (ONE && FO_UNLIKELY(k != one))
-      return FO_FAIL(FO_EINVAL, "node %lld belongs to part %d, which is not open here", (long long)v, k);
-    rows[i - fb].shard = k;
-    rows[i - fb].start = r;
+    if ((rc = exact_owner(d, book, brow, node[i], &rows[i - fb], BOOK, ONE, one)) != FO_OK) return rc;
   }
-  for (int64_t i = fb; i < fe; i++) {
+  for (; i < fe; i++)
+    if ((rc = exact_owner(d, book, brow, node[i], &rows[i - fb], BOOK, ONE, one)) != FO_OK) return rc;
+  for (i = fb; i < fp; i++) {
     rowspan *rs = &rows[i - fb];
-    const fo_topology *t = &shards[ONE ? one : rs->shard];
-    const int64_t r = rs->start;
-    int64_t a, b;
-    if (i + PF_PTR < fe) {
-      const rowspan *q = &rows[i + PF_PTR - fb];
-      const fo_topology *tq = &shards[ONE ? one : q->shard];
-      __builtin_prefetch(&tq->indptr[q->start], 0, 3);
-      if (RE) __builtin_prefetch(&tq->row_eid[q->start], 0, 3);
-    }
-    a = t->indptr[r];
-    b = t->indptr[r + 1];
-    if (FO_UNLIKELY(a < 0 || b < a || b > t->n_edges))
-      return FO_FAIL(FO_EFORMAT, "part %d: %s[%lld..%lld] = %lld, %lld is not a valid row in [0, %lld]",
-                     (int)rs->shard, t->indptr_name, (long long)r, (long long)(r + 1), (long long)a,
-                     (long long)b, (long long)t->n_edges);
-    if (RE) {
-      const int64_t id = t->row_eid[r];
-      if (FO_UNLIKELY(id < 0 || id > m - (b - a))) return bad_row_eid(s, t, (int)rs->shard, r, id, b - a);
-      rs->eoff = id - a;
-    }
-    rs->start = a;
-    rs->deg = b - a;
-    total += edges_for(b - a, f, replace);
+    const rowspan *q = &rows[i - fb + PF_PTR];
+    const fo_topology *tq = &shards[ONE ? one : q->shard];
+    __builtin_prefetch(&tq->indptr[q->start], 0, 3);
+    if (RE) __builtin_prefetch(&tq->row_eid[q->start], 0, 3);
+    if ((rc = exact_bounds(s, rs, &shards[ONE ? one : rs->shard], m, RE)) != FO_OK) return rc;
+    total += edges_for(rs->deg, f, replace);
+  }
+  for (; i < fe; i++) {
+    rowspan *rs = &rows[i - fb];
+    if ((rc = exact_bounds(s, rs, &shards[ONE ? one : rs->shard], m, RE)) != FO_OK) return rc;
+    total += edges_for(rs->deg, f, replace);
   }
   *n_out = total;
   return FO_OK;
@@ -1861,7 +1889,8 @@ static int read_rows_sole(fo_sampler_t *s, const fo_batch_t *out, int64_t fb, in
                      t->indptr_name, (long long)v, (long long)(v + 1), (long long)a, (long long)b,
                      (long long)t->n_edges);
     id = reid[v];
-    if (FO_UNLIKELY(id < 0 || id > m - (b - a))) return bad_row_eid(s, t, 0, v, id, b - a);
+    /* as in read_rows_exact: m - deg >= 0 (parts_modes), one unsigned compare */
+    if (FO_UNLIKELY((uint64_t)id > (uint64_t)(m - (b - a)))) return bad_row_eid(s, t, 0, v, id, b - a);
     rs->shard = 0;
     rs->eoff = id - a;
     rs->start = a;
@@ -1950,8 +1979,8 @@ static inline __attribute__((always_inline)) int gather_sharded(fo_sampler_t *s,
  * edge one index load, its check and two stores (neighbor, position + the row's edge-id
  * offset); the part's arrays once per row. ONE (a single part: PM_ONE, PM_SOLE): the plain
  * gather's prefetch PF_GATHER edges ahead in that part; else the prefetch walks whole rows
- * ahead, each in its own part, until it is PF_GATHER edges past the row being gathered (both
- * read positions not yet overwritten). */
+ * ahead, each in its own part, until it is PF_GATHER edges past the
+ * row being gathered (both read positions not yet overwritten). */
 static inline __attribute__((always_inline)) int gather_runs(fo_sampler_t *s, fo_batch_t *out,
                                                              int64_t e0, int64_t e1, int64_t nr,
                                                              const int IB, const bool ONE) {
@@ -2437,6 +2466,9 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   int n_req = 0, rc;
   fo__hop_res local;
   memset(&local, 0, sizeof local);
+  /* one part holding the whole graph (fo__sole_part: every book entry names it, O(1)): every
+   * node is local, so the owner split below would only find that out */
+  if (P == 1 && s->local_part == 0 && fo__sole_part(d)) goto all_local;
   if ((rc = fo__grow(&s->group, &s->cap_group, nf + 1, sizeof *s->group, "sampler scratch")) != FO_OK ||
       (rc = fo__grow(&s->fowner, &s->cap_fowner, nf + 1, sizeof *s->fowner, "sampler scratch")) != FO_OK)
     return rc;
@@ -2462,7 +2494,9 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
      * frontier itself in frontier order, so fo__sampler_hop's passes (the sampler's own kernel:
      * uniform, weighted or temporal) run on `out` directly, without packing the group, asking
      * anyone or copying the answer back */
-    int64_t n_out = 0;
+    int64_t n_out;
+  all_local:
+    n_out = 0;
     parts_select(s, hp->etype);
     if ((rc = read_rows_sharded(s, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
     s->n_xl = 0;
@@ -2556,21 +2590,26 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
       s->gcount[k] = 0;
     }
     {
+      /* each answer edge checked: 0 <= u < n_nodes and 0 <= id < n_edges, as two unsigned
+       * compares and one branch (a negative value is above either bound) */
+      const uint64_t nn = (uint64_t)s->t.n_nodes, ne = (uint64_t)s->t.n_edges;
+      int64_t *orow = out->row, *ocol = out->col, *oedge = out->edge;
       int64_t E = e0;
       for (int64_t i = fb; i < fe; i++) {
         int k = s->fowner[i - fb];
         const fo__hop_res *r = by_part[k];
-        int64_t c = r->counts[cur_node[k]++], at = s->gcount[k];
+        const int64_t c = r->counts[cur_node[k]++], at = s->gcount[k];
+        const int64_t *nbr = r->nbr + at, *eid = r->eid + at;
         for (int64_t j = 0; j < c; j++) {
-          int64_t u = r->nbr[at + j], id = r->eid[at + j];
-          if (FO_UNLIKELY(u < 0 || u >= s->t.n_nodes || id < 0 || id >= s->t.n_edges))
+          const int64_t u = nbr[j], id = eid[j];
+          if (FO_UNLIKELY(((uint64_t)u >= nn) | ((uint64_t)id >= ne)))
             return FO_FAIL(FO_EFORMAT, "part %d sent edge (%lld, id %lld) out of range", k,
                            (long long)u, (long long)id);
-          out->row[E] = u;
-          out->col[E] = i;
-          out->edge[E] = id;
-          E++;
+          orow[E + j] = u;
+          ocol[E + j] = i;
+          oedge[E + j] = id;
         }
+        E += c;
         s->gcount[k] += c;
       }
       out->n_edges = E;

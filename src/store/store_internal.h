@@ -196,6 +196,18 @@ static inline int64_t fo__owner_row(const fo_dataset_t *d, int k, int64_t v) {
   return fo__rank_row(d, k, v);
 }
 
+/* Whether partitioned dataset d is one part holding the whole graph, open here, so that node v
+ * is row v of part 0 for every v in [0, n_nodes): a range book [0, n_nodes), or an array book
+ * with its row map, no entry naming no part and all n_nodes given to part 0, and the part's rows
+ * equal to n_nodes (what open validated; O(1)). Then the owner split and the row lookups of the
+ * gathers can be skipped: one part, every node local (the one-machine `--dist` run). */
+static inline bool fo__sole_part(const fo_dataset_t *d) {
+  if (d->n_parts != 1 || !d->parts || !d->parts[0] || d->parts[0]->n_rows != d->n_nodes) return false;
+  if (d->book_kind == FO_BOOK_RANGE)
+    return d->bounds && d->bounds[0] == 0 && d->bounds[1] == d->n_nodes;
+  return d->book_row && d->book_count && d->book_stray == 0 && (int64_t)d->book_count[0] == d->n_nodes;
+}
+
 /* Row of node v in part k of an array book through part k's rank directory (what verify checks
  * the row map and the directory against). */
 static inline int64_t fo__rank_row(const fo_dataset_t *d, int k, int64_t v) {

@@ -606,6 +606,165 @@ static void node_part_one_part_open(void **state) {
   fo_dataset_close(d1);
 }
 
+/* One part holding the whole graph (fo__sole_part, the one-machine `--dist` run), under an
+ * array book (hash) and a range book (range): the distributed sampler and loader (features and
+ * labels: the gather reading row v directly) and the in-process loader equal the plain dataset;
+ * several parts are not "sole"; a node id out of range in the gather is refused by name. */
+static void one_part_whole_graph(void **state) {
+  const char *methods[2] = {"hash", "range"};
+  fo_loader_opts o;
+  (void)state;
+  fo_loader_opts_init(&o);
+  o.sampler.fanouts = (const int32_t[]){5, 5};
+  o.sampler.n_hops = 2;
+  o.batch_size = 16;
+  o.split = "train";
+  o.shuffle = true;
+  o.sampler.seed = 11;
+  o.num_workers = 2;
+  for (int m = 0; m < 3; m++) assert_false(fo__sole_part(G.parts[m]));
+  for (int m = 0; m < 2; m++) {
+    fo_partition_opts po;
+    fo_dataset_t *d1 = NULL;
+    fo_dist_t *dd;
+    fo_loader_t *L;
+    fo_loader_batch_t *bt;
+    uint64_t want = plain_digest(&o), d[64];
+    int64_t nb = 0;
+    char name[32], *out;
+    snprintf(name, sizeof name, "one-%s", methods[m]);
+    out = fot_path(G.tmp, name);
+    fo_partition_opts_init(&po);
+    po.n_parts = 1;
+    assert_fo_ok(fo_partition_method_parse(methods[m], &po.method));
+    assert_fo_ok(fo_partition(fo_dataset_path(G.plain), out, &po, NULL));
+    assert_fo_ok(fo_dataset_open(out, NULL, &d1));
+    free(out);
+    assert_true(fo__sole_part(d1));
+    assert_int_equal(d1->book_kind, m == 0 ? FO_BOOK_ARRAY : FO_BOOK_RANGE);
+    /* the in-process loader over the one part */
+    assert_fo_ok(fo_loader_create(d1, &o, &L));
+    while (fo_loader_next(L, &bt) == FO_OK && bt) {
+      assert_non_null(bt->x);
+      d[nb++] = fo_loader_batch_digest(bt);
+      fo_loader_release(L, bt);
+    }
+    fo_loader_destroy(L);
+    assert_int_equal(nb, 9);
+    assert_true(fo_digest_sequence(d, nb) == want);
+    /* the distributed loader, one machine */
+    nb = 0;
+    assert_fo_ok(fo_dist_init_local(d1, 0, NULL, &dd));
+    assert_fo_ok(fo_dist_loader_create(dd, d1, &o, FO_DIST_TAIL_KEEP, &L));
+    while (fo_loader_next(L, &bt) == FO_OK && bt) {
+      assert_non_null(bt->x);
+      assert_non_null(bt->y);
+      d[nb++] = fo_loader_batch_digest(bt);
+      fo_loader_release(L, bt);
+    }
+    fo_loader_destroy(L);
+    assert_int_equal(nb, 9);
+    assert_true(fo_digest_sequence(d, nb) == want);
+    { /* the distributed sampler, and the gather refusing a node id out of range */
+      fo_sampler_t *ps, *ds;
+      fo_batch_t *pb, *db;
+      fo_features f;
+      int64_t seeds[3] = {0, 1000, 2707}, rb;
+      unsigned char *x;
+      assert_fo_ok(fo_sampler_create(G.plain, &o.sampler, &ps));
+      assert_fo_ok(fo_dist_sampler_create(dd, d1, &o.sampler, &ds));
+      assert_fo_ok(fo_batch_create(&pb));
+      assert_fo_ok(fo_batch_create(&db));
+      assert_fo_ok(fo_sampler_sample(ps, seeds, 3, 0, 5, pb));
+      assert_fo_ok(fo_sampler_sample(ds, seeds, 3, 0, 5, db));
+      same_batch(pb, db);
+      assert_fo_ok(fo_dataset_features(d1->parts[0], &f));
+      rb = f.dim * f.itemsize;
+      x = malloc((size_t)(db->n_nodes * rb));
+      assert_non_null(x);
+      assert_fo_ok(fo__dist_gather_batch(dd, d1, db, (unsigned char *const[]){x}, &rb));
+      assert_memory_equal(x + rb, (const unsigned char *)f.data + db->node[1] * rb, (size_t)rb);
+      db->node[1] = 2708;
+      assert_fo_error(fo__dist_gather_batch(dd, d1, db, (unsigned char *const[]){x}, &rb), FO_EFORMAT,
+                      "distributed gather: node 2708 is not a node id in [0, 2708)");
+      free(x);
+      fo_batch_destroy(pb);
+      fo_batch_destroy(db);
+      fo_sampler_destroy(ps);
+      fo_sampler_destroy(ds);
+    }
+    assert_fo_ok(fo_dist_finalize(dd));
+    fo_dataset_close(d1);
+  }
+}
+
+/* dist_hop's check of every answer edge (two unsigned compares, one branch): a remote hook
+ * answering a neighbor or edge id out of range, negative or at the bound, is FO_EFORMAT naming
+ * the part and the edge; an answer in range is taken as sent. */
+typedef struct fake_remote {
+  int64_t nbr, eid, counts[64], nbrs[64], eids[64];
+} fake_remote;
+
+static int fake_hop(void *ctx, const fo__hop_req *reqs, int n, fo__hop_res *res) {
+  fake_remote *f = ctx;
+  for (int i = 0; i < n; i++) {
+    assert_true(reqs[i].n <= 64);
+    for (int64_t j = 0; j < reqs[i].n; j++) {
+      f->counts[j] = 1;
+      f->nbrs[j] = f->nbr;
+      f->eids[j] = f->eid;
+    }
+    res[i].n = res[i].n_edges = reqs[i].n;
+    res[i].counts = f->counts;
+    res[i].nbr = f->nbrs;
+    res[i].eid = f->eids;
+  }
+  return FO_OK;
+}
+
+static void dist_hop_checks_answers(void **state) {
+  const int64_t N = fo_dataset_num_nodes(G.plain), M = fo_dataset_num_edges(G.plain);
+  const int64_t bad[4][2] = {{-1, 0}, {N, 0}, {0, -1}, {0, M}};
+  fo_sampler_opts so;
+  int32_t fan[1] = {2};
+  int64_t seed = -1;
+  (void)state;
+  for (int64_t v = 0; v < N && seed < 0; v++) {
+    int k;
+    int64_t r;
+    assert_fo_ok(fo_dataset_node_part(G.parts[0], v, &k, &r));
+    if (k == 1) seed = v;
+  }
+  assert_true(seed >= 0);
+  fo_sampler_opts_init(&so);
+  so.fanouts = fan;
+  so.n_hops = 1;
+  for (int c = 0; c < 5; c++) {
+    fake_remote f = {0};
+    fo__remote r = {&f, fake_hop, NULL};
+    fo_sampler_t *s;
+    fo_batch_t *b;
+    char want[96];
+    f.nbr = c < 4 ? bad[c][0] : 5;
+    f.eid = c < 4 ? bad[c][1] : 7;
+    assert_fo_ok(fo_sampler_create(G.parts[0], &so, &s));
+    assert_fo_ok(fo__sampler_set_remote(s, &r, 0));
+    assert_fo_ok(fo_batch_create(&b));
+    if (c < 4) {
+      snprintf(want, sizeof want, "part 1 sent edge (%lld, id %lld) out of range", (long long)f.nbr,
+               (long long)f.eid);
+      assert_fo_error(fo_sampler_sample(s, &seed, 1, 0, 0, b), FO_EFORMAT, want);
+    } else {
+      assert_fo_ok(fo_sampler_sample(s, &seed, 1, 0, 0, b));
+      assert_int_equal(b->n_edges, 1);
+      assert_int_equal(b->node[b->row[0]], 5);
+      assert_int_equal(b->edge[0], 7);
+    }
+    fo_batch_destroy(b);
+    fo_sampler_destroy(s);
+  }
+}
+
 static void errors(void **state) {
   fo_dist_t *dd;
   (void)state;
@@ -667,7 +826,8 @@ int main(void) {
       cmocka_unit_test(server_refuses_oversize_draws), cmocka_unit_test(mode_requests),
       cmocka_unit_test(link_messages),
       cmocka_unit_test(decoder_fuzz),         cmocka_unit_test(errors),
-      cmocka_unit_test(node_part_one_part_open),
+      cmocka_unit_test(node_part_one_part_open), cmocka_unit_test(one_part_whole_graph),
+      cmocka_unit_test(dist_hop_checks_answers),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
