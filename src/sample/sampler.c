@@ -1371,47 +1371,111 @@ static inline void time_bounds(const fo_sampler_t *s, int64_t t, int64_t *lo, in
   else *lo = t < INT64_MIN + s->window ? INT64_MIN : t - s->window;
 }
 
-/* Edge-time narrowing, NARROW_GROUP rows at a time: their binary searches advance in lock
- * step, each probe's next midpoint prefetched, so that the dependent cache misses of one row's
- * search overlap with the other rows' (a search over a long row costs log2(deg) misses). */
+/* Edge-time narrowing, NARROW_GROUP rows at a time. Each row's search (the first position
+ * whose time is >= key) is an interpolation search with the slope kept from the first probe
+ * ("slope reuse interpolation", Van Sandt, Chronis and Patel, SIGMOD 2019; interpolation
+ * search: Peterson 1957, O(log log deg) expected probes on evenly spread times): read the
+ * row's first and last times (a row entirely before or after the key ends there), probe at
+ * the key's position interpolated between them, probe again at the first probe's position
+ * moved by (key - its time) x the row's positions per time unit, then step one position at a
+ * time from there (at most NARROW_SCAN steps; past that a binary search of the range still
+ * open, so that a row whose times are not spread evenly costs at most 4 + NARROW_SCAN +
+ * log2(deg) probes). Rows of at most NARROW_LIN edges are counted through. The searches of a
+ * group advance in lock step, stage by stage, each stage's probes prefetched by the stage
+ * before, so that the cache misses of one row's search overlap with the other rows'. The
+ * result is the binary search's lower bound whatever the probes: the same positions. */
 #define NARROW_GROUP 16
+#define NARROW_LIN 8
+#define NARROW_SCAN 16
+
+/* The first position in [l, r) whose time is >= key, or r, by counting (short ranges). */
+static inline int64_t count_below(const int64_t *tm, int64_t l, int64_t r, int64_t key) {
+  int64_t c = l;
+  for (int64_t p = l; p < r; p++) c += tm[p] < key;
+  return c;
+}
+
+/* The first position in [l, r) whose time is >= key, or r: branch-free binary search. */
+static int64_t lower_bound_range(const int64_t *tm, int64_t l, int64_t r, int64_t key) {
+  const int64_t *p = tm + l;
+  int64_t len = r - l;
+  while (len > 1) {
+    const int64_t half = len >> 1;
+    p += p[half - 1] < key ? half : 0;
+    len -= half;
+  }
+  return (p - tm) + (len == 1 && *p < key);
+}
+
+/* The probe p + x clamped to [l, r - 1] (x: a position offset as a double, any value). */
+static inline int64_t clamp_probe(int64_t p, double x, int64_t l, int64_t r) {
+  const double lo = (double)(l - p), hi = (double)(r - 1 - p);
+  x = x > lo ? x : lo; /* NaN cannot occur (finite slope), but a far guess can */
+  x = x < hi ? x : hi;
+  return p + (int64_t)x;
+}
+
 static inline void search_group(const int64_t *const *tm, int64_t *a, int64_t *b, const int64_t *key,
                                 int n) {
-  /* branch-free lower bounds: [p, p + len] holds the answer; halve len, step p past a probe
-   * below the key; a last probe settles len 1 (the textbook search's result). Only the rows
-   * still searching are visited: st[0..na), compacted as rows finish. */
-  struct {
-    const int64_t *p;
-    int64_t len, key;
-    int q;
-  } st[NARROW_GROUP];
-  int na = 0;
+  /* per searching row: [l, r) the positions not yet known to be < key (before l) or >= key
+   * (from r on), p the next probe, sl positions per time unit */
+  int64_t l[NARROW_GROUP], r[NARROW_GROUP], p[NARROW_GROUP];
+  double sl[NARROW_GROUP];
+  int8_t act[NARROW_GROUP];
+  int na = 0, nb = 0;
+  for (int q = 0; q < n; q++)
+    if (b[q] > a[q]) {
+      __builtin_prefetch(&tm[q][a[q]], 0, 0);
+      __builtin_prefetch(&tm[q][b[q] - 1], 0, 0);
+    }
+  /* stage 1: the ends of each row, then the interpolated probe */
   for (int q = 0; q < n; q++) {
-    const int64_t len = b[q] - a[q];
-    if (len > 0) __builtin_prefetch(&tm[q][a[q] + len / 2], 0, 0);
-    if (len > 1) {
-      st[na].p = tm[q] + a[q];
-      st[na].len = len;
-      st[na].key = key[q];
-      st[na++].q = q;
-    } else if (len == 1) {
-      a[q] += tm[q][a[q]] < key[q];
+    const int64_t *t = tm[q], lq = a[q], rq = b[q], k = key[q];
+    if (rq - lq <= NARROW_LIN) {
+      a[q] = count_below(t, lq, rq, k);
+      continue;
+    }
+    const int64_t t0 = t[lq], t1 = t[rq - 1];
+    if (t1 < k) a[q] = rq;       /* the whole row is before the key */
+    else if (t0 >= k) a[q] = lq; /* none of it */
+    else if (rq - lq - 2 <= NARROW_LIN) a[q] = count_below(t, lq + 1, rq - 1, k);
+    else {
+      /* t0 at lq, t1 at rq - 1 (>= key): [lq + 1, rq - 1) open */
+      const double dt = (double)t1 - (double)t0, s = (double)(rq - 1 - lq) / (dt > 1 ? dt : 1);
+      l[q] = lq + 1;
+      r[q] = rq - 1;
+      sl[q] = s;
+      p[q] = clamp_probe(lq, ((double)k - (double)t0) * s, l[q], r[q]);
+      __builtin_prefetch(&t[p[q]], 0, 0);
+      act[na++] = (int8_t)q;
     }
   }
-  while (na) {
-    for (int i = 0; i < na;) {
-      const int64_t *p = st[i].p, half = st[i].len >> 1, len = st[i].len - half;
-      p += p[half] < st[i].key ? half : 0;
-      __builtin_prefetch(p + (len >> 1), 0, 0);
-      if (len > 1) {
-        st[i].p = p;
-        st[i++].len = len;
-      } else {
-        /* len 1: the last probe, read now so that the list stays short */
-        const int q = st[i].q;
-        a[q] = (p - tm[q]) + (*p < st[i].key);
-        st[i] = st[--na];
-      }
+  /* stage 2: the first probe narrows the range; the second is moved from it by the slope */
+  for (int i = 0; i < na; i++) {
+    const int q = act[i];
+    const int64_t *t = tm[q], pq = p[q], v = t[pq], k = key[q];
+    if (v < k) l[q] = pq + 1;
+    else r[q] = pq;
+    if (r[q] - l[q] <= NARROW_LIN) a[q] = count_below(t, l[q], r[q], k);
+    else {
+      p[q] = clamp_probe(pq, ((double)k - (double)v) * sl[q], l[q], r[q]);
+      __builtin_prefetch(&t[p[q]], 0, 0);
+      act[nb++] = (int8_t)q;
+    }
+  }
+  /* stage 3: step from the second probe towards the answer */
+  for (int i = 0; i < nb; i++) {
+    const int q = act[i];
+    const int64_t *t = tm[q], k = key[q], lq = l[q], rq = r[q];
+    int64_t x = p[q];
+    if (t[x] < k) {
+      const int64_t stop = rq - x > NARROW_SCAN ? x + NARROW_SCAN : rq;
+      for (x++; x < stop && t[x] < k; x++) {}
+      a[q] = x < rq && t[x] < k ? lower_bound_range(t, x + 1, rq, k) : x;
+    } else {
+      const int64_t stop = x - lq > NARROW_SCAN ? x - NARROW_SCAN : lq;
+      for (; x > stop && t[x - 1] >= k; x--) {}
+      a[q] = x > lq && t[x - 1] >= k ? lower_bound_range(t, lq, x - 1, k) : x;
     }
   }
 }
