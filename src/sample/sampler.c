@@ -1501,6 +1501,10 @@ static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
     }
     /* the end of the eligible range: the first position with time > hi */
     search_group(tm, a, b, key, n);
+    if (!win) { /* the range starts at the row */
+      for (int q = 0; q < n; q++) s->rows[g0 + q - fb].deg = a[q] - s->rows[g0 + q - fb].start;
+      continue;
+    }
     for (int q = 0; q < n; q++) {
       const rowspan *r = &s->rows[g0 + q - fb];
       end[q] = a[q];
@@ -1532,55 +1536,190 @@ static int cmp_tpos(const void *x, const void *y) {
 }
 
 /* Node-time narrowing of rows ordered by neighbor node time (import with node times and no
- * edge times) searches through node_time[indices[p]] (each probe checked): for n rows
- * (NARROW_GROUP at most) in lock step, the first position whose neighbor's time is >= key;
- * every step
- * reads each row's probe neighbor (indices[mid], prefetched the step before) and prefetches its
- * node time, then compares, so the two dependent misses of each probe overlap across rows. */
-static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int64_t *a, int64_t *b,
-                           const int64_t *key, int n) {
-  /* as search_group (the rows still searching in st[0..na), [p, p + len] holds the answer),
-   * each probe through indices[] then node_time[]: a pass reads every row's probe neighbor
-   * and prefetches its time, the next compares */
-  struct {
-    int64_t p, len, key, u;
-    const fo_topology *t; /* the row's (its part's over a partitioned dataset) */
-    int q;
-  } st[NARROW_GROUP];
-  int na = 0;
+ * edge times): the search of search_group (interpolation from the row's ends, a second probe
+ * by the slope, a bounded scan, a binary search past it) through node_time[indices[p]], each
+ * probe two dependent reads: a stage reads the probes' neighbors (prefetched by the stage
+ * before) and prefetches their times, the next compares, so that both misses of each probe
+ * overlap across the group's rows. A neighbor id out of range fails (after the group). */
+
+/* A neighbor id at position p of indices ix (IB: 4 or 8 bytes, 0: ib at run time). */
+static inline __attribute__((always_inline)) int64_t ix_at(const void *ix, const int IB, int ib, int64_t p) {
+  if (IB == 4 || (IB == 0 && ib == 4)) return ((const int32_t *)ix)[p];
+  return ((const int64_t *)ix)[p];
+}
+
+/* The ids and times a node-time search reads: a row's indices (its part's), node times. */
+typedef struct nt_src {
+  const void *ix;
+  uint64_t n; /* node ids are in [0, n) */
+  int ib;
+} nt_src;
+
+/* node_time[indices[p]]; an id out of range sets *bad (and reads node 0's time) */
+static inline __attribute__((always_inline)) int64_t nbr_time(const nt_src *r, const int IB, const int64_t *nt,
+                                                              int64_t p, bool *bad) {
+  const int64_t u = ix_at(r->ix, IB, r->ib, p);
+  const bool ok = (uint64_t)u < r->n;
+  *bad |= !ok;
+  return nt[ok ? u : 0];
+}
+
+/* As count_below and lower_bound_range, through the neighbors' times. */
+static inline __attribute__((always_inline)) int64_t count_below_nt(const nt_src *r, const int IB, const int64_t *nt,
+                                                                    int64_t l, int64_t e, int64_t key, bool *bad) {
+  int64_t c = l;
+  for (int64_t p = l; p < e; p++) c += nbr_time(r, IB, nt, p, bad) < key;
+  return c;
+}
+
+/* (bad: returned in bit 63 of the result, so that the caller's flag stays in a register) */
+static __attribute__((noinline)) uint64_t lower_bound_range_nt(const nt_src *r, const int64_t *nt, int64_t l,
+                                                               int64_t e, int64_t key) {
+  int64_t p = l, len = e - l;
+  bool bad = false;
+  while (len > 1) {
+    const int64_t half = len >> 1;
+    p += nbr_time(r, 0, nt, p + half - 1, &bad) < key ? half : 0;
+    len -= half;
+  }
+  p += len == 1 && nbr_time(r, 0, nt, p, &bad) < key;
+  return (uint64_t)p | (uint64_t)bad << 63;
+}
+
+/* lower_bound_range_nt's position, its bad flag or-ed into *bad */
+static inline int64_t lb_nt(const nt_src *r, const int64_t *nt, int64_t l, int64_t e, int64_t key, bool *bad) {
+  const uint64_t x = lower_bound_range_nt(r, nt, l, e, key);
+  *bad |= x >> 63;
+  return (int64_t)(x & ~(UINT64_C(1) << 63));
+}
+
+/* The first bad neighbor id of rows [a[q], b[q]) of the group (called when a search saw one). */
+static int bad_in_group(const fo_topology *const *tq, const int64_t *a, const int64_t *b, int n) {
   for (int q = 0; q < n; q++)
-    if (b[q] > a[q]) {
-      __builtin_prefetch((const char *)tq[q]->indices + (a[q] + (b[q] - a[q]) / 2) * tq[q]->indices_bytes, 0, 0);
-      st[na].t = tq[q];
-      st[na].p = a[q];
-      st[na].len = b[q] - a[q];
-      st[na].key = key[q];
-      st[na++].q = q;
+    for (int64_t p = a[q]; p < b[q]; p++) {
+      const int64_t u = load_ix(tq[q]->indices, tq[q]->indices_bytes, p);
+      if ((uint64_t)u >= (uint64_t)tq[q]->n_nodes) return bad_index(tq[q], p, u);
     }
-  while (na) {
-    for (int i = 0; i < na; i++) {
-      const int64_t p = st[i].p + (st[i].len >> 1);
-      const fo_topology *t = st[i].t;
-      const int64_t u = load_ix(t->indices, t->indices_bytes, p);
-      if (FO_UNLIKELY((uint64_t)u >= (uint64_t)t->n_nodes)) return bad_index(t, p, u);
-      __builtin_prefetch(&nt[u], 0, 0);
-      st[i].u = u;
-    }
-    for (int i = 0; i < na;) {
-      const bool below = nt[st[i].u] < st[i].key;
-      if (st[i].len == 1) {
-        a[st[i].q] = st[i].p + below;
-        st[i] = st[--na];
-        continue;
-      }
-      const int64_t half = st[i].len >> 1;
-      st[i].p += below ? half : 0;
-      st[i].len -= half;
-      __builtin_prefetch((const char *)st[i].t->indices + (st[i].p + (st[i].len >> 1)) * st[i].t->indices_bytes, 0, 0);
-      i++;
+  return FO_FAIL(FO_EFORMAT, "a neighbor id out of range in a node-time search"); /* not reached */
+}
+
+static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_topology *const *tq, const int64_t *nt,
+                                                                    int64_t *a, int64_t *b, const int64_t *key, int n,
+                                                                    const int IB) {
+  nt_src rs[NARROW_GROUP];
+  int64_t l[NARROW_GROUP], r[NARROW_GROUP], p[NARROW_GROUP], u0[NARROW_GROUP], u1[NARROW_GROUP];
+  int64_t a0[NARROW_GROUP], b0[NARROW_GROUP];
+  double sl[NARROW_GROUP];
+  int8_t act[NARROW_GROUP];
+  int na = 0, nb = 0;
+  bool bad = false;
+  for (int q = 0; q < n; q++) {
+    const int64_t lq = a[q], rq = b[q];
+    rs[q].ix = tq[q]->indices;
+    rs[q].n = (uint64_t)tq[q]->n_nodes;
+    rs[q].ib = tq[q]->indices_bytes;
+    a0[q] = lq;
+    b0[q] = rq;
+    if (rq > lq) {
+      __builtin_prefetch((const char *)rs[q].ix + lq * rs[q].ib, 0, 0);
+      __builtin_prefetch((const char *)rs[q].ix + (rq - 1) * rs[q].ib, 0, 0);
     }
   }
-  return FO_OK;
+  /* stage 1: the neighbors at the row's ends; their times prefetched */
+  for (int q = 0; q < n; q++) {
+    if (b[q] - a[q] <= NARROW_LIN) continue;
+    const int64_t x0 = ix_at(rs[q].ix, IB, rs[q].ib, a[q]), x1 = ix_at(rs[q].ix, IB, rs[q].ib, b[q] - 1);
+    const bool ok = (uint64_t)x0 < rs[q].n && (uint64_t)x1 < rs[q].n;
+    bad |= !ok;
+    u0[q] = ok ? x0 : 0;
+    u1[q] = ok ? x1 : 0;
+    __builtin_prefetch(&nt[u0[q]], 0, 0);
+    __builtin_prefetch(&nt[u1[q]], 0, 0);
+  }
+  /* stage 2: the ends' times, then the interpolated probe (its neighbor prefetched) */
+  for (int q = 0; q < n; q++) {
+    const int64_t lq = a[q], rq = b[q], k = key[q];
+    if (rq - lq <= NARROW_LIN) {
+      a[q] = count_below_nt(&rs[q], IB, nt, lq, rq, k, &bad);
+      continue;
+    }
+    const int64_t t0 = nt[u0[q]], t1 = nt[u1[q]];
+    if (t1 < k) a[q] = rq;
+    else if (t0 >= k) a[q] = lq;
+    else if (rq - lq - 2 <= NARROW_LIN) a[q] = count_below_nt(&rs[q], IB, nt, lq + 1, rq - 1, k, &bad);
+    else {
+      const double dt = (double)t1 - (double)t0, s = (double)(rq - 1 - lq) / (dt > 1 ? dt : 1);
+      const int64_t pq = clamp_probe(lq, ((double)k - (double)t0) * s, lq + 1, rq - 1);
+      l[q] = lq + 1;
+      r[q] = rq - 1;
+      sl[q] = s;
+      p[q] = pq;
+      __builtin_prefetch((const char *)rs[q].ix + pq * rs[q].ib, 0, 0);
+      act[na++] = (int8_t)q;
+    }
+  }
+  /* stage 3: the probes' neighbors; their times prefetched */
+  for (int i = 0; i < na; i++) {
+    const int q = act[i];
+    const int64_t x = ix_at(rs[q].ix, IB, rs[q].ib, p[q]);
+    const bool ok = (uint64_t)x < rs[q].n;
+    bad |= !ok;
+    u0[q] = ok ? x : 0;
+    __builtin_prefetch(&nt[u0[q]], 0, 0);
+  }
+  /* stage 4: the first probe narrows the range; the second is moved from it by the slope */
+  for (int i = 0; i < na; i++) {
+    const int q = act[i];
+    const int64_t pq = p[q], v = nt[u0[q]], k = key[q];
+    int64_t lq = l[q], rq = r[q];
+    if (v < k) lq = pq + 1;
+    else rq = pq;
+    if (rq - lq <= NARROW_LIN) a[q] = count_below_nt(&rs[q], IB, nt, lq, rq, k, &bad);
+    else {
+      const int64_t np = clamp_probe(pq, ((double)k - (double)v) * sl[q], lq, rq);
+      l[q] = lq;
+      r[q] = rq;
+      p[q] = np;
+      __builtin_prefetch((const char *)rs[q].ix + np * rs[q].ib, 0, 0);
+      act[nb++] = (int8_t)q;
+    }
+  }
+  /* stage 5: the second probes' neighbors; their times prefetched */
+  for (int i = 0; i < nb; i++) {
+    const int q = act[i];
+    const int64_t x = ix_at(rs[q].ix, IB, rs[q].ib, p[q]);
+    const bool ok = (uint64_t)x < rs[q].n;
+    bad |= !ok;
+    u0[q] = ok ? x : 0;
+    __builtin_prefetch(&nt[u0[q]], 0, 0);
+  }
+  /* stage 6: step from the second probe towards the answer */
+  for (int i = 0; i < nb; i++) {
+    const int q = act[i];
+    const nt_src *rq_ = &rs[q];
+    const int64_t k = key[q], lq = l[q], rq = r[q];
+    int64_t x = p[q];
+    if (nt[u0[q]] < k) {
+      const int64_t stop = rq - x > NARROW_SCAN ? x + NARROW_SCAN : rq;
+      for (x++; x < stop && nbr_time(rq_, IB, nt, x, &bad) < k; x++) {}
+      a[q] = x < rq && nbr_time(rq_, IB, nt, x, &bad) < k ? lb_nt(rq_, nt, x + 1, rq, k, &bad) : x;
+    } else {
+      const int64_t stop = x - lq > NARROW_SCAN ? x - NARROW_SCAN : lq;
+      for (; x > stop && nbr_time(rq_, IB, nt, x - 1, &bad) >= k; x--) {}
+      a[q] = x > lq && nbr_time(rq_, IB, nt, x - 1, &bad) >= k ? lb_nt(rq_, nt, lq, x - 1, k, &bad) : x;
+    }
+  }
+  return bad ? bad_in_group(tq, a0, b0, n) : FO_OK;
+}
+
+static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int64_t *a, int64_t *b,
+                           const int64_t *key, int n) {
+  int ib = n ? tq[0]->indices_bytes : 0;
+  for (int q = 1; q < n; q++)
+    if (tq[q]->indices_bytes != ib) ib = 0; /* parts of different widths: read as each row's */
+  if (ib == 4) return search_group_nt_ib(tq, nt, a, b, key, n, 4);
+  if (ib == 8) return search_group_nt_ib(tq, nt, a, b, key, n, 8);
+  return search_group_nt_ib(tq, nt, a, b, key, n, 0);
 }
 
 /* Node-time narrowing of rows ordered by neighbor node time, NARROW_GROUP rows at a time (as
@@ -1607,6 +1746,10 @@ static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const 
       win |= lo[q] != INT64_MIN;
     }
     if ((rc = search_group_nt(tq, nt, a, b, key, n)) != FO_OK) return rc;
+    if (!win) { /* the range starts at the row */
+      for (int q = 0; q < n; q++) s->rows[g0 + q - fb].deg = a[q] - s->rows[g0 + q - fb].start;
+      continue;
+    }
     for (int q = 0; q < n; q++) {
       const rowspan *r = &s->rows[g0 + q - fb];
       end[q] = a[q];
