@@ -1350,8 +1350,9 @@ static int choose_weighted_elig(fo_sampler_t *s, const fo_topology *t, const fo_
  * narrowed row compose with it), then run the uniform kernel (choose_positions, unchanged) or
  * take the last k on the narrowed rows.
  *  - edge-time mode: rows are sorted by time (import), so the eligible edges of time t are the
- *    range [lo, hi) of positions with t - window <= time (<) <= t: two binary searches, and
- *    the narrowed row is that range of real positions;
+ *    range [lo, hi) of positions with t - window <= time (<) <= t: two lower-bound searches
+ *    (search_group: interpolation, a bounded scan, a binary search past it), and the narrowed
+ *    row is that range of real positions;
  *  - node-time mode: rows are in input order, so a filter pass writes the eligible positions of
  *    every frontier row to s->elig and the narrowed row is a range of s->elig; after the
  *    kernel, positions are mapped back through s->elig ("last" first sorts each row's eligible
