@@ -534,6 +534,61 @@ static void test_narrow_any_times(void **state) {
   free(first);
 }
 
+/* A neighbor id out of range met by the node-time search (the rows ordered by neighbor time)
+ * fails with the array, position and value, in a long row (the search's end read) and a short
+ * one (counted through). */
+static void test_node_time_bad_index(void **state) {
+  (void)state;
+  for (int longrow = 0; longrow < 2; longrow++) {
+    const int64_t k = longrow ? 40 : 5;
+    int64_t src[40], dst[40], nt[41];
+    const int32_t f[] = {-1};
+    const int64_t seed = 0, t = 1000, tnone = -1;
+    tds g;
+    fo_batch_t *b;
+    nt[0] = 0;
+    for (int64_t j = 0; j < k; j++) {
+      src[j] = j + 1;
+      dst[j] = 0;
+      nt[j + 1] = 10 * j;
+    }
+    tds_make(&g, src, dst, k, NULL, nt, k + 1, false);
+    fo_dataset_close(g.d);
+    {
+      /* csc_indices[0] (the hub's row starts the array) := 1000 */
+      char *p = fot_path(g.dir, "csc_indices.npy"), hdr[256];
+      FILE *fp = fopen(p, "r+b");
+      size_t n;
+      long off;
+      assert_non_null(fp);
+      n = fread(hdr, 1, sizeof hdr, fp);
+      assert_true(n > 10);
+      off = (long)(memchr(hdr, '\n', n) ? (char *)memchr(hdr, '\n', n) - hdr + 1 : 0);
+      assert_true(off > 0);
+      fseek(fp, off, SEEK_SET);
+      if (strstr(hdr, "<i4")) {
+        const int32_t v = 1000;
+        assert_int_equal(fwrite(&v, 4, 1, fp), 1);
+      } else {
+        const int64_t v = 1000;
+        assert_int_equal(fwrite(&v, 8, 1, fp), 1);
+      }
+      fclose(fp);
+      free(p);
+    }
+    assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
+    fo_sampler_t *s = tsampler(g.d, f, 1, FO_TEMPORAL_UNIFORM, FO_TIME_ATTR_NODE, false, -1, false, NULL);
+    assert_fo_ok(fo_batch_create(&b));
+    /* t 1000: every edge eligible; t -1: none (only the search reads the bad id) */
+    for (int c = 0; c < 2; c++)
+      assert_fo_error(fo_sampler_sample_at(s, 0, &seed, c ? &tnone : &t, 1, 0, 0, b), FO_EFORMAT,
+                      "csc_indices[0] = 1000 is not a node id in [0, ");
+    fo_batch_destroy(b);
+    fo_sampler_destroy(s);
+    tds_free(&g);
+  }
+}
+
 static void test_last_is_most_recent(void **state) {
   (void)state;
   /* edge mode: times 5, 1, 9, 3, 9, 7 (ties 9, 9 in input order: leaves 3 then 5) */
@@ -1285,6 +1340,7 @@ int main(void) {
       cmocka_unit_test(test_eligibility_boundaries),
       cmocka_unit_test(test_last_is_most_recent),
       cmocka_unit_test(test_narrow_any_times),
+      cmocka_unit_test(test_node_time_bad_index),
       cmocka_unit_test(test_against_reference),
       cmocka_unit_test(test_no_future_random),
       cmocka_unit_test(test_uniform_among_eligible),
