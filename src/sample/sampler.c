@@ -1604,10 +1604,12 @@ static int bad_in_group(const fo_topology *const *tq, const int64_t *a, const in
   return FO_FAIL(FO_EFORMAT, "a neighbor id out of range in a node-time search"); /* not reached */
 }
 
+#define RSQ (ONE ? &one : &rs[q])
 static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_topology *const *tq, const int64_t *nt,
                                                                     int64_t *a, int64_t *b, const int64_t *key, int n,
-                                                                    const int IB) {
-  nt_src rs[NARROW_GROUP];
+                                                                    const int IB, const int ONE) {
+  /* ONE: every row of the group in one topology (not partitioned): its fields in registers */
+  nt_src rs[NARROW_GROUP], one = {tq[0]->indices, (uint64_t)tq[0]->n_nodes, tq[0]->indices_bytes};
   int64_t l[NARROW_GROUP], r[NARROW_GROUP], p[NARROW_GROUP], u0[NARROW_GROUP], u1[NARROW_GROUP];
   int64_t a0[NARROW_GROUP], b0[NARROW_GROUP];
   double sl[NARROW_GROUP];
@@ -1616,21 +1618,23 @@ static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_top
   bool bad = false;
   for (int q = 0; q < n; q++) {
     const int64_t lq = a[q], rq = b[q];
-    rs[q].ix = tq[q]->indices;
-    rs[q].n = (uint64_t)tq[q]->n_nodes;
-    rs[q].ib = tq[q]->indices_bytes;
+    if (!ONE) {
+      RSQ->ix = tq[q]->indices;
+      RSQ->n = (uint64_t)tq[q]->n_nodes;
+      RSQ->ib = tq[q]->indices_bytes;
+    }
     a0[q] = lq;
     b0[q] = rq;
     if (rq > lq) {
-      __builtin_prefetch((const char *)rs[q].ix + lq * rs[q].ib, 0, 0);
-      __builtin_prefetch((const char *)rs[q].ix + (rq - 1) * rs[q].ib, 0, 0);
+      __builtin_prefetch((const char *)RSQ->ix + lq * (IB ? IB : RSQ->ib), 0, 0);
+      __builtin_prefetch((const char *)RSQ->ix + (rq - 1) * (IB ? IB : RSQ->ib), 0, 0);
     }
   }
   /* stage 1: the neighbors at the row's ends; their times prefetched */
   for (int q = 0; q < n; q++) {
     if (b[q] - a[q] <= NARROW_LIN) continue;
-    const int64_t x0 = ix_at(rs[q].ix, IB, rs[q].ib, a[q]), x1 = ix_at(rs[q].ix, IB, rs[q].ib, b[q] - 1);
-    const bool ok = (uint64_t)x0 < rs[q].n && (uint64_t)x1 < rs[q].n;
+    const int64_t x0 = ix_at(RSQ->ix, IB, RSQ->ib, a[q]), x1 = ix_at(RSQ->ix, IB, RSQ->ib, b[q] - 1);
+    const bool ok = (uint64_t)x0 < RSQ->n && (uint64_t)x1 < RSQ->n;
     bad |= !ok;
     u0[q] = ok ? x0 : 0;
     u1[q] = ok ? x1 : 0;
@@ -1641,13 +1645,13 @@ static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_top
   for (int q = 0; q < n; q++) {
     const int64_t lq = a[q], rq = b[q], k = key[q];
     if (rq - lq <= NARROW_LIN) {
-      a[q] = count_below_nt(&rs[q], IB, nt, lq, rq, k, &bad);
+      a[q] = count_below_nt(RSQ, IB, nt, lq, rq, k, &bad);
       continue;
     }
     const int64_t t0 = nt[u0[q]], t1 = nt[u1[q]];
     if (t1 < k) a[q] = rq;
     else if (t0 >= k) a[q] = lq;
-    else if (rq - lq - 2 <= NARROW_LIN) a[q] = count_below_nt(&rs[q], IB, nt, lq + 1, rq - 1, k, &bad);
+    else if (rq - lq - 2 <= NARROW_LIN) a[q] = count_below_nt(RSQ, IB, nt, lq + 1, rq - 1, k, &bad);
     else {
       const double dt = (double)t1 - (double)t0, s = (double)(rq - 1 - lq) / (dt > 1 ? dt : 1);
       const int64_t pq = clamp_probe(lq, ((double)k - (double)t0) * s, lq + 1, rq - 1);
@@ -1655,15 +1659,15 @@ static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_top
       r[q] = rq - 1;
       sl[q] = s;
       p[q] = pq;
-      __builtin_prefetch((const char *)rs[q].ix + pq * rs[q].ib, 0, 0);
+      __builtin_prefetch((const char *)RSQ->ix + pq * (IB ? IB : RSQ->ib), 0, 0);
       act[na++] = (int8_t)q;
     }
   }
   /* stage 3: the probes' neighbors; their times prefetched */
   for (int i = 0; i < na; i++) {
     const int q = act[i];
-    const int64_t x = ix_at(rs[q].ix, IB, rs[q].ib, p[q]);
-    const bool ok = (uint64_t)x < rs[q].n;
+    const int64_t x = ix_at(RSQ->ix, IB, RSQ->ib, p[q]);
+    const bool ok = (uint64_t)x < RSQ->n;
     bad |= !ok;
     u0[q] = ok ? x : 0;
     __builtin_prefetch(&nt[u0[q]], 0, 0);
@@ -1675,21 +1679,21 @@ static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_top
     int64_t lq = l[q], rq = r[q];
     if (v < k) lq = pq + 1;
     else rq = pq;
-    if (rq - lq <= NARROW_LIN) a[q] = count_below_nt(&rs[q], IB, nt, lq, rq, k, &bad);
+    if (rq - lq <= NARROW_LIN) a[q] = count_below_nt(RSQ, IB, nt, lq, rq, k, &bad);
     else {
       const int64_t np = clamp_probe(pq, ((double)k - (double)v) * sl[q], lq, rq);
       l[q] = lq;
       r[q] = rq;
       p[q] = np;
-      __builtin_prefetch((const char *)rs[q].ix + np * rs[q].ib, 0, 0);
+      __builtin_prefetch((const char *)RSQ->ix + np * (IB ? IB : RSQ->ib), 0, 0);
       act[nb++] = (int8_t)q;
     }
   }
   /* stage 5: the second probes' neighbors; their times prefetched */
   for (int i = 0; i < nb; i++) {
     const int q = act[i];
-    const int64_t x = ix_at(rs[q].ix, IB, rs[q].ib, p[q]);
-    const bool ok = (uint64_t)x < rs[q].n;
+    const int64_t x = ix_at(RSQ->ix, IB, RSQ->ib, p[q]);
+    const bool ok = (uint64_t)x < RSQ->n;
     bad |= !ok;
     u0[q] = ok ? x : 0;
     __builtin_prefetch(&nt[u0[q]], 0, 0);
@@ -1697,7 +1701,7 @@ static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_top
   /* stage 6: step from the second probe towards the answer */
   for (int i = 0; i < nb; i++) {
     const int q = act[i];
-    const nt_src *rq_ = &rs[q];
+    const nt_src *rq_ = RSQ;
     const int64_t k = key[q], lq = l[q], rq = r[q];
     int64_t x = p[q];
     if (nt[u0[q]] < k) {
@@ -1712,15 +1716,16 @@ static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_top
   }
   return bad ? bad_in_group(tq, a0, b0, n) : FO_OK;
 }
+#undef RSQ
 
 static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int64_t *a, int64_t *b,
                            const int64_t *key, int n) {
-  int ib = n ? tq[0]->indices_bytes : 0;
-  for (int q = 1; q < n; q++)
-    if (tq[q]->indices_bytes != ib) ib = 0; /* parts of different widths: read as each row's */
-  if (ib == 4) return search_group_nt_ib(tq, nt, a, b, key, n, 4);
-  if (ib == 8) return search_group_nt_ib(tq, nt, a, b, key, n, 8);
-  return search_group_nt_ib(tq, nt, a, b, key, n, 0);
+  bool one = n > 0;
+  for (int q = 1; q < n; q++) one &= tq[q] == tq[0];
+  /* one topology (not partitioned), by index width; else each row's own, width read per row */
+  if (one && tq[0]->indices_bytes == 4) return search_group_nt_ib(tq, nt, a, b, key, n, 4, 1);
+  if (one && tq[0]->indices_bytes == 8) return search_group_nt_ib(tq, nt, a, b, key, n, 8, 1);
+  return n ? search_group_nt_ib(tq, nt, a, b, key, n, 0, 0) : FO_OK;
 }
 
 /* Node-time narrowing of rows ordered by neighbor node time, NARROW_GROUP rows at a time (as
