@@ -1481,25 +1481,47 @@ static inline void search_group(const int64_t *const *tm, int64_t *a, int64_t *b
   }
 }
 
+/* The search bounds of frontier rows [g0, g0 + n) (s->rows[i - fb]) in the plain case (inclusive,
+ * no window, the trees' times; as time_bounds then): [a, b) the row and key t + 1, or at t =
+ * INT64_MAX the whole row, an empty search. Returns false (no window). */
+static inline bool plain_bounds(const fo_sampler_t *s, const fo_batch_t *fr, int64_t g0, int64_t fb, int n,
+                                int64_t *a, int64_t *b, int64_t *key) {
+  const int64_t *tt = s->tree_time, *bat = fr->batch;
+  const rowspan *rows = s->rows + (g0 - fb);
+  for (int q = 0; q < n; q++) {
+    const int64_t t = tt[bat[g0 + q]], st = rows[q].start, e = st + rows[q].deg;
+    key[q] = t == INT64_MAX ? INT64_MAX : t + 1;
+    a[q] = t == INT64_MAX ? e : st;
+    b[q] = e;
+  }
+  return false;
+}
+
 static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                             int64_t fb, int64_t fe) {
+  const bool plain = !s->strict && s->window < 0 && !s->req_time;
   for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
     const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
     const int64_t *tm[NARROW_GROUP];
     int64_t a[NARROW_GROUP], b[NARROW_GROUP], key[NARROW_GROUP], lo[NARROW_GROUP], end[NARROW_GROUP];
     bool win = false;
-    for (int q = 0; q < n; q++) {
-      const rowspan *r = &s->rows[g0 + q - fb];
-      int64_t hi;
-      tm[q] = row_topo(s, t, r)->time;
-      time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
-      a[q] = r->start;
-      b[q] = r->start + r->deg;
-      if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
-      key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
-      if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
-      win |= lo[q] != INT64_MIN;
-    }
+    if (plain) win = plain_bounds(s, fr, g0, fb, n, a, b, key);
+    else
+      for (int q = 0; q < n; q++) {
+        const rowspan *r = &s->rows[g0 + q - fb];
+        int64_t hi;
+        time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
+        a[q] = r->start;
+        b[q] = r->start + r->deg;
+        if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
+        key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
+        if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
+        win |= lo[q] != INT64_MIN;
+      }
+    if (s->shards)
+      for (int q = 0; q < n; q++) tm[q] = row_topo(s, t, &s->rows[g0 + q - fb])->time;
+    else
+      for (int q = 0; q < n; q++) tm[q] = t->time;
     /* the end of the eligible range: the first position with time > hi */
     search_group(tm, a, b, key, n);
     if (!win) { /* the range starts at the row */
@@ -1733,24 +1755,27 @@ static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int6
  * window its start (first neighbor time >= lo). */
 static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                                    int64_t fb, int64_t fe, const int64_t *nt) {
+  const bool plain = !s->strict && s->window < 0 && !s->req_time;
   int rc;
   for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
     const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
     const fo_topology *tq[NARROW_GROUP];
     int64_t a[NARROW_GROUP], b[NARROW_GROUP], key[NARROW_GROUP], lo[NARROW_GROUP], end[NARROW_GROUP];
     bool win = false;
-    for (int q = 0; q < n; q++) {
-      const rowspan *r = &s->rows[g0 + q - fb];
-      int64_t hi;
-      tq[q] = row_topo(s, t, r);
-      time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
-      a[q] = r->start;
-      b[q] = r->start + r->deg;
-      if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
-      key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
-      if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
-      win |= lo[q] != INT64_MIN;
-    }
+    if (plain) win = plain_bounds(s, fr, g0, fb, n, a, b, key);
+    else
+      for (int q = 0; q < n; q++) {
+        const rowspan *r = &s->rows[g0 + q - fb];
+        int64_t hi;
+        time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
+        a[q] = r->start;
+        b[q] = r->start + r->deg;
+        if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
+        key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
+        if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
+        win |= lo[q] != INT64_MIN;
+      }
+    for (int q = 0; q < n; q++) tq[q] = row_topo(s, t, &s->rows[g0 + q - fb]);
     if ((rc = search_group_nt(tq, nt, a, b, key, n)) != FO_OK) return rc;
     if (!win) { /* the range starts at the row */
       for (int q = 0; q < n; q++) s->rows[g0 + q - fb].deg = a[q] - s->rows[g0 + q - fb].start;
