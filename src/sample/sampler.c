@@ -1616,24 +1616,26 @@ static inline int64_t lb_nt(const nt_src *r, const int64_t *nt, int64_t l, int64
   return (int64_t)(x & ~(UINT64_C(1) << 63));
 }
 
-/* The first bad neighbor id of rows [a[q], b[q]) of the group (called when a search saw one). */
-static int bad_in_group(const fo_topology *const *tq, const int64_t *a, const int64_t *b, int n) {
-  for (int q = 0; q < n; q++)
-    for (int64_t p = a[q]; p < b[q]; p++) {
+/* The first bad neighbor id of the group's rows s->rows[g0 - fb, + n) (before narrowing: called
+ * when a search saw one). */
+static int bad_in_group(const fo_sampler_t *s, const fo_topology *const *tq, int64_t g0, int64_t fb, int n) {
+  for (int q = 0; q < n; q++) {
+    const rowspan *r = &s->rows[g0 + q - fb];
+    for (int64_t p = r->start; p < r->start + r->deg; p++) {
       const int64_t u = load_ix(tq[q]->indices, tq[q]->indices_bytes, p);
       if ((uint64_t)u >= (uint64_t)tq[q]->n_nodes) return bad_index(tq[q], p, u);
     }
+  }
   return FO_FAIL(FO_EFORMAT, "a neighbor id out of range in a node-time search"); /* not reached */
 }
 
 #define RSQ (ONE ? &one : &rs[q])
-static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_topology *const *tq, const int64_t *nt,
+static inline __attribute__((always_inline)) bool search_group_nt_ib(const fo_topology *const *tq, const int64_t *nt,
                                                                     int64_t *a, int64_t *b, const int64_t *key, int n,
                                                                     const int IB, const int ONE) {
   /* ONE: every row of the group in one topology (not partitioned): its fields in registers */
   nt_src rs[NARROW_GROUP], one = {tq[0]->indices, (uint64_t)tq[0]->n_nodes, tq[0]->indices_bytes};
   int64_t l[NARROW_GROUP], r[NARROW_GROUP], p[NARROW_GROUP], u0[NARROW_GROUP], u1[NARROW_GROUP];
-  int64_t a0[NARROW_GROUP], b0[NARROW_GROUP];
   double sl[NARROW_GROUP];
   int8_t act[NARROW_GROUP];
   int na = 0, nb = 0;
@@ -1645,8 +1647,6 @@ static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_top
       RSQ->n = (uint64_t)tq[q]->n_nodes;
       RSQ->ib = tq[q]->indices_bytes;
     }
-    a0[q] = lq;
-    b0[q] = rq;
     if (rq > lq) {
       __builtin_prefetch((const char *)RSQ->ix + lq * (IB ? IB : RSQ->ib), 0, 0);
       __builtin_prefetch((const char *)RSQ->ix + (rq - 1) * (IB ? IB : RSQ->ib), 0, 0);
@@ -1736,18 +1736,19 @@ static inline __attribute__((always_inline)) int search_group_nt_ib(const fo_top
       a[q] = x > lq && nbr_time(rq_, IB, nt, x - 1, &bad) >= k ? lb_nt(rq_, nt, lq, x - 1, k, &bad) : x;
     }
   }
-  return bad ? bad_in_group(tq, a0, b0, n) : FO_OK;
+  return bad;
 }
 #undef RSQ
 
-static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int64_t *a, int64_t *b,
-                           const int64_t *key, int n) {
+/* true: a neighbor id out of range was read (the caller reports it: bad_in_group) */
+static bool search_group_nt(const fo_topology *const *tq, const int64_t *nt, int64_t *a, int64_t *b,
+                            const int64_t *key, int n) {
   bool one = n > 0;
   for (int q = 1; q < n; q++) one &= tq[q] == tq[0];
   /* one topology (not partitioned), by index width; else each row's own, width read per row */
   if (one && tq[0]->indices_bytes == 4) return search_group_nt_ib(tq, nt, a, b, key, n, 4, 1);
   if (one && tq[0]->indices_bytes == 8) return search_group_nt_ib(tq, nt, a, b, key, n, 8, 1);
-  return n ? search_group_nt_ib(tq, nt, a, b, key, n, 0, 0) : FO_OK;
+  return n ? search_group_nt_ib(tq, nt, a, b, key, n, 0, 0) : false;
 }
 
 /* Node-time narrowing of rows ordered by neighbor node time, NARROW_GROUP rows at a time (as
@@ -1756,7 +1757,6 @@ static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int6
 static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                                    int64_t fb, int64_t fe, const int64_t *nt) {
   const bool plain = !s->strict && s->window < 0 && !s->req_time;
-  int rc;
   for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
     const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
     const fo_topology *tq[NARROW_GROUP];
@@ -1776,7 +1776,7 @@ static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const 
         win |= lo[q] != INT64_MIN;
       }
     for (int q = 0; q < n; q++) tq[q] = row_topo(s, t, &s->rows[g0 + q - fb]);
-    if ((rc = search_group_nt(tq, nt, a, b, key, n)) != FO_OK) return rc;
+    if (search_group_nt(tq, nt, a, b, key, n)) return bad_in_group(s, tq, g0, fb, n);
     if (!win) { /* the range starts at the row */
       for (int q = 0; q < n; q++) s->rows[g0 + q - fb].deg = a[q] - s->rows[g0 + q - fb].start;
       continue;
@@ -1789,7 +1789,7 @@ static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const 
       key[q] = lo[q];
       if (lo[q] == INT64_MIN) b[q] = a[q]; /* no window: the range starts at the row */
     }
-    if (win && (rc = search_group_nt(tq, nt, a, b, key, n)) != FO_OK) return rc;
+    if (win && search_group_nt(tq, nt, a, b, key, n)) return bad_in_group(s, tq, g0, fb, n);
     for (int q = 0; q < n; q++) {
       rowspan *r = &s->rows[g0 + q - fb];
       const int64_t start = lo[q] == INT64_MIN ? r->start : a[q];
