@@ -100,11 +100,16 @@ typedef struct fo_sampler_opts {
                                forces for temporal sampling), whatever `disjoint` says. Only
                                eligible edges are drawn (time_attr, time_strict, time_window);
                                fanout -1 takes all eligible edges. Edge-time mode narrows each
-                               row to its eligible range [lo, hi) by two binary searches
-                               (rows are sorted by time at import), O(log deg) per node, then
-                               runs the uniform kernel (or takes the last k) on the narrowed
-                               row: no extra memory. Node-time mode: the same binary searches
-                               through node_time[indices[p]] when rows are ordered by neighbor
+                               row to its eligible range [lo, hi) by two lower-bound searches
+                               (one without a window; rows are sorted by time at import):
+                               interpolation from the row's first and last times, a second
+                               probe by the same slope, then a scan of at most 16 positions and
+                               a binary search past it (Van Sandt et al., SIGMOD 2019, "slope
+                               reuse"): about 6 reads per node on evenly spread times, at most
+                               20 + log2(deg) on any; the positions are those of a binary
+                               search. Then it runs the uniform kernel (or takes the last k) on
+                               the narrowed row: no extra memory. Node-time mode: the same
+                               searches through node_time[indices[p]] when rows are ordered by neighbor
                                time (fo_topology.rows_by_node_time: imports with node times
                                and no edge times), else a filter pass over each row: O(deg)
                                per node, one 8-byte scratch entry per edge of the row ("last":

@@ -1352,8 +1352,9 @@ static int choose_weighted_elig(fo_sampler_t *s, const fo_topology *t, const fo_
  * narrowed row compose with it), then run the uniform kernel (choose_positions, unchanged) or
  * take the last k on the narrowed rows.
  *  - edge-time mode: rows are sorted by time (import), so the eligible edges of time t are the
- *    range [lo, hi) of positions with t - window <= time (<) <= t: two binary searches, and
- *    the narrowed row is that range of real positions;
+ *    range [lo, hi) of positions with t - window <= time (<) <= t: two lower-bound searches
+ *    (search_group: interpolation, a bounded scan, a binary search past it), and the narrowed
+ *    row is that range of real positions;
  *  - node-time mode: rows are in input order, so a filter pass writes the eligible positions of
  *    every frontier row to s->elig and the narrowed row is a range of s->elig; after the
  *    kernel, positions are mapped back through s->elig ("last" first sorts each row's eligible
@@ -1373,72 +1374,162 @@ static inline void time_bounds(const fo_sampler_t *s, int64_t t, int64_t *lo, in
   else *lo = t < INT64_MIN + s->window ? INT64_MIN : t - s->window;
 }
 
-/* Edge-time narrowing, NARROW_GROUP rows at a time: their binary searches advance in lock
- * step, each probe's next midpoint prefetched, so that the dependent cache misses of one row's
- * search overlap with the other rows' (a search over a long row costs log2(deg) misses). */
+/* Edge-time narrowing, NARROW_GROUP rows at a time. Each row's search (the first position
+ * whose time is >= key) is an interpolation search with the slope kept from the first probe
+ * ("slope reuse interpolation", Van Sandt, Chronis and Patel, SIGMOD 2019; interpolation
+ * search: Peterson 1957, O(log log deg) expected probes on evenly spread times): read the
+ * row's first and last times (a row entirely before or after the key ends there), probe at
+ * the key's position interpolated between them, probe again at the first probe's position
+ * moved by (key - its time) x the row's positions per time unit, then step one position at a
+ * time from there (at most NARROW_SCAN steps; past that a binary search of the range still
+ * open, so that a row whose times are not spread evenly costs at most 4 + NARROW_SCAN +
+ * log2(deg) probes). Rows of at most NARROW_LIN edges are counted through. The searches of a
+ * group advance in lock step, stage by stage, each stage's probes prefetched by the stage
+ * before, so that the cache misses of one row's search overlap with the other rows'. The
+ * result is the binary search's lower bound whatever the probes: the same positions. */
 #define NARROW_GROUP 16
+#define NARROW_LIN 8
+#define NARROW_SCAN 16
+
+/* The first position in [l, r) whose time is >= key, or r, by counting (short ranges). */
+static inline int64_t count_below(const int64_t *tm, int64_t l, int64_t r, int64_t key) {
+  int64_t c = l;
+  for (int64_t p = l; p < r; p++) c += tm[p] < key;
+  return c;
+}
+
+/* The first position in [l, r) whose time is >= key, or r: branch-free binary search. */
+static int64_t lower_bound_range(const int64_t *tm, int64_t l, int64_t r, int64_t key) {
+  const int64_t *p = tm + l;
+  int64_t len = r - l;
+  while (len > 1) {
+    const int64_t half = len >> 1;
+    p += p[half - 1] < key ? half : 0;
+    len -= half;
+  }
+  return (p - tm) + (len == 1 && *p < key);
+}
+
+/* The probe p + x clamped to [l, r - 1] (x: a position offset as a double, any value). */
+static inline int64_t clamp_probe(int64_t p, double x, int64_t l, int64_t r) {
+  const double lo = (double)(l - p), hi = (double)(r - 1 - p);
+  x = x > lo ? x : lo; /* NaN cannot occur (finite slope), but a far guess can */
+  x = x < hi ? x : hi;
+  return p + (int64_t)x;
+}
+
 static inline void search_group(const int64_t *const *tm, int64_t *a, int64_t *b, const int64_t *key,
                                 int n) {
-  /* branch-free lower bounds: [p, p + len] holds the answer; halve len, step p past a probe
-   * below the key; a last probe settles len 1 (the textbook search's result). Only the rows
-   * still searching are visited: st[0..na), compacted as rows finish. */
-  struct {
-    const int64_t *p;
-    int64_t len, key;
-    int q;
-  } st[NARROW_GROUP];
-  int na = 0;
+  /* per searching row: [l, r) the positions not yet known to be < key (before l) or >= key
+   * (from r on), p the next probe, sl positions per time unit */
+  int64_t l[NARROW_GROUP], r[NARROW_GROUP], p[NARROW_GROUP];
+  double sl[NARROW_GROUP];
+  int8_t act[NARROW_GROUP];
+  int na = 0, nb = 0;
+  for (int q = 0; q < n; q++)
+    if (b[q] > a[q]) {
+      __builtin_prefetch(&tm[q][a[q]], 0, 0);
+      __builtin_prefetch(&tm[q][b[q] - 1], 0, 0);
+    }
+  /* stage 1: the ends of each row, then the interpolated probe */
   for (int q = 0; q < n; q++) {
-    const int64_t len = b[q] - a[q];
-    if (len > 0) __builtin_prefetch(&tm[q][a[q] + len / 2], 0, 0);
-    if (len > 1) {
-      st[na].p = tm[q] + a[q];
-      st[na].len = len;
-      st[na].key = key[q];
-      st[na++].q = q;
-    } else if (len == 1) {
-      a[q] += tm[q][a[q]] < key[q];
+    const int64_t *t = tm[q], lq = a[q], rq = b[q], k = key[q];
+    if (rq - lq <= NARROW_LIN) {
+      a[q] = count_below(t, lq, rq, k);
+      continue;
+    }
+    const int64_t t0 = t[lq], t1 = t[rq - 1];
+    if (t1 < k) a[q] = rq;       /* the whole row is before the key */
+    else if (t0 >= k) a[q] = lq; /* none of it */
+    else if (rq - lq - 2 <= NARROW_LIN) a[q] = count_below(t, lq + 1, rq - 1, k);
+    else {
+      /* t0 at lq, t1 at rq - 1 (>= key): [lq + 1, rq - 1) open */
+      const double dt = (double)t1 - (double)t0, s = (double)(rq - 1 - lq) / (dt > 1 ? dt : 1);
+      l[q] = lq + 1;
+      r[q] = rq - 1;
+      sl[q] = s;
+      p[q] = clamp_probe(lq, ((double)k - (double)t0) * s, l[q], r[q]);
+      __builtin_prefetch(&t[p[q]], 0, 0);
+      act[na++] = (int8_t)q;
     }
   }
-  while (na) {
-    for (int i = 0; i < na;) {
-      const int64_t *p = st[i].p, half = st[i].len >> 1, len = st[i].len - half;
-      p += p[half] < st[i].key ? half : 0;
-      __builtin_prefetch(p + (len >> 1), 0, 0);
-      if (len > 1) {
-        st[i].p = p;
-        st[i++].len = len;
-      } else {
-        /* len 1: the last probe, read now so that the list stays short */
-        const int q = st[i].q;
-        a[q] = (p - tm[q]) + (*p < st[i].key);
-        st[i] = st[--na];
-      }
+  /* stage 2: the first probe narrows the range; the second is moved from it by the slope */
+  for (int i = 0; i < na; i++) {
+    const int q = act[i];
+    const int64_t *t = tm[q], pq = p[q], v = t[pq], k = key[q];
+    if (v < k) l[q] = pq + 1;
+    else r[q] = pq;
+    if (r[q] - l[q] <= NARROW_LIN) a[q] = count_below(t, l[q], r[q], k);
+    else {
+      p[q] = clamp_probe(pq, ((double)k - (double)v) * sl[q], l[q], r[q]);
+      __builtin_prefetch(&t[p[q]], 0, 0);
+      act[nb++] = (int8_t)q;
+    }
+  }
+  /* stage 3: step from the second probe towards the answer */
+  for (int i = 0; i < nb; i++) {
+    const int q = act[i];
+    const int64_t *t = tm[q], k = key[q], lq = l[q], rq = r[q];
+    int64_t x = p[q];
+    if (t[x] < k) {
+      const int64_t stop = rq - x > NARROW_SCAN ? x + NARROW_SCAN : rq;
+      for (x++; x < stop && t[x] < k; x++) {}
+      a[q] = x < rq && t[x] < k ? lower_bound_range(t, x + 1, rq, k) : x;
+    } else {
+      const int64_t stop = x - lq > NARROW_SCAN ? x - NARROW_SCAN : lq;
+      for (; x > stop && t[x - 1] >= k; x--) {}
+      a[q] = x > lq && t[x - 1] >= k ? lower_bound_range(t, lq, x - 1, k) : x;
     }
   }
 }
 
+/* The search bounds of frontier rows [g0, g0 + n) (s->rows[i - fb]) in the plain case (inclusive,
+ * no window, the trees' times; as time_bounds then): [a, b) the row and key t + 1, or at t =
+ * INT64_MAX the whole row, an empty search. Returns false (no window). */
+static inline bool plain_bounds(const fo_sampler_t *s, const fo_batch_t *fr, int64_t g0, int64_t fb, int n,
+                                int64_t *a, int64_t *b, int64_t *key) {
+  const int64_t *tt = s->tree_time, *bat = fr->batch;
+  const rowspan *rows = s->rows + (g0 - fb);
+  for (int q = 0; q < n; q++) {
+    const int64_t t = tt[bat[g0 + q]], st = rows[q].start, e = st + rows[q].deg;
+    key[q] = t == INT64_MAX ? INT64_MAX : t + 1;
+    a[q] = t == INT64_MAX ? e : st;
+    b[q] = e;
+  }
+  return false;
+}
+
 static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                             int64_t fb, int64_t fe) {
+  const bool plain = !s->strict && s->window < 0 && !s->req_time;
   for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
     const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
     const int64_t *tm[NARROW_GROUP];
     int64_t a[NARROW_GROUP], b[NARROW_GROUP], key[NARROW_GROUP], lo[NARROW_GROUP], end[NARROW_GROUP];
     bool win = false;
-    for (int q = 0; q < n; q++) {
-      const rowspan *r = &s->rows[g0 + q - fb];
-      int64_t hi;
-      tm[q] = row_topo(s, t, r)->time;
-      time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
-      a[q] = r->start;
-      b[q] = r->start + r->deg;
-      if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
-      key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
-      if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
-      win |= lo[q] != INT64_MIN;
-    }
+    if (plain) win = plain_bounds(s, fr, g0, fb, n, a, b, key);
+    else
+      for (int q = 0; q < n; q++) {
+        const rowspan *r = &s->rows[g0 + q - fb];
+        int64_t hi;
+        time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
+        a[q] = r->start;
+        b[q] = r->start + r->deg;
+        if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
+        key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
+        if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
+        win |= lo[q] != INT64_MIN;
+      }
+    if (s->shards)
+      for (int q = 0; q < n; q++) tm[q] = row_topo(s, t, &s->rows[g0 + q - fb])->time;
+    else
+      for (int q = 0; q < n; q++) tm[q] = t->time;
     /* the end of the eligible range: the first position with time > hi */
     search_group(tm, a, b, key, n);
+    if (!win) { /* the range starts at the row */
+      for (int q = 0; q < n; q++) s->rows[g0 + q - fb].deg = a[q] - s->rows[g0 + q - fb].start;
+      continue;
+    }
     for (int q = 0; q < n; q++) {
       const rowspan *r = &s->rows[g0 + q - fb];
       end[q] = a[q];
@@ -1470,55 +1561,196 @@ static int cmp_tpos(const void *x, const void *y) {
 }
 
 /* Node-time narrowing of rows ordered by neighbor node time (import with node times and no
- * edge times) searches through node_time[indices[p]] (each probe checked): for n rows
- * (NARROW_GROUP at most) in lock step, the first position whose neighbor's time is >= key;
- * every step
- * reads each row's probe neighbor (indices[mid], prefetched the step before) and prefetches its
- * node time, then compares, so the two dependent misses of each probe overlap across rows. */
-static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int64_t *a, int64_t *b,
-                           const int64_t *key, int n) {
-  /* as search_group (the rows still searching in st[0..na), [p, p + len] holds the answer),
-   * each probe through indices[] then node_time[]: a pass reads every row's probe neighbor
-   * and prefetches its time, the next compares */
-  struct {
-    int64_t p, len, key, u;
-    const fo_topology *t; /* the row's (its part's over a partitioned dataset) */
-    int q;
-  } st[NARROW_GROUP];
-  int na = 0;
-  for (int q = 0; q < n; q++)
-    if (b[q] > a[q]) {
-      __builtin_prefetch((const char *)tq[q]->indices + (a[q] + (b[q] - a[q]) / 2) * tq[q]->indices_bytes, 0, 0);
-      st[na].t = tq[q];
-      st[na].p = a[q];
-      st[na].len = b[q] - a[q];
-      st[na].key = key[q];
-      st[na++].q = q;
-    }
-  while (na) {
-    for (int i = 0; i < na; i++) {
-      const int64_t p = st[i].p + (st[i].len >> 1);
-      const fo_topology *t = st[i].t;
-      const int64_t u = load_ix(t->indices, t->indices_bytes, p);
-      if (FO_UNLIKELY((uint64_t)u >= (uint64_t)t->n_nodes)) return bad_index(t, p, u);
-      __builtin_prefetch(&nt[u], 0, 0);
-      st[i].u = u;
-    }
-    for (int i = 0; i < na;) {
-      const bool below = nt[st[i].u] < st[i].key;
-      if (st[i].len == 1) {
-        a[st[i].q] = st[i].p + below;
-        st[i] = st[--na];
-        continue;
-      }
-      const int64_t half = st[i].len >> 1;
-      st[i].p += below ? half : 0;
-      st[i].len -= half;
-      __builtin_prefetch((const char *)st[i].t->indices + (st[i].p + (st[i].len >> 1)) * st[i].t->indices_bytes, 0, 0);
-      i++;
+ * edge times): the search of search_group (interpolation from the row's ends, a second probe
+ * by the slope, a bounded scan, a binary search past it) through node_time[indices[p]], each
+ * probe two dependent reads: a stage reads the probes' neighbors (prefetched by the stage
+ * before) and prefetches their times, the next compares, so that both misses of each probe
+ * overlap across the group's rows. A neighbor id out of range fails (after the group). */
+
+/* A neighbor id at position p of indices ix (IB: 4 or 8 bytes, 0: ib at run time). */
+static inline __attribute__((always_inline)) int64_t ix_at(const void *ix, const int IB, int ib, int64_t p) {
+  if (IB == 4 || (IB == 0 && ib == 4)) return ((const int32_t *)ix)[p];
+  return ((const int64_t *)ix)[p];
+}
+
+/* The ids and times a node-time search reads: a row's indices (its part's), node times. */
+typedef struct nt_src {
+  const void *ix;
+  uint64_t n; /* node ids are in [0, n) */
+  int ib;
+} nt_src;
+
+/* node_time[indices[p]]; an id out of range sets *bad (and reads node 0's time) */
+static inline __attribute__((always_inline)) int64_t nbr_time(const nt_src *r, const int IB, const int64_t *nt,
+                                                              int64_t p, bool *bad) {
+  const int64_t u = ix_at(r->ix, IB, r->ib, p);
+  const bool ok = (uint64_t)u < r->n;
+  *bad |= !ok;
+  return nt[ok ? u : 0];
+}
+
+/* As count_below and lower_bound_range, through the neighbors' times. */
+static inline __attribute__((always_inline)) int64_t count_below_nt(const nt_src *r, const int IB, const int64_t *nt,
+                                                                    int64_t l, int64_t e, int64_t key, bool *bad) {
+  int64_t c = l;
+  for (int64_t p = l; p < e; p++) c += nbr_time(r, IB, nt, p, bad) < key;
+  return c;
+}
+
+/* (bad: returned in bit 63 of the result, so that the caller's flag stays in a register) */
+static __attribute__((noinline)) uint64_t lower_bound_range_nt(const nt_src *r, const int64_t *nt, int64_t l,
+                                                               int64_t e, int64_t key) {
+  int64_t p = l, len = e - l;
+  bool bad = false;
+  while (len > 1) {
+    const int64_t half = len >> 1;
+    p += nbr_time(r, 0, nt, p + half - 1, &bad) < key ? half : 0;
+    len -= half;
+  }
+  p += len == 1 && nbr_time(r, 0, nt, p, &bad) < key;
+  return (uint64_t)p | (uint64_t)bad << 63;
+}
+
+/* lower_bound_range_nt's position, its bad flag or-ed into *bad */
+static inline int64_t lb_nt(const nt_src *r, const int64_t *nt, int64_t l, int64_t e, int64_t key, bool *bad) {
+  const uint64_t x = lower_bound_range_nt(r, nt, l, e, key);
+  *bad |= x >> 63;
+  return (int64_t)(x & ~(UINT64_C(1) << 63));
+}
+
+/* The first bad neighbor id of the group's rows s->rows[g0 - fb, + n) (before narrowing: called
+ * when a search saw one). */
+static int bad_in_group(const fo_sampler_t *s, const fo_topology *const *tq, int64_t g0, int64_t fb, int n) {
+  for (int q = 0; q < n; q++) {
+    const rowspan *r = &s->rows[g0 + q - fb];
+    for (int64_t p = r->start; p < r->start + r->deg; p++) {
+      const int64_t u = load_ix(tq[q]->indices, tq[q]->indices_bytes, p);
+      if ((uint64_t)u >= (uint64_t)tq[q]->n_nodes) return bad_index(tq[q], p, u);
     }
   }
-  return FO_OK;
+  return FO_FAIL(FO_EFORMAT, "a neighbor id out of range in a node-time search"); /* not reached */
+}
+
+#define RSQ (ONE ? &one : &rs[q])
+static inline __attribute__((always_inline)) bool search_group_nt_ib(const fo_topology *const *tq, const int64_t *nt,
+                                                                    int64_t *a, int64_t *b, const int64_t *key, int n,
+                                                                    const int IB, const int ONE) {
+  /* ONE: every row of the group in one topology (not partitioned): its fields in registers */
+  nt_src rs[NARROW_GROUP], one = {tq[0]->indices, (uint64_t)tq[0]->n_nodes, tq[0]->indices_bytes};
+  int64_t l[NARROW_GROUP], r[NARROW_GROUP], p[NARROW_GROUP], u0[NARROW_GROUP], u1[NARROW_GROUP];
+  double sl[NARROW_GROUP];
+  int8_t act[NARROW_GROUP];
+  int na = 0, nb = 0;
+  bool bad = false;
+  for (int q = 0; q < n; q++) {
+    const int64_t lq = a[q], rq = b[q];
+    if (!ONE) {
+      RSQ->ix = tq[q]->indices;
+      RSQ->n = (uint64_t)tq[q]->n_nodes;
+      RSQ->ib = tq[q]->indices_bytes;
+    }
+    if (rq > lq) {
+      __builtin_prefetch((const char *)RSQ->ix + lq * (IB ? IB : RSQ->ib), 0, 0);
+      __builtin_prefetch((const char *)RSQ->ix + (rq - 1) * (IB ? IB : RSQ->ib), 0, 0);
+    }
+  }
+  /* stage 1: the neighbors at the row's ends; their times prefetched */
+  for (int q = 0; q < n; q++) {
+    if (b[q] - a[q] <= NARROW_LIN) continue;
+    const int64_t x0 = ix_at(RSQ->ix, IB, RSQ->ib, a[q]), x1 = ix_at(RSQ->ix, IB, RSQ->ib, b[q] - 1);
+    const bool ok = (uint64_t)x0 < RSQ->n && (uint64_t)x1 < RSQ->n;
+    bad |= !ok;
+    u0[q] = ok ? x0 : 0;
+    u1[q] = ok ? x1 : 0;
+    __builtin_prefetch(&nt[u0[q]], 0, 0);
+    __builtin_prefetch(&nt[u1[q]], 0, 0);
+  }
+  /* stage 2: the ends' times, then the interpolated probe (its neighbor prefetched) */
+  for (int q = 0; q < n; q++) {
+    const int64_t lq = a[q], rq = b[q], k = key[q];
+    if (rq - lq <= NARROW_LIN) {
+      a[q] = count_below_nt(RSQ, IB, nt, lq, rq, k, &bad);
+      continue;
+    }
+    const int64_t t0 = nt[u0[q]], t1 = nt[u1[q]];
+    if (t1 < k) a[q] = rq;
+    else if (t0 >= k) a[q] = lq;
+    else if (rq - lq - 2 <= NARROW_LIN) a[q] = count_below_nt(RSQ, IB, nt, lq + 1, rq - 1, k, &bad);
+    else {
+      const double dt = (double)t1 - (double)t0, s = (double)(rq - 1 - lq) / (dt > 1 ? dt : 1);
+      const int64_t pq = clamp_probe(lq, ((double)k - (double)t0) * s, lq + 1, rq - 1);
+      l[q] = lq + 1;
+      r[q] = rq - 1;
+      sl[q] = s;
+      p[q] = pq;
+      __builtin_prefetch((const char *)RSQ->ix + pq * (IB ? IB : RSQ->ib), 0, 0);
+      act[na++] = (int8_t)q;
+    }
+  }
+  /* stage 3: the probes' neighbors; their times prefetched */
+  for (int i = 0; i < na; i++) {
+    const int q = act[i];
+    const int64_t x = ix_at(RSQ->ix, IB, RSQ->ib, p[q]);
+    const bool ok = (uint64_t)x < RSQ->n;
+    bad |= !ok;
+    u0[q] = ok ? x : 0;
+    __builtin_prefetch(&nt[u0[q]], 0, 0);
+  }
+  /* stage 4: the first probe narrows the range; the second is moved from it by the slope */
+  for (int i = 0; i < na; i++) {
+    const int q = act[i];
+    const int64_t pq = p[q], v = nt[u0[q]], k = key[q];
+    int64_t lq = l[q], rq = r[q];
+    if (v < k) lq = pq + 1;
+    else rq = pq;
+    if (rq - lq <= NARROW_LIN) a[q] = count_below_nt(RSQ, IB, nt, lq, rq, k, &bad);
+    else {
+      const int64_t np = clamp_probe(pq, ((double)k - (double)v) * sl[q], lq, rq);
+      l[q] = lq;
+      r[q] = rq;
+      p[q] = np;
+      __builtin_prefetch((const char *)RSQ->ix + np * (IB ? IB : RSQ->ib), 0, 0);
+      act[nb++] = (int8_t)q;
+    }
+  }
+  /* stage 5: the second probes' neighbors; their times prefetched */
+  for (int i = 0; i < nb; i++) {
+    const int q = act[i];
+    const int64_t x = ix_at(RSQ->ix, IB, RSQ->ib, p[q]);
+    const bool ok = (uint64_t)x < RSQ->n;
+    bad |= !ok;
+    u0[q] = ok ? x : 0;
+    __builtin_prefetch(&nt[u0[q]], 0, 0);
+  }
+  /* stage 6: step from the second probe towards the answer */
+  for (int i = 0; i < nb; i++) {
+    const int q = act[i];
+    const nt_src *rq_ = RSQ;
+    const int64_t k = key[q], lq = l[q], rq = r[q];
+    int64_t x = p[q];
+    if (nt[u0[q]] < k) {
+      const int64_t stop = rq - x > NARROW_SCAN ? x + NARROW_SCAN : rq;
+      for (x++; x < stop && nbr_time(rq_, IB, nt, x, &bad) < k; x++) {}
+      a[q] = x < rq && nbr_time(rq_, IB, nt, x, &bad) < k ? lb_nt(rq_, nt, x + 1, rq, k, &bad) : x;
+    } else {
+      const int64_t stop = x - lq > NARROW_SCAN ? x - NARROW_SCAN : lq;
+      for (; x > stop && nbr_time(rq_, IB, nt, x - 1, &bad) >= k; x--) {}
+      a[q] = x > lq && nbr_time(rq_, IB, nt, x - 1, &bad) >= k ? lb_nt(rq_, nt, lq, x - 1, k, &bad) : x;
+    }
+  }
+  return bad;
+}
+#undef RSQ
+
+/* true: a neighbor id out of range was read (the caller reports it: bad_in_group) */
+static bool search_group_nt(const fo_topology *const *tq, const int64_t *nt, int64_t *a, int64_t *b,
+                            const int64_t *key, int n) {
+  bool one = n > 0;
+  for (int q = 1; q < n; q++) one &= tq[q] == tq[0];
+  /* one topology (not partitioned), by index width; else each row's own, width read per row */
+  if (one && tq[0]->indices_bytes == 4) return search_group_nt_ib(tq, nt, a, b, key, n, 4, 1);
+  if (one && tq[0]->indices_bytes == 8) return search_group_nt_ib(tq, nt, a, b, key, n, 8, 1);
+  return n ? search_group_nt_ib(tq, nt, a, b, key, n, 0, 0) : false;
 }
 
 /* Node-time narrowing of rows ordered by neighbor node time, NARROW_GROUP rows at a time (as
@@ -1526,25 +1758,31 @@ static int search_group_nt(const fo_topology *const *tq, const int64_t *nt, int6
  * window its start (first neighbor time >= lo). */
 static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                                    int64_t fb, int64_t fe, const int64_t *nt) {
-  int rc;
+  const bool plain = !s->strict && s->window < 0 && !s->req_time;
   for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
     const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
     const fo_topology *tq[NARROW_GROUP];
     int64_t a[NARROW_GROUP], b[NARROW_GROUP], key[NARROW_GROUP], lo[NARROW_GROUP], end[NARROW_GROUP];
     bool win = false;
-    for (int q = 0; q < n; q++) {
-      const rowspan *r = &s->rows[g0 + q - fb];
-      int64_t hi;
-      tq[q] = row_topo(s, t, r);
-      time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
-      a[q] = r->start;
-      b[q] = r->start + r->deg;
-      if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
-      key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
-      if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
-      win |= lo[q] != INT64_MIN;
+    if (plain) win = plain_bounds(s, fr, g0, fb, n, a, b, key);
+    else
+      for (int q = 0; q < n; q++) {
+        const rowspan *r = &s->rows[g0 + q - fb];
+        int64_t hi;
+        time_bounds(s, tree_time_of(s, fr, g0 + q), &lo[q], &hi);
+        a[q] = r->start;
+        b[q] = r->start + r->deg;
+        if (lo[q] > hi) b[q] = a[q]; /* nothing eligible: an empty search */
+        key[q] = hi == INT64_MAX ? INT64_MAX : hi + 1;
+        if (hi == INT64_MAX) a[q] = b[q]; /* everything up to the row's end */
+        win |= lo[q] != INT64_MIN;
+      }
+    for (int q = 0; q < n; q++) tq[q] = row_topo(s, t, &s->rows[g0 + q - fb]);
+    if (search_group_nt(tq, nt, a, b, key, n)) return bad_in_group(s, tq, g0, fb, n);
+    if (!win) { /* the range starts at the row */
+      for (int q = 0; q < n; q++) s->rows[g0 + q - fb].deg = a[q] - s->rows[g0 + q - fb].start;
+      continue;
     }
-    if ((rc = search_group_nt(tq, nt, a, b, key, n)) != FO_OK) return rc;
     for (int q = 0; q < n; q++) {
       const rowspan *r = &s->rows[g0 + q - fb];
       end[q] = a[q];
@@ -1553,7 +1791,7 @@ static int narrow_node_time_sorted(fo_sampler_t *s, const fo_topology *t, const 
       key[q] = lo[q];
       if (lo[q] == INT64_MIN) b[q] = a[q]; /* no window: the range starts at the row */
     }
-    if (win && (rc = search_group_nt(tq, nt, a, b, key, n)) != FO_OK) return rc;
+    if (win && search_group_nt(tq, nt, a, b, key, n)) return bad_in_group(s, tq, g0, fb, n);
     for (int q = 0; q < n; q++) {
       rowspan *r = &s->rows[g0 + q - fb];
       const int64_t start = lo[q] == INT64_MIN ? r->start : a[q];

@@ -424,6 +424,171 @@ static void test_eligibility_boundaries(void **state) {
     }
 }
 
+/* The narrowing over rows of any time distribution: hubs of 1 to 3000 edges whose times are
+ * spread evenly, skewed (powers of two, cubes), clustered at both ends of int64, all equal,
+ * mostly equal with outliers, or INT64_MIN / 0 / INT64_MAX; seed times at, just below and just
+ * above edge times and at the int64 extremes; inclusive, strict and windows; edge and node
+ * time (rows ordered by neighbor time). fanout -1 samples every eligible edge, so each tree's
+ * edges must be exactly the row's eligible ones (count, and each edge's time in bounds). The
+ * interpolation search's every path (the short rows, its scan either way, the binary search
+ * past the scan) gives the lower bound whatever the probes. */
+static int64_t dist_time(int dist, int64_t j, int64_t deg, uint64_t *st) {
+  const uint64_t r = fot_rand(st);
+  switch (dist) {
+  case 0: return (int64_t)(r % 1000);                                    /* even, ties */
+  case 1: return 5;                                                      /* all equal */
+  case 2: return (int64_t)1 << (r % 62);                                 /* powers of two */
+  case 3: return r % 2 ? (int64_t)(r % 100) : INT64_MAX - (int64_t)(r % 100); /* two clusters */
+  case 4: return r % 3 == 0 ? INT64_MIN : r % 3 == 1 ? 0 : INT64_MAX;     /* the extremes */
+  case 5: return j * 7;                                                  /* exactly even */
+  case 6: return j * j * j;                                              /* cubes */
+  default: return r % 100 ? 0 : (int64_t)1000000000000 + (int64_t)(r % (uint64_t)(deg + 1)); /* outliers */
+  }
+}
+
+static void test_narrow_any_times(void **state) {
+  (void)state;
+  static const int64_t degs[] = {1, 2, 8, 9, 10, 11, 12, 40, 300, 3000};
+  enum { H = sizeof degs / sizeof degs[0], TPH = 40, NS = H * TPH };
+  int64_t m = 0;
+  for (int h = 0; h < H; h++) m += degs[h];
+  const int64_t n = H + m; /* hubs 0..H-1, then one leaf per edge */
+  int64_t *src = malloc((size_t)m * 8), *dst = malloc((size_t)m * 8), *et = malloc((size_t)m * 8);
+  int64_t *nt = malloc((size_t)n * 8), *lt = malloc((size_t)n * 8), *first = malloc((size_t)H * 8);
+  int64_t seeds[NS], times[NS], cnt[NS];
+  const int32_t f[] = {-1};
+  const int64_t windows[] = {-1, 0, 3, (int64_t)1 << 40};
+  fo_batch_t *b;
+  uint64_t st = fot_seed(23);
+  fot_note_seed(st);
+  assert_fo_ok(fo_batch_create(&b));
+  for (int dist = 0; dist < 8; dist++)
+    for (int at = 0; at < 2; at++) {
+      tds g;
+      int64_t e = 0;
+      for (int h = 0; h < H; h++) {
+        first[h] = e;
+        nt[h] = 0;
+        for (int64_t j = 0; j < degs[h]; j++, e++) {
+          src[e] = H + e;
+          dst[e] = h;
+          et[e] = dist_time(dist, j, degs[h], &st);
+          nt[H + e] = lt[H + e] = et[e]; /* the leaf's time: its edge's or its node's */
+        }
+      }
+      tds_make(&g, src, dst, m, at ? NULL : et, at ? nt : NULL, n, false);
+      if (at) {
+        fo_topology top;
+        assert_fo_ok(fo_dataset_topology(g.d, FO_EDGE_DIR_IN, &top));
+        assert_true(top.rows_by_node_time);
+      }
+      for (int h = 0, k = 0; h < H; h++)
+        for (int i = 0; i < TPH; i++, k++) {
+          const uint64_t r = fot_rand(&st);
+          seeds[k] = h;
+          if (i < 4) times[k] = i == 0 ? INT64_MIN : i == 1 ? INT64_MAX : i == 2 ? INT64_MIN + 1 : INT64_MAX - 1;
+          else if (i < 6) times[k] = (int64_t)fot_rand(&st);
+          else {
+            const int64_t x = et[first[h] + (int64_t)(r % (uint64_t)degs[h])], d = (int64_t)(r >> 40) % 3 - 1;
+            times[k] = (d < 0 && x == INT64_MIN) || (d > 0 && x == INT64_MAX) ? x : x + d;
+          }
+        }
+      for (int strict = 0; strict < 2; strict++)
+        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+          fo_sampler_t *s = tsampler(g.d, f, 1, FO_TEMPORAL_UNIFORM, at ? FO_TIME_ATTR_NODE : FO_TIME_ATTR_EDGE,
+                                     strict, windows[w], false, NULL);
+          assert_fo_ok(fo_sampler_sample_at(s, 0, seeds, times, NS, 0, 0, b));
+          memset(cnt, 0, sizeof cnt);
+          for (int64_t x = 0; x < b->n_edges; x++) {
+            const int64_t i = b->col[x], u = b->node[b->row[x]], t = times[i];
+            const int64_t hi = strict && t > INT64_MIN ? t - 1 : t; /* strict at INT64_MIN: nothing (below) */
+            const int64_t lo = windows[w] < 0 || t < INT64_MIN + windows[w] ? INT64_MIN : t - windows[w];
+            assert_true(i >= 0 && i < NS && u >= H && u < n);
+            if (lt[u] > hi || lt[u] < lo || (strict && t == INT64_MIN))
+              fail_msg("dist %d mode %d strict %d window %lld: seed %lld at %lld got a leaf at %lld", dist,
+                       at, strict, (long long)windows[w], (long long)seeds[i], (long long)t, (long long)lt[u]);
+            cnt[i]++;
+          }
+          for (int64_t i = 0; i < NS; i++) {
+            const int h = (int)seeds[i];
+            const int64_t t = times[i], hi = strict && t > INT64_MIN ? t - 1 : t;
+            const int64_t lo = windows[w] < 0 || t < INT64_MIN + windows[w] ? INT64_MIN : t - windows[w];
+            int64_t want = 0;
+            for (int64_t j = first[h]; j < first[h] + degs[h]; j++)
+              want += !(strict && t == INT64_MIN) && et[j] >= lo && et[j] <= hi;
+            if (cnt[i] != want)
+              fail_msg("dist %d mode %d strict %d window %lld: hub %d (%lld edges) at %lld: %lld edges, "
+                       "expected %lld", dist, at, strict, (long long)windows[w], h, (long long)degs[h],
+                       (long long)t, (long long)cnt[i], (long long)want);
+          }
+          fo_sampler_destroy(s);
+        }
+      tds_free(&g);
+    }
+  fo_batch_destroy(b);
+  free(src);
+  free(dst);
+  free(et);
+  free(nt);
+  free(lt);
+  free(first);
+}
+
+/* A neighbor id out of range met by the node-time search (the rows ordered by neighbor time)
+ * fails with the array, position and value, in a long row (the search's end read) and a short
+ * one (counted through). */
+static void test_node_time_bad_index(void **state) {
+  (void)state;
+  for (int longrow = 0; longrow < 2; longrow++) {
+    const int64_t k = longrow ? 40 : 5;
+    int64_t src[40], dst[40], nt[41];
+    const int32_t f[] = {-1};
+    const int64_t seed = 0, t = 1000, tnone = -1;
+    tds g;
+    fo_batch_t *b;
+    nt[0] = 0;
+    for (int64_t j = 0; j < k; j++) {
+      src[j] = j + 1;
+      dst[j] = 0;
+      nt[j + 1] = 10 * j;
+    }
+    tds_make(&g, src, dst, k, NULL, nt, k + 1, false);
+    fo_dataset_close(g.d);
+    {
+      /* csc_indices[0] (the hub's row starts the array) := 1000 */
+      char *p = fot_path(g.dir, "csc_indices.npy"), hdr[256];
+      FILE *fp = fopen(p, "r+b");
+      size_t n;
+      long off;
+      assert_non_null(fp);
+      n = fread(hdr, 1, sizeof hdr, fp);
+      assert_true(n > 10);
+      off = (long)(memchr(hdr, '\n', n) ? (char *)memchr(hdr, '\n', n) - hdr + 1 : 0);
+      assert_true(off > 0);
+      fseek(fp, off, SEEK_SET);
+      if (strstr(hdr, "<i4")) {
+        const int32_t v = 1000;
+        assert_int_equal(fwrite(&v, 4, 1, fp), 1);
+      } else {
+        const int64_t v = 1000;
+        assert_int_equal(fwrite(&v, 8, 1, fp), 1);
+      }
+      fclose(fp);
+      free(p);
+    }
+    assert_fo_ok(fo_dataset_open(g.dir, NULL, &g.d));
+    fo_sampler_t *s = tsampler(g.d, f, 1, FO_TEMPORAL_UNIFORM, FO_TIME_ATTR_NODE, false, -1, false, NULL);
+    assert_fo_ok(fo_batch_create(&b));
+    /* t 1000: every edge eligible; t -1: none (only the search reads the bad id) */
+    for (int c = 0; c < 2; c++)
+      assert_fo_error(fo_sampler_sample_at(s, 0, &seed, c ? &tnone : &t, 1, 0, 0, b), FO_EFORMAT,
+                      "csc_indices[0] = 1000 is not a node id in [0, ");
+    fo_batch_destroy(b);
+    fo_sampler_destroy(s);
+    tds_free(&g);
+  }
+}
+
 static void test_last_is_most_recent(void **state) {
   (void)state;
   /* edge mode: times 5, 1, 9, 3, 9, 7 (ties 9, 9 in input order: leaves 3 then 5) */
@@ -1174,6 +1339,8 @@ int main(void) {
       cmocka_unit_test(test_mtx_values_as_weights),
       cmocka_unit_test(test_eligibility_boundaries),
       cmocka_unit_test(test_last_is_most_recent),
+      cmocka_unit_test(test_narrow_any_times),
+      cmocka_unit_test(test_node_time_bad_index),
       cmocka_unit_test(test_against_reference),
       cmocka_unit_test(test_no_future_random),
       cmocka_unit_test(test_uniform_among_eligible),
