@@ -442,9 +442,12 @@ int fo__writer_add_i64(fo__writer *w, const char *name, int width, const int64_t
   XXH64_state_t *st;
   char *path = NULL;
   int rc = FO_OK, fd;
+  /* the conversion buffer holds min(n, CHUNK_ELEMS) values: a small array does not allocate
+   * (and, under ASan, map, poison and unmap) 512 KiB */
+  const int64_t chunk = n < 1 ? 1 : n < CHUNK_ELEMS ? n : CHUNK_ELEMS;
   if (width == 8) return fo__writer_add(w, name, "<i8", 1, &n, data);
   if (width != 4) return FO_FAIL(FO_EINTERNAL, "array '%s': width %d", name, width);
-  if (!(buf = malloc(CHUNK_ELEMS * sizeof *buf))) return FO_FAIL(FO_ENOMEM, "array '%s'", name);
+  if (!(buf = malloc((size_t)chunk * sizeof *buf))) return FO_FAIL(FO_ENOMEM, "array '%s'", name);
   if (!(st = XXH64_createState())) {
     free(buf);
     return FO_FAIL(FO_ENOMEM, "array '%s'", name);
@@ -452,8 +455,8 @@ int fo__writer_add_i64(fo__writer *w, const char *name, int width, const int64_t
   XXH64_reset(st, 0);
   fd = open_array(w, name, "<i4", 1, &n, &path, &rc);
   if (fd < 0) goto out;
-  for (int64_t i = 0; i < n && rc == FO_OK; i += CHUNK_ELEMS) {
-    int64_t k = n - i < CHUNK_ELEMS ? n - i : CHUNK_ELEMS;
+  for (int64_t i = 0; i < n && rc == FO_OK; i += chunk) {
+    int64_t k = n - i < chunk ? n - i : chunk;
     if (writer_cancelled(w)) {
       rc = FO_FAIL(FO_ECANCELED, "interrupted while writing '%s'", name);
       break;

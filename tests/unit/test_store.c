@@ -1197,6 +1197,48 @@ static void numpy_reads_arrays(void **state) {
   fot_rmtree(tmp);
 }
 
+/* fo__writer_add_i64 with width 4 converts through a buffer of min(n, 2^17) values: arrays of
+ * 0, 3 and 2^17 + 5 values (two chunks, the second short) come out exact, and a value out of
+ * int32 range in the second chunk is FO_ERANGE naming its position. */
+static void writer_i64_chunks(void **state) {
+  const int64_t ns[3] = {0, 3, ((int64_t)1 << 17) + 5};
+  const char *names[3] = {"a", "b", "c"};
+  char *tmp = fot_tmpdir(), *out = fot_path(tmp, "w");
+  int64_t *v = malloc((size_t)ns[2] * sizeof *v);
+  fo__writer *w;
+  (void)state;
+  assert_non_null(v);
+  for (int64_t i = 0; i < ns[2]; i++) v[i] = i * 7 - 3;
+  assert_fo_ok(fo__writer_begin(out, false, &w));
+  for (int k = 0; k < 3; k++) assert_fo_ok(fo__writer_add_i64(w, names[k], 4, v, ns[k]));
+  assert_fo_ok(fo__writer_commit(w));
+  for (int k = 0; k < 3; k++) {
+    char hdr[256], file[16];
+    size_t hl = fo__npy_format(hdr, sizeof hdr, "<i4", 1, &ns[k]), len;
+    char *path, *b;
+    snprintf(file, sizeof file, "%s.npy", names[k]);
+    path = fot_path(out, file);
+    b = fot_read_file(path, &len);
+    assert_int_equal(len, hl + (size_t)ns[k] * 4);
+    assert_memory_equal(b, hdr, hl);
+    for (int64_t i = 0; i < ns[k]; i++) {
+      int32_t x;
+      memcpy(&x, b + hl + i * 4, 4);
+      if (x != (int32_t)(i * 7 - 3)) fail_msg("%s[%lld] = %d", names[k], (long long)i, (int)x);
+    }
+    free(b);
+    free(path);
+  }
+  v[((int64_t)1 << 17) + 2] = (int64_t)INT32_MAX + 1;
+  assert_fo_ok(fo__writer_begin(out, true, &w));
+  assert_int_equal(fo__writer_add_i64(w, "c", 4, v, ns[2]), FO_ERANGE);
+  assert_non_null(strstr(fo_last_error(), "array 'c': value 2147483648 at 131074 does not fit in int32"));
+  fo__writer_abort(w);
+  free(v);
+  free(out);
+  fot_rmtree(tmp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(open_good_datasets),
@@ -1222,6 +1264,7 @@ int main(void) {
       cmocka_unit_test(degree_stats),
       cmocka_unit_test(hugepage_same_contents),
       cmocka_unit_test(numpy_reads_arrays),
+      cmocka_unit_test(writer_i64_chunks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
