@@ -86,7 +86,24 @@ static int split_anchors(const fo_dataset_t *d, const char *arg, const char *sup
   else ret = split_anchor_type(d, sup, &t);
   free(type);
   if (ret) return ret;
-  if ((rc = fo_dataset_split(fo_dataset_node_data(d, t), name, &ids, n)) != FO_OK) return cli_fail(rc);
+  if ((rc = fo_dataset_split(fo_dataset_node_data(d, t), name, &ids, n)) != FO_OK) {
+    /* name the option and the anchor type: the dataset's message names neither */
+    char msg[1100];
+    snprintf(msg, sizeof msg, "--anchors-split %s: node type '%s': %s", arg,
+             fo_dataset_node_type_name(d, t), fo_last_error());
+    return cli_fail(fo_set_error(rc, msg));
+  }
+  for (int64_t i = 0; i < *n; i++) {
+    const int64_t nt = fo_dataset_num_nodes(fo_dataset_node_data(d, t));
+    if (ids[i] < 0 || ids[i] >= nt) { /* a damaged split: say so, not "your anchor is wrong" */
+      char msg[600];
+      snprintf(msg, sizeof msg, "--anchors-split %s: entry %lld of the stored split is %lld, not a "
+               "node id of type '%s' in [0, %lld) (a damaged dataset? fanout verify %s)", arg,
+               (long long)i, (long long)ids[i], fo_dataset_node_type_name(d, t), (long long)nt,
+               fo_dataset_path(d));
+      return cli_fail(fo_set_error(FO_EFORMAT, msg));
+    }
+  }
   if (!(*out = malloc((size_t)(*n + 1) * sizeof **out))) return cli_fail(fo_set_error(FO_ENOMEM, "--anchors-split"));
   memcpy(*out, ids, (size_t)*n * sizeof **out);
   return CLI_OK;

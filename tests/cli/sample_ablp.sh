@@ -80,3 +80,9 @@ echo "== --anchors-split: the anchor type from --supervision; a --supervision th
 "$FANOUT" bench ds2 --fanout 1 --anchors-split train --supervision likes --digest --json | grep -o '"anchors": [0-9]*'
 fo bench ds2 --fanout 1 --anchors-split train --supervision nope
 fo bench ds2 --fanout 1 --anchors-split train --supervision dislikes
+fo bench ds2 --fanout 1 --anchors-split item:train
+fo bench ds2 --fanout 1 --anchors-split val
+echo "== --anchors-split over a damaged copy (split entry overwritten with 77)"
+cp -r ds2 ds2bad
+/usr/bin/python3 -c 'import numpy as np; a = np.load("ds2bad/n0.split.train.npy"); a[1] = 77; np.save("ds2bad/n0.split.train.npy", a)'
+fo bench ds2bad --fanout 1 --anchors-split train
