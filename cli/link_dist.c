@@ -116,6 +116,7 @@ int cli_bench_link_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
     fo_dataset_close(d);
     MPI_Finalize();
     free(et_name);
+    free(ei);
     return ret;
   }
   fo_dist_loader_opts_init(&dlo);
