@@ -20,25 +20,15 @@
 
 /* --anchors: LIST or @FILE (whitespace and newlines as commas) into a new array. */
 static int read_anchors(const char *arg, int64_t **out, int64_t *n) {
-  char *text = NULL;
+  char *text = NULL, opt[300];
   int ret;
+  snprintf(opt, sizeof opt, "--anchors");
   if (arg[0] == '@') {
-    FILE *f = fopen(arg + 1, "rb");
-    long len;
-    if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-        !(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len) {
-      if (f) fclose(f);
-      free(text);
-      return cli_usage_error("bench", "--anchors %s: cannot read the file", arg);
-    }
-    fclose(f);
-    text[len] = '\0';
-    while (len > 0 && strchr(" \t\r\n,", text[len - 1])) text[--len] = '\0';
-    for (long i = 0; i < len; i++)
-      if (strchr(" \t\r\n", text[i])) text[i] = ',';
+    if ((ret = cli_read_list_file("bench", "--anchors", arg + 1, "anchors", &text))) return ret;
+    snprintf(opt, sizeof opt, "--anchors %.280s", arg);
     arg = text;
   }
-  ret = cli_i64_list("bench", "--anchors", arg, out, n);
+  ret = cli_i64_list("bench", opt, arg, out, n);
   free(text);
   return ret;
 }
@@ -61,6 +51,20 @@ static int split_anchor_type(const fo_dataset_t *d, const char *sup, int32_t *ou
     if (found != ty.src_type) n++;
     found = ty.src_type;
   }
+  if (n == 0 && sup) {
+    /* name the real problem: --supervision is not a positive labels-only type */
+    char list[512] = "";
+    size_t len = 0;
+    for (int32_t i = 0; i < fo_dataset_num_label_edge_types(d) && len < sizeof list; i++) {
+      fo_edge_type ty;
+      fo_dataset_label_edge_type(d, i, &ty);
+      if (ty.label != FO_LABEL_POSITIVE) continue;
+      len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", ty.name);
+    }
+    return cli_usage_error("bench", "--anchors-split: --supervision '%s' is not a positive "
+                           "labels-only edge type of '%s' (positive labels-only edge types: %s)",
+                           sup, fo_dataset_path(d), len ? list : "none");
+  }
   if (n != 1)
     return cli_usage_error("bench", "--anchors-split: cannot tell the anchor node type from the "
                            "supervision edge types of '%s' (%d candidates): give TYPE:NAME",
@@ -82,7 +86,24 @@ static int split_anchors(const fo_dataset_t *d, const char *arg, const char *sup
   else ret = split_anchor_type(d, sup, &t);
   free(type);
   if (ret) return ret;
-  if ((rc = fo_dataset_split(fo_dataset_node_data(d, t), name, &ids, n)) != FO_OK) return cli_fail(rc);
+  if ((rc = fo_dataset_split(fo_dataset_node_data(d, t), name, &ids, n)) != FO_OK) {
+    /* name the option and the anchor type: the dataset's message names neither */
+    char msg[1100];
+    snprintf(msg, sizeof msg, "--anchors-split %s: node type '%s': %s", arg,
+             fo_dataset_node_type_name(d, t), fo_last_error());
+    return cli_fail(fo_set_error(rc, msg));
+  }
+  for (int64_t i = 0; i < *n; i++) {
+    const int64_t nt = fo_dataset_num_nodes(fo_dataset_node_data(d, t));
+    if (ids[i] < 0 || ids[i] >= nt) { /* a damaged split: say so, not "your anchor is wrong" */
+      char msg[600];
+      snprintf(msg, sizeof msg, "--anchors-split %s: entry %lld of the stored split is %lld, not a "
+               "node id of type '%s' in [0, %lld) (a damaged dataset? fanout verify %s)", arg,
+               (long long)i, (long long)ids[i], fo_dataset_node_type_name(d, t), (long long)nt,
+               fo_dataset_path(d));
+      return cli_fail(fo_set_error(FO_EFORMAT, msg));
+    }
+  }
   if (!(*out = malloc((size_t)(*n + 1) * sizeof **out))) return cli_fail(fo_set_error(FO_ENOMEM, "--anchors-split"));
   memcpy(*out, ids, (size_t)*n * sizeof **out);
   return CLI_OK;
@@ -282,8 +303,8 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   if ((ret = cli_fanouts_resolve("bench", d, fanouts, &o.ablp.sampler)) ||
       (ab->split && (ret = split_anchors(d, ab->split, o.ablp.supervision_edge_type, &anchors,
                                          &n_anchors)))) {
+    fo_dist_finalize(dd); /* before closing d: the server thread reads it until then */
     fo_dataset_close(d);
-    fo_dist_finalize(dd);
     MPI_Finalize();
     free(anchors);
     return ret;

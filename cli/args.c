@@ -136,6 +136,35 @@ int cli_i32_list(const char *cmd, const char *opt, const char *s, int32_t **out,
   return 0;
 }
 
+int cli_read_list_file(const char *cmd, const char *opt, const char *path, const char *what,
+                       char **out) {
+  FILE *f = fopen(path, "rb");
+  char *text = NULL;
+  long len;
+  *out = NULL;
+  if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+      !(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len) {
+    if (f) fclose(f);
+    free(text);
+    return cli_usage_error(cmd, "%s @%s: cannot read the file", opt, path);
+  }
+  fclose(f);
+  text[len] = '\0';
+  if (memchr(text, '\0', (size_t)len)) {
+    free(text);
+    return cli_usage_error(cmd, "%s @%s: not a text file (it holds a NUL byte)", opt, path);
+  }
+  while (len > 0 && strchr(" \t\r\n,", text[len - 1])) text[--len] = '\0';
+  for (long i = 0; i < len; i++)
+    if (strchr(" \t\r\n", text[i])) text[i] = ',';
+  if (len == 0) {
+    free(text);
+    return cli_usage_error(cmd, "%s @%s: the file holds no %s", opt, path, what);
+  }
+  *out = text;
+  return 0;
+}
+
 int cli_edge_dir(const char *cmd, const char *s, fo_edge_dir *out) {
   if (!strcmp(s, "in")) *out = FO_EDGE_DIR_IN;
   else if (!strcmp(s, "out")) *out = FO_EDGE_DIR_OUT;

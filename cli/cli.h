@@ -35,6 +35,11 @@ int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
 /* Comma-separated int lists, e.g. "15,10,5"; *out is malloc'ed. */
 int cli_i32_list(const char *cmd, const char *opt, const char *s, int32_t **out, int32_t *n);
 int cli_i64_list(const char *cmd, const char *opt, const char *s, int64_t **out, int64_t *n);
+/* @FILE of a list option (--anchors, --edge-seeds): the text of `path` with whitespace and
+ * newlines as commas, malloc'ed into *out. Usage errors name `opt` and the file: unreadable,
+ * empty (no `what`), or not text (a NUL byte). */
+int cli_read_list_file(const char *cmd, const char *opt, const char *path, const char *what,
+                       char **out);
 int cli_edge_dir(const char *cmd, const char *s, fo_edge_dir *out);
 int cli_load_mode(const char *cmd, const char *s, fo_load_mode *out);
 
@@ -93,7 +98,9 @@ int cli_node_type(const fo_dataset_t *d, const char *opt, const char *type, int3
 
 /* link.c: --edge-seeds SRC-DST,... into new arrays; --neg binary:R|triplet:K; the link keys of
  * a batch (", \"edge_label_index\": ..." up to, not including, the closing brace). */
-int cli_edge_pairs(const char *cmd, const char *arg, int64_t **src, int64_t **dst, int64_t *n);
+/* `opt` names the option in messages (e.g. "--edge-seeds" or "--edge-seeds @FILE"). */
+int cli_edge_pairs(const char *cmd, const char *opt, const char *arg, int64_t **src, int64_t **dst,
+                   int64_t *n);
 int cli_neg_arg(const char *cmd, const char *arg, fo_neg_mode *mode, double *amount);
 void cli_print_link(const fo_dataset_t *d, const fo_link_batch_t *lb);
 /* `fanout bench DIR --edge-seeds-split [ET:]NAME`: the link loader over a stored edge split

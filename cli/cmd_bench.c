@@ -57,6 +57,8 @@ static void help(void) {
          "                       --exclude-seed-edges as for sample; with --dist the\n"
          "                       distributed link loader (same digest as one process)\n"
          "  --edge-seeds S-D,...|@FILE  link prediction: these seed edges instead of a split\n"
+         "                       (@FILE: the same S-D items in a text file, separated by\n"
+         "                       commas, spaces or newlines; also for --anchors)\n"
          "  --anchors A,...|@FILE  anchor-based link prediction: the ABLP loader over these\n"
          "                       anchors (caller's thread; --batch-size counts anchors); with\n"
          "                       --supervision ET, --negative-type ET, --no-hard-negatives,\n"
@@ -434,8 +436,8 @@ static int bench_dist(const char *path, const fo_loader_opts *lo_in, const fo_da
     if ((ret = cli_fanouts_resolve("bench", d, fanouts, &lo_typed.sampler)) ||
         (ret = cli_node_type(d, in_type && lo_typed.split ? "--split" : "--input-type", in_type,
                              &seed_type))) {
+      fo_dist_finalize(dd); /* before closing d: the server thread reads it until then */
       fo_dataset_close(d);
-      fo_dist_finalize(dd);
       MPI_Finalize();
       return ret;
     }

@@ -237,7 +237,7 @@ int cmd_sample(int argc, char **argv) {
       free(esrc);
       free(edst);
       esrc = edst = NULL;
-      if ((ret = cli_edge_pairs("sample", optarg, &esrc, &edst, &n_eseeds))) goto out;
+      if ((ret = cli_edge_pairs("sample", "--edge-seeds", optarg, &esrc, &edst, &n_eseeds))) goto out;
       link = true;
       break;
     case OPT_EDGE_TYPE:

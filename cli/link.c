@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_edge_pairs(const char *cmd, const char *arg, int64_t **src, int64_t **dst, int64_t *n) {
+int cli_edge_pairs(const char *cmd, const char *opt, const char *arg, int64_t **src, int64_t **dst,
+                   int64_t *n) {
   int64_t cap = 16, k = 0;
   const char *p = arg;
   int64_t *s = malloc((size_t)cap * sizeof *s), *d = malloc((size_t)cap * sizeof *d);
@@ -46,8 +47,8 @@ int cli_edge_pairs(const char *cmd, const char *arg, int64_t **src, int64_t **ds
   bad:
     free(s);
     free(d);
-    return cli_usage_error(cmd, "--edge-seeds: '%.*s' is not a pair SRC-DST of node ids (give "
-                           "SRC-DST,SRC-DST,...)", (int)len, p);
+    return cli_usage_error(cmd, "%s: '%.*s' is not a pair SRC-DST of node ids (give "
+                           "SRC-DST,SRC-DST,...)", opt, (int)len, p);
   }
   *src = s;
   *dst = d;
@@ -102,28 +103,18 @@ void cli_print_link(const fo_dataset_t *d, const fo_link_batch_t *lb) {
 
 int cli_link_seed_edges(const char *cmd, const char *edges, fo_link_loader_opts *o, int64_t **ei) {
   int64_t *src = NULL, *dst = NULL, n = 0;
-  char *text = NULL;
+  char *text = NULL, opt[300];
   int ret;
   *ei = NULL;
   if (!edges) return CLI_OK;
+  snprintf(opt, sizeof opt, "--edge-seeds");
   if (edges[0] == '@') {
     /* @FILE: the list read from FILE (whitespace and newlines as commas) */
-    FILE *f = fopen(edges + 1, "rb");
-    long len;
-    if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-        !(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len) {
-      if (f) fclose(f);
-      free(text);
-      return cli_usage_error(cmd, "--edge-seeds %s: cannot read the file", edges);
-    }
-    fclose(f);
-    text[len] = '\0';
-    while (len > 0 && strchr(" \t\r\n,", text[len - 1])) text[--len] = '\0';
-    for (long i = 0; i < len; i++)
-      if (strchr(" \t\r\n", text[i])) text[i] = ',';
+    if ((ret = cli_read_list_file(cmd, "--edge-seeds", edges + 1, "seed edges", &text))) return ret;
+    snprintf(opt, sizeof opt, "--edge-seeds %.280s", edges);
     edges = text;
   }
-  ret = cli_edge_pairs(cmd, edges, &src, &dst, &n);
+  ret = cli_edge_pairs(cmd, opt, edges, &src, &dst, &n);
   free(text);
   if (ret) return ret;
   if (!(*ei = malloc((size_t)(2 * n + 1) * sizeof **ei))) {

@@ -112,10 +112,11 @@ int cli_bench_link_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   o.link.sampler = lo->sampler;
   if ((ret = cli_fanouts_resolve("bench", d, fanouts, &o.link.sampler))) {
     /* the same on every rank (same dataset and arguments): every rank fails alike */
+    fo_dist_finalize(dd); /* before closing d: the server thread reads it until then */
     fo_dataset_close(d);
-    fo_dist_finalize(dd);
     MPI_Finalize();
     free(et_name);
+    free(ei);
     return ret;
   }
   fo_dist_loader_opts_init(&dlo);

@@ -66,8 +66,9 @@ class ABLPLoader:
 
     GiGL's ``DistABLPLoader`` arguments where they exist (``num_neighbors``, ``input_nodes``,
     ``supervision_edge_type``, ``batch_size``, ``shuffle``, ``drop_last``). Every batch takes
-    ``batch_size`` anchors (``input_nodes``: ids of the anchor node type, or ``(node_type,
-    ids)``; default: every node of that type), reads each anchor's positive and hard-negative
+    ``batch_size`` anchors (``input_nodes``: ids of the anchor node type, a node split name
+    of that type (``"train"``), or ``(node_type, ids or split name)``; default: every node of
+    that type), reads each anchor's positive and hard-negative
     supervision edges from the dataset's labels-only edge types (``fanout import
     --supervision-edges``, ``--supervision-negatives``), and samples the anchors and their
     label nodes together; the sampler never traverses a labels-only type (and refuses one as
@@ -116,6 +117,8 @@ class ABLPLoader:
                            f"anchor type {self._anchor_type!r} of supervision edge type "
                            f"{self.supervision_edge_type!r}")
             input_nodes = input_nodes[1]
+        if isinstance(input_nodes, str):
+            input_nodes = _split_anchors(dataset, self._anchor_type, input_nodes)
         if input_nodes is None:
             anchors = np.arange(dataset.num_nodes_dict[self._anchor_type], dtype=np.int64)
         else:
@@ -188,6 +191,17 @@ class ABLPLoader:
             yield self._batch(r, ids, epoch, b)
 
 
+def _split_anchors(ds, anchor_type: str, name: str) -> np.ndarray:
+    """The anchors of node split ``name`` of ``anchor_type`` (``input_nodes="train"``, as
+    ``bench --anchors-split``); ValueError names the splits there are."""
+    from . import _bad
+
+    try:
+        return ds[anchor_type].split(name)
+    except ValueError as e:
+        raise _bad(ValueError, f"input_nodes: {e}") from None
+
+
 def _anchor_type_of(ds, supervision_edge_type: Optional[str]) -> Optional[str]:
     """The source node type of the positive labels-only type ``supervision_edge_type`` (full
     name or relation; None: the only positive type), or None when it does not resolve (the C
@@ -251,6 +265,11 @@ class DistABLPLoader(ABLPLoader):
                 raise _bad(ValueError, f"input_nodes: node type {input_nodes[0]!r} is not the "
                            f"anchor type {anchor_type!r} of supervision edge type {sup!r}")
             input_nodes = input_nodes[1]
+        if isinstance(input_nodes, str):
+            if anchor_type is None:
+                raise _bad(ValueError, f"input_nodes: split {input_nodes!r}: cannot tell the "
+                           f"anchor node type from supervision_edge_type {sup!r}")
+            input_nodes = _split_anchors(dataset, anchor_type, input_nodes)
         if input_nodes is None:
             n_a = dataset.num_nodes_dict[anchor_type] if anchor_type is not None else 0
             anchors = np.arange(n_a, dtype=np.int64)

@@ -167,7 +167,7 @@ static int create(const fo_dataset_t *d, const fo_ablp_loader_opts *o, const fo_
     const int64_t nA = fo_dataset_num_nodes(fo_dataset_node_data(d, A));
     for (int64_t i = 0; i < L->n; i++)
       if (L->anchor[i] < 0 || L->anchor[i] >= nA) {
-        rc = FO_FAIL(FO_ERANGE, "create ABLP loader: anchor %lld (input_nodes[%lld]) is not a node "
+        rc = FO_FAIL(FO_ERANGE, "anchor %lld (input_nodes[%lld]) is not a node "
                      "id of type '%s' in [0, %lld)", (long long)L->anchor[i], (long long)i,
                      fo_dataset_node_type_name(d, A), (long long)nA);
         goto fail;

@@ -70,3 +70,12 @@ fo bench typed --fanout 1 --edge-seeds-split writes:train --edge-type nope
 fo bench ds --fanout 1 --edge-seeds-split train --threads 2
 fo bench ds --fanout 1 --neg binary:1
 fo bench ds --fanout 1 --edge-seeds-split train --neg binary:0
+printf '' > empty.txt
+printf '0-1\n0 1\n' > pairs.txt
+printf '0-1\000\n' > nul.txt
+printf '0-1 2-3\n1-2\n' > ok.txt
+fo bench ds --fanout 1 --edge-seeds @empty.txt
+fo bench ds --fanout 1 --edge-seeds @pairs.txt
+fo bench ds --fanout 1 --edge-seeds @nul.txt
+"$FANOUT" bench ds --fanout 1 --edge-seeds @ok.txt --digest --json | grep -o '"seed_edges": [0-9]*\|"batches": [0-9]*' | tr '\n' ' '
+echo

@@ -66,3 +66,23 @@ fo bench ds --fanout 1 --anchors 0,7
 fo bench ds --fanout likes=1 --fanout buys=1 --fanout rev_buys=1 --anchors 0
 fo bench ds --fanout 1 --anchors 0 --supervision nope
 fo bench ds --fanout 1 --anchors @missing.txt
+printf '' > empty.txt
+printf '0\n1 x\n' > garbage.txt
+printf '0\000 1\n' > nul.txt
+fo bench ds --fanout 1 --anchors @empty.txt
+fo bench ds --fanout 1 --anchors @garbage.txt
+fo bench ds --fanout 1 --anchors @nul.txt
+/usr/bin/python3 -c 'import numpy as np; np.save("train.npy", np.array([0, 2], dtype=np.int64))'
+"$FANOUT" import -q --edge-type user,buys,item buys.txt --reverse-edges \
+  --supervision-edges user__likes__item=likes.txt \
+  --supervision-negatives user__dislikes__item=dislikes.txt --split user:train=train.npy -o ds2 > /dev/null
+echo "== --anchors-split: the anchor type from --supervision; a --supervision that names none"
+"$FANOUT" bench ds2 --fanout 1 --anchors-split train --supervision likes --digest --json | grep -o '"anchors": [0-9]*'
+fo bench ds2 --fanout 1 --anchors-split train --supervision nope
+fo bench ds2 --fanout 1 --anchors-split train --supervision dislikes
+fo bench ds2 --fanout 1 --anchors-split item:train
+fo bench ds2 --fanout 1 --anchors-split val
+echo "== --anchors-split over a damaged copy (split entry overwritten with 77)"
+cp -r ds2 ds2bad
+/usr/bin/python3 -c 'import numpy as np; a = np.load("ds2bad/n0.split.train.npy"); a[1] = 77; np.save("ds2bad/n0.split.train.npy", a)'
+fo bench ds2bad --fanout 1 --anchors-split train

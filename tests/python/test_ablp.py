@@ -119,3 +119,29 @@ def test_errors(tiny):
     L = fanout.ABLPLoader(ds, [1])
     with pytest.raises(ValueError, match="anchor 5 .index 0. is not a node id of type 'user'"):
         L.sample([5])
+
+
+def test_split_anchors(tmp_path, cli_path_fixture):
+    # input_nodes="train" (and ("user", "train")): the anchors of the anchor type's node split,
+    # the batches of the same ids given as an array; a missing split names the splits there are
+    d = tmp_path
+    (d / "buys.txt").write_text("0 0\n0 1\n1 1\n2 2\n")
+    (d / "likes.txt").write_text("0 2\n1 0\n")
+    np.save(d / "train.npy", np.array([2, 0], dtype=np.int64))
+    out = str(d / "ds")
+    subprocess.run([cli_path_fixture, "import", "-q", "--edge-type", "user,buys,item",
+                    str(d / "buys.txt"), "--reverse-edges",
+                    "--supervision-edges", f"user__likes__item={d / 'likes.txt'}",
+                    "--split", f"user:train={d / 'train.npy'}", "-o", out],
+                   check=True, capture_output=True)
+    ds = fanout.Dataset(out)
+    want = [b.y_positive.tolist() for b in fanout.ABLPLoader(ds, [1], input_nodes=[2, 0])]
+    assert want == [[[], []], [[0], [0]]]  # user 2 likes nothing; user 0 likes item 2 (local 0)
+    for nodes in ("train", ("user", "train")):
+        got = [b.y_positive.tolist() for b in fanout.ABLPLoader(ds, [1], input_nodes=nodes)]
+        assert got == want
+    with pytest.raises(ValueError, match="input_nodes: node type 'user' has no split 'val' "
+                                         r"\(it has: train\)"):
+        fanout.ABLPLoader(ds, [1], input_nodes="val")
+    with pytest.raises(ValueError, match="node type 'item' is not the anchor type 'user'"):
+        fanout.ABLPLoader(ds, [1], input_nodes=("item", "train"))
