@@ -72,9 +72,13 @@ typedef struct fo_ablp_opts {
                                            for create. */
   const char *negative_edge_type;     /**< the hard-negative labels-only type (same A and L);
                                            NULL (default): the only negative labels-only type
-                                           from A to L if there is exactly one, else none */
+                                           from A to L; none if the dataset has no negative
+                                           type; FO_EINVAL if it has several from A to L, or
+                                           only ones that join other node types (their
+                                           negatives would go unused) */
   bool no_hard_negatives;             /**< read no hard negatives even when a negative type
-                                           exists; default false */
+                                           exists; default false; FO_EINVAL together with a
+                                           negative_edge_type */
   int64_t num_random_negatives;       /**< k random negatives per anchor, 0..2^20; default 0 */
   bool strict;                        /**< random negatives are never positives; default true */
 } fo_ablp_opts;

@@ -127,11 +127,36 @@ static int resolve_label_type(const fo_dataset_t *d, const char *name, int32_t l
         count++;
       }
     }
-    if (count == 1 || (label == FO_LABEL_NEGATIVE && count == 0)) {
+    if (count == 1) {
       *out = found;
       return FO_OK;
     }
-    if (label == FO_LABEL_NEGATIVE) return FO_OK; /* several: name one to use them */
+    if (label == FO_LABEL_NEGATIVE) {
+      /* none from A to L: fine when there is no negative type at all; a negative type that
+       * joins other node types (the reverse direction, say) would be silently unused */
+      int32_t other = -1;
+      for (int32_t i = 0; i < n && other < 0 && count == 0; i++) {
+        fo_dataset_label_edge_type(d, i, &ty);
+        if (ty.label == FO_LABEL_NEGATIVE) other = i;
+      }
+      if (count == 0 && other < 0) return FO_OK;
+      if (count == 0)
+        return FO_FAIL(FO_EINVAL, "the negative labels-only edge type '%s' does not join the "
+                       "supervision edge type's node types ('%s' to '%s'), so its hard negatives "
+                       "would go unused: import it from '%s' to '%s', or ask for no hard "
+                       "negatives (labels-only edge types: %s)", ty.name,
+                       fo_dataset_node_type_name(d, A), fo_dataset_node_type_name(d, L),
+                       fo_dataset_node_type_name(d, A), fo_dataset_node_type_name(d, L), have);
+      return FO_FAIL(FO_EINVAL, "dataset '%s' has %d negative labels-only edge types from '%s' to "
+                     "'%s': name the %s, or ask for no hard negatives (labels-only edge types: %s)",
+                     fo_dataset_path(d), (int)count, fo_dataset_node_type_name(d, A),
+                     fo_dataset_node_type_name(d, L), what, have);
+    }
+    if (count == 0)
+      return FO_FAIL(FO_EINVAL, "dataset '%s' has no positive labels-only edge type, only negative "
+                     "ones: ABLP needs positive supervision edges (import them with "
+                     "--supervision-edges S__R__D=FILE; labels-only edge types: %s)",
+                     fo_dataset_path(d), have);
     return FO_FAIL(FO_EINVAL, "dataset '%s' has %d positive labels-only edge types: name the %s "
                    "(labels-only edge types: %s)", fo_dataset_path(d), (int)count, what, have);
   }
@@ -185,6 +210,9 @@ static int ablp_create(const fo_dataset_t *d, const fo_ablp_opts *o, const fo__a
   if (o->num_random_negatives < 0 || o->num_random_negatives > FO_ABLP_MAX_RANDOM_NEGATIVES)
     return FO_FAIL(FO_EINVAL, "create ABLP sampler: num_random_negatives %lld is not in 0..%lld",
                    (long long)o->num_random_negatives, (long long)FO_ABLP_MAX_RANDOM_NEGATIVES);
+  if (o->no_hard_negatives && o->negative_edge_type)
+    return FO_FAIL(FO_EINVAL, "create ABLP sampler: no hard negatives asked for, but negative edge "
+                   "type '%s' named: give one or the other", o->negative_edge_type);
   if (o->sampler.disjoint)
     return FO_FAIL(FO_ENOSYS, "create ABLP sampler: disjoint mode is not supported for anchors");
   if (o->sampler.temporal != FO_TEMPORAL_NONE)

@@ -343,6 +343,96 @@ static void same_type(void **state) {
   fot_rmtree(tmp);
 }
 
+/* A dataset of the tiny graph with the labels-only types `le` (files written from `text`). */
+static fo_dataset_t *labels_ds(const char *tmp, const char *name, fo_import_label_edges *le,
+                               const char *const *text, int n) {
+  char *buys = fot_path(tmp, "buys.txt"), *dir = fot_path(tmp, name);
+  fo_import_edge_type et[1] = {{"user", "buys", "item", buys}};
+  char *files[4];
+  fo_import_opts o;
+  fo_dataset_t *d = NULL;
+  fot_write_file(buys, "0 0\n0 1\n1 1\n2 2\n");
+  for (int i = 0; i < n; i++) {
+    char f[32];
+    snprintf(f, sizeof f, "%s-%d.txt", name, i);
+    files[i] = fot_path(tmp, f);
+    fot_write_file(files[i], text[i]);
+    le[i].path = files[i];
+  }
+  fo_import_opts_init(&o);
+  o.edge_types = et;
+  o.n_edge_types = 1;
+  o.label_edges = le;
+  o.n_label_edges = n;
+  assert_fo_ok(fo_import(NULL, 0, dir, &o, NULL));
+  assert_fo_ok(fo_dataset_open(dir, NULL, &d));
+  for (int i = 0; i < n; i++) free(files[i]);
+  free(buys);
+  free(dir);
+  return d;
+}
+
+/* Which negative type is read is never silent: several from A to L, or only ones that join
+ * other node types, are errors unless one is named or none asked for; a dataset with negatives
+ * only has no supervision; no_hard_negatives and a named negative type contradict. */
+static void label_type_choice(void **state) {
+  char *tmp = fot_tmpdir();
+  int32_t f[1] = {2};
+  fo_ablp_opts o;
+  fo_ablp_sampler_t *s = NULL;
+  fo_dataset_t *d;
+  (void)state;
+  fo_ablp_opts_init(&o);
+  o.sampler.fanouts = f;
+  o.sampler.n_hops = 1;
+  {
+    fo_import_label_edges le[1] = {{"user__dislikes__item", NULL, true}};
+    const char *text[1] = {"0 1\n"};
+    d = labels_ds(tmp, "negonly", le, text, 1);
+    assert_fo_error(fo_ablp_sampler_create(d, &o, &s), FO_EINVAL,
+                    "has no positive labels-only edge type, only negative ones");
+    assert_null(s);
+    fo_dataset_close(d);
+  }
+  {
+    fo_import_label_edges le[2] = {{"user__likes__item", NULL, false},
+                                   {"item__dislikedby__user", NULL, true}};
+    const char *text[2] = {"0 2\n", "1 0\n"};
+    d = labels_ds(tmp, "reverse", le, text, 2);
+    assert_fo_error(fo_ablp_sampler_create(d, &o, &s), FO_EINVAL,
+                    "'item__dislikedby__user' does not join the supervision edge type's node types "
+                    "('user' to 'item'), so its hard negatives would go unused");
+    o.no_hard_negatives = true;
+    assert_fo_ok(fo_ablp_sampler_create(d, &o, &s));
+    assert_int_equal(fo_ablp_sampler_negative_type(s), -1);
+    fo_ablp_sampler_destroy(s);
+    o.negative_edge_type = "dislikedby";
+    assert_fo_error(fo_ablp_sampler_create(d, &o, &s), FO_EINVAL,
+                    "no hard negatives asked for, but negative edge type 'dislikedby' named");
+    o.no_hard_negatives = false;
+    assert_fo_error(fo_ablp_sampler_create(d, &o, &s), FO_EINVAL, "does not join the node types");
+    o.negative_edge_type = NULL;
+    fo_dataset_close(d);
+  }
+  {
+    fo_import_label_edges le[3] = {{"user__likes__item", NULL, false},
+                                   {"user__dislikes__item", NULL, true},
+                                   {"user__returned__item", NULL, true}};
+    const char *text[3] = {"0 2\n", "0 1\n", "2 0\n"};
+    d = labels_ds(tmp, "two", le, text, 3);
+    assert_fo_error(fo_ablp_sampler_create(d, &o, &s), FO_EINVAL,
+                    "has 2 negative labels-only edge types from 'user' to 'item': name the "
+                    "negative edge type, or ask for no hard negatives");
+    o.negative_edge_type = "returned";
+    assert_fo_ok(fo_ablp_sampler_create(d, &o, &s));
+    assert_int_equal(fo_ablp_sampler_negative_type(s), fo_dataset_label_edge_type_find(d, "returned"));
+    fo_ablp_sampler_destroy(s);
+    o.negative_edge_type = NULL;
+    fo_dataset_close(d);
+  }
+  fot_rmtree(tmp);
+}
+
 static void errors(void **state) {
   tiny t;
   fo_ablp_opts o;
@@ -1238,6 +1328,7 @@ int main(void) {
       cmocka_unit_test(tiny_exact),        cmocka_unit_test(random_negatives),
       cmocka_unit_test(same_type),
       cmocka_unit_test(errors),            cmocka_unit_test(import_errors),
+      cmocka_unit_test(label_type_choice),
       cmocka_unit_test(dblp_never_traversed), cmocka_unit_test(threads),
       cmocka_unit_test(loader),
       cmocka_unit_test(partitioned_tiny), cmocka_unit_test(partitioned_manifests),
