@@ -26,7 +26,7 @@ if [ -n "${FO_LINK_TEMPORAL:-}" ]; then G=rmat$S-csr-t; TOPT=(--times 1000000); 
 if [ "${CALLGRIND:-0}" = 1 ]; then
   # instructions per sampled edge inside the timed call of each mode (8 batches, one run)
   for mode in ${MODES:-node link strict exclude both}; do
-    fn=fo_link_sampler_sample; [ "$mode" = node ] && fn=fo_sampler_sample
+    fn=fo_link_sampler_sample_at; [ "$mode" = node ] && fn=fo_sampler_sample
     out=$(mktemp)
     nice -n 19 valgrind --tool=callgrind --toggle-collect="$fn" --callgrind-out-file="$out" \
       "$BUILD/fanout-link-bench" "$DIR/$G" 8 1 "$mode" > "$out.json" 2>/dev/null
