@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
                                         : !strcmp(tenv, "last") ? FO_TEMPORAL_LAST
                                                                 : FO_TEMPORAL_UNIFORM;
   double ns[MODES][32], eps[MODES][32];
+  int64_t nedges[MODES] = {0}; /* sampled edges of one run (all batches) per mode */
   fo_link_sampler_t *ls[MODES] = {0};
   fo_link_batch_t *lb;
   fo_sampler_t *s;
@@ -139,6 +140,7 @@ int main(int argc, char **argv) {
         edges += m == 0 ? b->n_edges : lb->sample->n_edges;
       }
       dt = now() - t0;
+      nedges[m] = edges;
       ns[m][r] = dt * 1e9 / (double)edges;
       eps[m][r] = (double)edges / dt;
     }
@@ -146,8 +148,8 @@ int main(int argc, char **argv) {
   for (int m = 0; m < MODES; m++) {
     qsort(ns[m], (size_t)runs, sizeof(double), cmpd);
     qsort(eps[m], (size_t)runs, sizeof(double), cmpd);
-    printf(", \"%s\": {\"ns_per_edge\": %.2f, \"edges_per_s\": %.0f}", names[m], ns[m][runs / 2],
-           eps[m][runs / 2]);
+    printf(", \"%s\": {\"ns_per_edge\": %.2f, \"edges_per_s\": %.0f, \"edges\": %lld}", names[m],
+           ns[m][runs / 2], eps[m][runs / 2], (long long)nedges[m]);
   }
   printf("}\n");
   for (int m = 1; m < MODES; m++) fo_link_sampler_destroy(ls[m]);

@@ -31,7 +31,7 @@ if [ "${CALLGRIND:-0}" = 1 ]; then
     nice -n 19 valgrind --tool=callgrind --toggle-collect="$fn" --callgrind-out-file="$out" \
       "$BUILD/fanout-link-bench" "$DIR/$G" 8 1 "$mode" > "$out.json" 2>/dev/null
     ir=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
-    eps=$(grep -o "\"$mode\": {\"ns_per_edge\": [0-9.]*, \"edges_per_s\": [0-9]*" "$out.json")
+    eps=$(grep -o "\"$mode\": {\"ns_per_edge\": [0-9.]*, \"edges_per_s\": [0-9]*, \"edges\": [0-9]*" "$out.json")
     echo "$mode: Ir $ir ($eps)"
     rm -f "$out" "$out.json"
   done
