@@ -1615,6 +1615,7 @@ static void take_last(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, 
   for (int64_t i = fb; i < fe; i++) {
     const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
     const int64_t k = hp->fanout < 0 || hp->fanout > deg ? deg : hp->fanout;
+    s->rows[i - fb].n = k; /* for remap_pos (exclusion), not the gather: s->runs stays -1 */
     for (int64_t j = 0; j < k; j++) {
       out->edge[E + j] = start + deg - k + j;
       out->col[E + j] = i;
@@ -1675,7 +1676,13 @@ static int choose_temporal(fo_sampler_t *s, const fo_topology *t, const fo_batch
   /* node-time mode over rows in input order: back from the scratch to row positions */
   if (in_elig)
     for (int64_t e = e0; e < out->n_edges; e++) out->edge[e] = s->elig[out->edge[e]];
-  if (kx && s->n_xl) remap_excluded(s, hp->etype, out, fb, e0, out->n_edges);
+  if (kx && s->n_xl) {
+    /* "last" recorded rows[].n too: the remap visits only the excluded rows' edges */
+    const int64_t runs0 = s->runs;
+    if (s->temporal == FO_TEMPORAL_LAST) s->runs = fe - fb;
+    remap_excluded(s, hp->etype, out, fb, e0, out->n_edges);
+    s->runs = runs0;
+  }
   s->n_xl = 0;
   return FO_OK;
 }
