@@ -160,8 +160,9 @@ struct fo_sampler {
   wkey *heap;      /* weighted without replacement: [fanout] min-heap of the best keys */
   int64_t cap_heap;
   bool weighted;
-  /* seed-edge exclusion applied inside the temporal kernel (set around the single-process
-   * hop's choose call: the exclusion of s->excl for that hop's edge type, see kernel_excl) */
+  /* seed-edge exclusion applied inside the temporal kernel (set by the single-process hop
+   * driver around its choose call for a temporal or weighted sampler: s->excl for that hop's
+   * edge type; read by choose_temporal; plain weighted goes through weighted_excl instead) */
   bool kx;
   /* link sampling: ineligible positions (sample_internal.h), and this hop's rows that hold some */
   const fo__exclusion *excl;
