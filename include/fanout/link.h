@@ -38,7 +38,17 @@
  *     sees a row of deg - x and its picks are mapped past the x excluded positions), so the
  *     fanout is met from the other neighbors and the law over them is the uniform one. They lie
  *     in the rows of the seed edges' endpoints, which are expanded at hop 0 only (each node is
- *     expanded once per edge type outside disjoint mode). Negatives are not excluded. Cost per
+ *     expanded once per edge type outside disjoint mode). Negatives are not excluded.
+ *     Temporal (uniform, last; edge or node time): the eligible edges of a row are its time
+ *     prefix (or window) at the tree's time, minus the excluded positions inside it, so uniform
+ *     picks (with or without replacement) are uniform over eligible minus excluded and `last`
+ *     takes the fanout most recent eligible non-excluded edges (a row whose eligible edges are
+ *     all excluded gives none). Weighted (plain, or temporal uniform): an excluded edge has
+ *     weight 0, never drawn, the others keep their relative probabilities (with replacement
+ *     w_j / sum of the other (eligible) weights; without, successive sampling over them,
+ *     min(fanout, positive others) edges); fanout -1 takes every other (eligible) edge. A row
+ *     holding excluded positions is drawn by an exact O(deg) pass (prefix sums, or
+ *     Efraimidis-Spirakis keys), the rest by the alias kernels as without exclusion. Cost per
  *     seed edge and excluded type: a scan of the shorter of the row holding it (edge_dir in:
  *     dst's CSC row) and, when the CSR with its eid is stored, src's CSR row (csr_eid gives the
  *     CSC positions): O(min degree), int32 indices compared 16 at a time; edge_dir out scans
@@ -71,8 +81,8 @@
  *
  * Distributed datasets (a part not open in this process): fo_link_sampler_create refuses them
  * (FO_ENOSYS); fo_dist_link_sampler_create and fo_dist_link_loader_create (dist.h) sample them
- * with the same batches. Not yet supported (FO_ENOSYS): weighted sampling with exclusion,
- * temporal sampling with exclusion.
+ * with the same batches. Not yet supported there (FO_ENOSYS): weighted or temporal sampling with
+ * exclusion (single process supports both).
  *
  * Thread-safety: a link sampler is used by one thread at a time; any number share one dataset.
  */
@@ -139,7 +149,7 @@ FO_API void fo_link_opts_init(fo_link_opts *o);
  *         integer in 1..2^20 for triplet), strict negatives or exclusion without the topology
  *         they read (strict: et's CSR or CSC; message names the import option), sampler
  *         options as fo_sampler_create; FO_ENOSYS for a partitioned dataset with a part not
- *         open here (message names it), weighted or temporal with exclude_seed_edges;
+ *         open here (message names it);
  *         FO_EINVAL when the owning part of a row lacks a direction it needs; FO_ENOMEM.
  * Thread-safety: any thread. Cost: O(n_hops + manifest) .
  */

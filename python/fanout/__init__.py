@@ -959,7 +959,8 @@ class LinkNeighborLoader:
     ``("triplet", k)`` (k random destinations per positive), or PyG's NegativeSampling
     object. ``strict`` (default True, unlike PyG): a negative is never an edge of the edge
     type. ``exclude_seed_edges``: a batch's seed edges, and their reverses in undirected or
-    --reverse-edges datasets, are never sampled in its subgraph. With binary negatives,
+    --reverse-edges datasets, are never sampled in its subgraph (with time: drawn among the
+    eligible edges minus those). With binary negatives,
     labels whose minimum is 0 are shifted by one (PyG). ``time_attr`` ("edge" / "node") with
     ``edge_label_time`` ([B] times; a split name defaults to its stored edge times): temporal,
     disjoint sampling, every endpoint's tree bounded by its seed edge's time (negatives: their
@@ -1649,7 +1650,8 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
       each machine's ranks batch its own seed edges (``batch.index`` is j * machines +
       machine); tail "keep" only. Not the single-process batches.
     - Strict negatives and ``exclude_seed_edges`` ask the machines owning the rows in one
-      LINK request per machine per round; exclusion needs ``edge_dir="in"``.
+      LINK request per machine per round; exclusion needs ``edge_dir="in"`` and is not
+      supported with time yet (RuntimeError, FO_ENOSYS).
       ``cache_bytes`` and ``pipeline`` are not supported for link batches yet (they raise
       RuntimeError, FO_ENOSYS).
 

@@ -401,10 +401,11 @@ static int link_create(const fo_dataset_t *d, const fo_link_opts *o, const fo__l
       (o->neg_amount != floor(o->neg_amount) || o->neg_amount > (double)MAX_TRIPLET_K))
     return FO_FAIL(FO_EINVAL, "create link sampler: triplet negative amount %g is not an integer "
                    "in 1..%lld", o->neg_amount, (long long)MAX_TRIPLET_K);
-  if (o->sampler.temporal != FO_TEMPORAL_NONE && o->exclude_seed_edges)
-    return FO_FAIL(FO_ENOSYS, "create link sampler: temporal sampling with exclude_seed_edges is "
-                   "not supported yet (a strict time bound, time_strict, keeps a seed edge's own "
-                   "time out instead)");
+  if (lr && o->exclude_seed_edges &&
+      (o->sampler.temporal != FO_TEMPORAL_NONE || o->sampler.weighted))
+    return FO_FAIL(FO_ENOSYS, "create link sampler: distributed exclude_seed_edges with %s "
+                   "sampling is not supported yet (single process only)",
+                   o->sampler.weighted ? "weighted" : "temporal");
   if (!lr && fo_dataset_num_parts(d) > 0) {
     for (int k = 0; k < fo_dataset_num_parts(d); k++)
       if (!fo_dataset_part(d, k))
@@ -412,9 +413,6 @@ static int link_create(const fo_dataset_t *d, const fo_link_opts *o, const fo__l
                        "open here (link sampling across machines is not supported yet)",
                        fo_dataset_path(d), k);
   }
-  if (o->sampler.weighted && o->exclude_seed_edges)
-    return FO_FAIL(FO_ENOSYS, "create link sampler: weighted sampling with exclude_seed_edges is "
-                   "not supported yet");
   if (!(s = calloc(1, sizeof *s))) return FO_FAIL(FO_ENOMEM, "link sampler");
   if (lr) {
     /* distributed: the lookup context is the sampler's from here on */

@@ -160,6 +160,10 @@ struct fo_sampler {
   wkey *heap;      /* weighted without replacement: [fanout] min-heap of the best keys */
   int64_t cap_heap;
   bool weighted;
+  /* seed-edge exclusion applied inside the temporal kernel (set by the single-process hop
+   * driver around its choose call for a temporal or weighted sampler: s->excl for that hop's
+   * edge type; read by choose_temporal; plain weighted goes through weighted_excl instead) */
+  bool kx;
   /* link sampling: ineligible positions (sample_internal.h), and this hop's rows that hold some */
   const fo__exclusion *excl;
   struct xrow { int64_t i, p0, x, start; } *xl;
@@ -1268,7 +1272,8 @@ static int choose_weighted_elig(fo_sampler_t *s, const fo_topology *t, const fo_
       }
       continue;
     }
-    tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48 | ((uint64_t)fr->batch[i] + 1) << 8;
+    tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
+    if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
     fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
     if (hp->replace) {
       double total = 0;
@@ -1851,6 +1856,7 @@ static void take_last(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, 
   for (int64_t i = fb; i < fe; i++) {
     const int64_t start = s->rows[i - fb].start, deg = s->rows[i - fb].deg;
     const int64_t k = hp->fanout < 0 || hp->fanout > deg ? deg : hp->fanout;
+    s->rows[i - fb].n = k; /* for remap_pos (exclusion), not the gather: s->runs stays -1 */
     for (int64_t j = 0; j < k; j++) {
       out->edge[E + j] = start + deg - k + j;
       out->col[E + j] = i;
@@ -1860,9 +1866,27 @@ static void take_last(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, 
   out->n_edges = E;
 }
 
+static int exclude_rows(fo_sampler_t *s, int32_t et, const fo_batch_t *fr, int64_t fb, int64_t fe,
+                        const hop_params *hp, int64_t *n_new);
+static void remap_excluded(fo_sampler_t *s, int32_t et, fo_batch_t *eb, int64_t fb, int64_t e0,
+                           int64_t e1);
+static int exclude_elig(fo_sampler_t *s, int32_t et, const fo_batch_t *fr, int64_t fb, int64_t fe);
+static int weighted_excl(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                         fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp,
+                         choose_fn fast);
+
+/* Seed-edge exclusion in a temporal hop (s->kx): applied to the narrowed rows, so the eligible
+ * edges are the time prefix (or window) minus the excluded positions inside it. Rows that are
+ * ranges of real positions (edge-time, node-time over rows sorted by node time) are shortened by
+ * exclude_rows and their picks mapped past the excluded positions after the kernel (uniform and
+ * "last" alike: "last" then takes the most recent non-excluded eligible edges); rows that are
+ * ranges of s->elig (node-time over rows in input order) lose their excluded entries
+ * (exclude_elig); weighted rows holding excluded positions are drawn by weighted_excl. */
 static int choose_temporal(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                            fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp) {
   const int64_t e0 = out->n_edges;
+  const bool in_elig = s->time_node && !t->rows_by_node_time;
+  const bool kx = s->kx;
   int rc;
   if (s->weighted) {
     /* weighted: the whole rows too (the alias tables cover them) */
@@ -1873,17 +1897,34 @@ static int choose_temporal(fo_sampler_t *s, const fo_topology *t, const fo_batch
   /* step 1: narrow the rows to their eligible edges */
   if ((rc = s->time_node ? narrow_node_time(s, t, fr, fb, fe, hp) : narrow_edge_time(s, t, fr, fb, fe)) != FO_OK)
     return rc;
+  /* seed-edge exclusion inside the narrowed rows */
+  s->n_xl = 0;
+  if (kx) {
+    int64_t unused = 0;
+    if (in_elig) rc = exclude_elig(s, hp->etype, fr, fb, fe);
+    else if (!s->weighted) rc = exclude_rows(s, hp->etype, fr, fb, fe, hp, &unused);
+    if (rc != FO_OK) return rc;
+  }
   /* step 2: the kernel on the narrowed rows */
   if (s->temporal == FO_TEMPORAL_LAST) take_last(s, out, fb, fe, hp);
   else if (s->weighted) {
     /* node-time mode over rows in input order: the eligible positions are scattered */
-    if ((rc = s->time_node && !t->rows_by_node_time ? choose_weighted_elig(s, t, fr, out, fb, fe, hp)
-                                                   : choose_weighted_window(s, t, fr, out, fb, fe, hp)) != FO_OK)
+    if ((rc = in_elig ? choose_weighted_elig(s, t, fr, out, fb, fe, hp)
+              : kx    ? weighted_excl(s, t, fr, out, fb, fe, hp, choose_weighted_window)
+                      : choose_weighted_window(s, t, fr, out, fb, fe, hp)) != FO_OK)
       return rc;
   } else if ((rc = choose_positions(s, fr, out, fb, fe, hp)) != FO_OK) return rc;
   /* node-time mode over rows in input order: back from the scratch to row positions */
-  if (s->time_node && !t->rows_by_node_time)
+  if (in_elig)
     for (int64_t e = e0; e < out->n_edges; e++) out->edge[e] = s->elig[out->edge[e]];
+  if (kx && s->n_xl) {
+    /* "last" recorded rows[].n too: the remap visits only the excluded rows' edges */
+    const int64_t runs0 = s->runs;
+    if (s->temporal == FO_TEMPORAL_LAST) s->runs = fe - fb;
+    remap_excluded(s, hp->etype, out, fb, e0, out->n_edges);
+    s->runs = runs0;
+  }
+  s->n_xl = 0;
   return FO_OK;
 }
 
@@ -2457,6 +2498,100 @@ static void remap_pos(fo_sampler_t *s, const int64_t *pos, fo_batch_t *eb, int64
   }
 }
 
+/* The ineligible positions of row node v (edge type et): pos[*a, *b) of s->excl, or false. */
+static bool excl_find(const fo__exclusion *x, int32_t et, int64_t v, int64_t *a, int64_t *b) {
+  const int64_t nr = x->n_rows[et], *rn = x->row_node[et];
+  int64_t lo = 0, len = nr;
+  if (!nr) return false;
+  while (len > 1) {
+    const int64_t half = len / 2;
+    lo = rn[lo + half] <= v ? lo + half : lo;
+    len -= half;
+  }
+  if (rn[lo] != v) return false;
+  *a = x->off[et][lo];
+  *b = x->off[et][lo + 1];
+  return true;
+}
+
+/* Node-time narrowed rows (ranges of s->elig, narrow_node_time): every excluded position of the
+ * row's node dropped from its eligible entries, order kept ("last" keeps its time order).
+ * O(eligible x excluded) per row holding some, the usual excluded count being 1. */
+static int exclude_elig(fo_sampler_t *s, int32_t et, const fo_batch_t *fr, int64_t fb, int64_t fe) {
+  const int64_t *pos = s->excl->pos[et];
+  for (int64_t i = fb; i < fe; i++) {
+    rowspan *r = &s->rows[i - fb];
+    int64_t a, b, j = r->start;
+    if (!r->deg || !excl_find(s->excl, et, fr->node[i], &a, &b)) continue;
+    for (int64_t q = r->start; q < r->start + r->deg; q++) {
+      const int64_t p = s->elig[q];
+      bool x = false;
+      for (int64_t c = a; c < b; c++) x |= pos[c] == p;
+      s->elig[j] = p;
+      j += !x;
+    }
+    r->deg = j - r->start;
+  }
+  return FO_OK;
+}
+
+/* Weighted sampling with seed-edge exclusion: an excluded edge is an edge of weight 0. The rows
+ * holding excluded positions (exclude_rows finds them inside the rows' bounds, the narrowed ones
+ * when temporal) are drawn one by one by the exact pass of choose_weighted_elig over their other
+ * positions (prefix sums with replacement, Efraimidis-Spirakis keys without: the law of the
+ * weighted kernels over the row with those weights set to 0); the rows between them by `fast`
+ * (choose_weighted, choose_weighted_window), unchanged. Edges stay in frontier order. Cost: the
+ * exact pass is O(deg) per excluded row (a seed's endpoints), the rest as without exclusion. */
+static int weighted_excl(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
+                         fo_batch_t *out, int64_t fb, int64_t fe, const hop_params *hp,
+                         choose_fn fast) {
+  rowspan *const rows0 = s->rows, *const wrows0 = s->wrows;
+  const int64_t *pos = s->excl->pos[hp->etype];
+  int64_t unused = 0, prev = fb;
+  int rc;
+  if ((rc = exclude_rows(s, hp->etype, fr, fb, fe, hp, &unused)) != FO_OK) return rc;
+  for (int64_t k = 0; k <= s->n_xl; k++) {
+    const int64_t i = k < s->n_xl ? s->xl[k].i : fe;
+    if (i > prev) {
+      /* the kernels index rows (and wrows) from their first frontier node */
+      s->rows = rows0 + (prev - fb);
+      if (wrows0) s->wrows = wrows0 + (prev - fb);
+      rc = fast(s, t, fr, out, prev, i, hp);
+      s->rows = rows0;
+      s->wrows = wrows0;
+      if (rc != FO_OK) break;
+    }
+    if (k == s->n_xl) break;
+    {
+      const struct xrow *x = &s->xl[k];
+      const rowspan *r = &rows0[i - fb];
+      const int64_t full = r->deg + x->x, e1 = out->n_edges; /* exclude_rows shortened deg */
+      rowspan one = *r;
+      int64_t j = 0;
+      if ((rc = fo__grow(&s->elig, &s->cap_elig, full + 1, sizeof *s->elig, "sampler scratch")) != FO_OK)
+        break;
+      for (int64_t p = r->start, q = x->p0; p < r->start + full; p++) {
+        if (q < x->p0 + x->x && pos[q] == p) {
+          q++;
+          continue;
+        }
+        s->elig[j++] = p;
+      }
+      one.start = 0;
+      one.deg = j;
+      s->rows = &one;
+      rc = choose_weighted_elig(s, t, fr, out, i, i + 1, hp);
+      s->rows = rows0;
+      if (rc != FO_OK) break;
+      for (int64_t e = e1; e < out->n_edges; e++) out->edge[e] = s->elig[out->edge[e]];
+    }
+    prev = i + 1;
+  }
+  s->n_xl = 0; /* nothing left to remap */
+  s->runs = -1;
+  return rc;
+}
+
 /* Pass B: map the global ids in row[eb..ee) to local ids, appending new nodes. */
 /* `nb` receives the new nodes (the neighbors' node type), `fr` is the frontier's (col's) node
  * type, whose trees the neighbors join in disjoint mode, and `out` holds the edges. */
@@ -2698,8 +2833,8 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   const int P = d->n_parts;
   const int64_t nf = fe - fb, e0 = out->n_edges;
   /* seed-edge exclusion (link sampling): as the single-process passes apply it */
-  const bool excl = s->excl && !s->weighted && (hp->hop == 0 || s->disjoint) &&
-                    s->excl->n_rows[hp->etype] > 0;
+  const bool excl = s->excl && !s->weighted && s->temporal == FO_TEMPORAL_NONE &&
+                    (hp->hop == 0 || s->disjoint) && s->excl->n_rows[hp->etype] > 0;
   int64_t total = 0, *start;
   int n_req = 0, rc;
   fo__hop_res local;
@@ -2916,7 +3051,8 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
   }
   for (int64_t g = 0; g < (int64_t)E * P; g++) ty->start[g] -= ty->count[g];
   /* seed-edge exclusion (link sampling): every group's positions, before requests point in */
-  const bool excl = s->excl && !s->weighted && (hop == 0 || s->disjoint);
+  const bool excl = s->excl && !s->weighted && s->temporal == FO_TEMPORAL_NONE &&
+                    (hop == 0 || s->disjoint);
   if (excl) {
     int64_t n_pos = 0;
     if ((rc = fo__grow(&s->gx_start, &s->cap_gx_start, (int64_t)E * P + 1, sizeof *s->gx_start,
@@ -3196,14 +3332,23 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
           if ((rc = dist_hop(s, eb, fb, fe, &hp, &n_new)) != FO_OK) return rc;
         } else {
           const row_source *src = s->shards ? &PART_ROWS : &LOCAL_ROWS;
-          const bool excl = s->excl && !s->weighted && (hop == 0 || s->disjoint);
+          /* seed-edge exclusion (link sampling): uniform rows shortened here and their picks
+           * remapped after the kernel; temporal and weighted kernels apply it themselves (kx) */
+          const bool xany = s->excl && (hop == 0 || s->disjoint) && s->excl->n_rows[et] > 0;
+          const bool excl = xany && !s->weighted && s->temporal == FO_TEMPORAL_NONE;
+          const bool kx = xany && !excl;
           if ((rc = src->rows(s, &s->topos[et], fr, fb, fe, &hp, &n_new)) != FO_OK) return rc;
           if (excl && (rc = exclude_rows(s, et, fr, fb, fe, &hp, &n_new)) != FO_OK) return rc;
           if (n_new > INT64_MAX / 4 - e0)
             return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_new);
           if ((rc = batch_edges(eb, e0 + n_new)) != FO_OK) return rc;
           /* the one-hop kernel of the sampler's mode (kernel table: uniform, weighted) */
-          if ((rc = s->choose(s, &s->topos[et], fr, eb, fb, fe, &hp)) != FO_OK) return rc;
+          s->kx = kx;
+          rc = kx && s->temporal == FO_TEMPORAL_NONE
+                   ? weighted_excl(s, &s->topos[et], fr, eb, fb, fe, &hp, choose_weighted)
+                   : s->choose(s, &s->topos[et], fr, eb, fb, fe, &hp);
+          s->kx = false;
+          if (rc != FO_OK) return rc;
           if (excl && s->n_xl) remap_excluded(s, et, eb, fb, e0, eb->n_edges);
           if ((rc = src->gather(s, &s->topos[et], eb, fb, e0, eb->n_edges)) != FO_OK) return rc;
         }

@@ -44,3 +44,12 @@ fo sample directed --fanout 1 --seeds 0 --neg binary:1 --json
 fo sample g --fanout 1 --edge-seeds 0-1 --json
 fo sample g --fanout 1 --edge-type nope --edge-seeds 0-1 --json
 fo sample g --fanout 1 --edge-type writes --edge-seeds 4-0 --json
+echo "== exclusion with weights and times: in-edges of 0 from 1..7 (weight 1 2 4 8 16 1000 0, time 1..7)"
+printf '1 0 1 1\n2 0 2 2\n3 0 4 3\n4 0 8 4\n5 0 16 5\n6 0 1000 6\n7 0 0 7\n' > wt.txt
+"$FANOUT" import --weight-col 2 --time-col 3 --csc --csr -q wt.txt -o wt >/dev/null
+echo "-- weighted, fanout -1: every in-neighbor but the seeds' 6 and 3 (weights ignored)"
+fo sample wt --fanout -1 --edge-seeds 6-0,3-0 --weighted --exclude-seed-edges --json
+echo "-- weighted, fanout 4 without replacement: exactly the positive others 1 2 4 5 (never 6, 3, 7)"
+fo sample wt --fanout 4 --edge-seeds 6-0,3-0 --weighted --exclude-seed-edges --seed 3 --json
+echo "-- temporal last at time 4 (the seed edge 3->0 @3 inside the prefix): the 2 most recent others"
+fo sample wt --fanout 2 --edge-seeds 3-0 --temporal last --seed-time 4 --exclude-seed-edges --json

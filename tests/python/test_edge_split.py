@@ -123,10 +123,24 @@ def test_temporal(tmp_path, cli):
         fanout.LinkNeighborLoader(ds, [2], edge_label_index=eli, time_attr="edge")
     with pytest.raises(ValueError, match="edge_label_time needs time_attr"):
         fanout.LinkNeighborLoader(ds, [2], edge_label_index=eli, edge_label_time=times)
-    with pytest.raises(RuntimeError, match="temporal sampling with exclude_seed_edges") as e:
-        fanout.LinkNeighborLoader(ds, [2], edge_label_index="train", time_attr="edge",
-                                  exclude_seed_edges=True)
-    assert e.value.status == "FO_ENOSYS"
+    # exclusion with time: no pair of a batch's seed edges (any copy) among its sampled edges,
+    # and nothing later than its tree's seed time
+    for strategy in ("uniform", "last"):
+        L = fanout.LinkNeighborLoader(ds, [4, 3], edge_label_index="train", time_attr="edge",
+                                      temporal_strategy=strategy, exclude_seed_edges=True,
+                                      batch_size=20)
+        n_edges = 0
+        for b in L:
+            pos = {(int(u), int(v)) for u, v in eli[:, b.input_id].T}
+            u, v = b.n_id[b.edge_index[0]], b.n_id[b.edge_index[1]]
+            assert not any((int(a), int(c)) in pos for a, c in zip(u, v))
+            tree_t = np.full(len(b.batch), -1, dtype=np.int64)
+            C = b.edge_label_index.shape[1]
+            tree_t[b.edge_label_index[0]] = times[b.input_id][np.arange(C) % len(b.input_id)]
+            tree_t[b.edge_label_index[1]] = times[b.input_id][np.arange(C) % len(b.input_id)]
+            assert (csc_t[b.e_id] <= tree_t[b.batch[b.edge_index[1]]]).all()
+            n_edges += len(b.e_id)
+        assert n_edges > 1000
     # disjoint without time: a tree per endpoint occurrence
     b = next(iter(fanout.LinkNeighborLoader(ds, [2], edge_label_index=eli[:, :5], disjoint=True,
                                             batch_size=5)))

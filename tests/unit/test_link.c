@@ -597,12 +597,6 @@ static void errors(void **state) {
   assert_fo_error(fo_link_sampler_create(d, &o, &ls), FO_EINVAL,
                   "edge type 'node__cites__node' is not an edge type of");
   o.edge_type = NULL;
-  o.sampler.temporal = FO_TEMPORAL_UNIFORM; /* disjoint and temporal: test_link_temporal.c */
-  o.exclude_seed_edges = true;
-  assert_fo_error(fo_link_sampler_create(d, &o, &ls), FO_ENOSYS,
-                  "temporal sampling with exclude_seed_edges");
-  o.sampler.temporal = FO_TEMPORAL_NONE;
-  o.exclude_seed_edges = false;
   f[0] = -3;
   assert_fo_error(fo_link_sampler_create(d, &o, &ls), FO_EINVAL, "fanouts[0] = -3");
   f[0] = 2;

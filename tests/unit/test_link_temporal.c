@@ -8,6 +8,9 @@
  */
 #include "support.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "fanout/link.h"
 
 static bool open_college(fot_ds *g) {
@@ -191,6 +194,235 @@ static void disjoint_exclusion(void **state) {
   fot_edges_free(&e);
 }
 
+/* ---- seed-edge exclusion in temporal mode ------------------------------------------------------
+ * In-edges of node 0 (src@time, input order): 1@1, 2@2, 3@3, 1@3, 4@5, 2@6 (rows sorted by time,
+ * ties in input order: 3@3 stands before 1@3, so at t = 3 and t = 4 the time prefix ends with an
+ * excluded position); nodes 1..4 have no in-edges. Seed edge 1 -> 0: both copies of 1 -> 0 are
+ * excluded. Node times (node mode) 0:0 1:1 2:2 3:3 4:5. */
+static const int64_t XS[] = {1, 2, 3, 1, 4, 2}, XD[] = {0, 0, 0, 0, 0, 0}, XT[] = {1, 2, 3, 3, 5, 6};
+static const int64_t XNT[] = {0, 1, 2, 3, 5};
+
+/* kind 0: edge times; 1: edge and node times (node mode filters rows in input order); 2: node
+ * times only (rows sorted by node time) */
+static void xdataset(const char *tmp, int kind, fo_dataset_t **d) {
+  char *g = fot_path(tmp, kind == 0 ? "g0" : kind == 1 ? "g1" : "g2"), *tp = fot_path(tmp, "xt.npy"),
+       *np = fot_path(tmp, "xnt.npy");
+  const int64_t n = 6, nn = 5;
+  fo_import_opts io;
+  fot_write_npy(tp, "<i8", 1, &n, XT, sizeof XT);
+  fot_write_npy(np, "<i8", 1, &nn, XNT, sizeof XNT);
+  fo_import_opts_init(&io);
+  if (kind < 2) io.edge_time = tp;
+  if (kind > 0) io.node_time = np;
+  if (fo_import_edges(XS, XD, 6, g, &io, NULL) != FO_OK) fail_msg("%s", fo_last_error());
+  assert_int_equal(fo_dataset_open(g, NULL, d), FO_OK);
+  free(g);
+  free(tp);
+  free(np);
+}
+
+/* The sampled in-neighbors of the seed edge's dst tree (tree 1) as a sorted string of
+ * "nbr@time" (edge time), "" for none; the src tree (1 has no in-edges) must be empty. */
+static void dst_tree(const fo_dataset_t *d, const fo_link_batch_t *lb, char *buf, size_t cap) {
+  const fo_batch_t *b = lb->sample;
+  fo_topology csc;
+  char items[16][32];
+  int n = 0;
+  assert_int_equal(fo_dataset_topology(d, FO_EDGE_DIR_IN, &csc), FO_OK);
+  assert_int_equal(b->n_seeds, 2);
+  for (int64_t e = 0; e < b->n_edges; e++) {
+    const int64_t u = b->node[b->row[e]];
+    assert_int_equal(b->batch[b->col[e]], 1);
+    assert_true(n < 16);
+    if (csc.time) snprintf(items[n++], 32, "%lld@%lld", (long long)u, (long long)csc.time[b->edge[e]]);
+    else snprintf(items[n++], 32, "%lld", (long long)u);
+    assert_int_not_equal(u, 1); /* the excluded seed edge 1 -> 0, any copy */
+  }
+  qsort(items, (size_t)n, sizeof items[0], (int (*)(const void *, const void *))strcmp);
+  buf[0] = 0;
+  for (int i = 0; i < n; i++) {
+    if (i) strncat(buf, " ", cap - strlen(buf) - 1);
+    strncat(buf, items[i], cap - strlen(buf) - 1);
+  }
+}
+
+static void xsample(const fo_dataset_t *d, fo_temporal_strategy st, fo_time_attr ta, bool strict,
+                    bool replace, int32_t fanout, int64_t t, uint64_t batch, char *buf, size_t cap) {
+  fo_link_opts o;
+  fo_link_sampler_t *ls;
+  fo_link_batch_t *lb;
+  const int64_t S[1] = {1}, D[1] = {0}, T[1] = {t};
+  int32_t f[1];
+  f[0] = fanout;
+  fo_link_opts_init(&o);
+  o.sampler.fanouts = f;
+  o.sampler.n_hops = 1;
+  o.sampler.temporal = st;
+  o.sampler.time_attr = ta;
+  o.sampler.time_strict = strict;
+  o.sampler.replace = replace;
+  o.exclude_seed_edges = true;
+  if (fo_link_sampler_create(d, &o, &ls) != FO_OK) fail_msg("%s", fo_last_error());
+  assert_int_equal(fo_link_batch_create(&lb), FO_OK);
+  if (fo_link_sampler_sample_at(ls, S, D, NULL, T, 1, 0, batch, lb) != FO_OK)
+    fail_msg("%s", fo_last_error());
+  dst_tree(d, lb, buf, cap);
+  fo_link_batch_destroy(lb);
+  fo_link_sampler_destroy(ls);
+}
+
+#define XCHECK(want, ...)                                                                        \
+  do {                                                                                           \
+    char got_[256];                                                                              \
+    xsample(__VA_ARGS__, got_, sizeof got_);                                                     \
+    if (strcmp(got_, want)) fail_msg("line %d: got '%s', want '%s'", __LINE__, got_, want);      \
+  } while (0)
+
+static void temporal_exclusion_exact(void **state) {
+  char *tmp = fot_tmpdir();
+  fo_dataset_t *d0, *d1, *d2;
+  const fo_temporal_strategy U = FO_TEMPORAL_UNIFORM, L = FO_TEMPORAL_LAST;
+  const fo_time_attr TE = FO_TIME_ATTR_EDGE, TN = FO_TIME_ATTR_NODE;
+  (void)state;
+  xdataset(tmp, 0, &d0);
+  xdataset(tmp, 1, &d1);
+  xdataset(tmp, 2, &d2);
+  /* edge time: all eligible minus the excluded copies 1@1, 1@3 */
+  XCHECK("2@2 3@3", d0, U, TE, false, false, -1, 3, 0);
+  XCHECK("2@2 3@3", d0, U, TE, false, false, 5, 3, 0);  /* fanout above the eligible count */
+  XCHECK("2@2 3@3", d0, U, TE, false, false, -1, 4, 0); /* prefix ends at excluded 1@3 */
+  XCHECK("2@2", d0, U, TE, true, false, -1, 3, 0);      /* strict: < 3 */
+  XCHECK("", d0, U, TE, false, false, -1, 1, 0);        /* every eligible position excluded */
+  XCHECK("", d0, U, TE, false, true, 4, 1, 0);          /* also with replacement */
+  XCHECK("", d0, L, TE, false, false, 3, 1, 0);
+  XCHECK("2@2 2@6 3@3 4@5", d0, U, TE, false, false, -1, 9, 0);
+  /* last: the most recent eligible non-excluded edges */
+  XCHECK("3@3", d0, L, TE, false, false, 1, 4, 0);
+  XCHECK("2@2 3@3", d0, L, TE, false, false, 2, 3, 0);
+  XCHECK("2@2 3@3", d0, L, TE, false, false, 3, 3, 0);
+  XCHECK("2@6 4@5", d0, L, TE, false, false, 2, 6, 0);
+  XCHECK("2@2", d0, L, TE, true, false, 1, 3, 0);
+  /* node time (neighbor times 1:1 2:2 3:3 4:5), rows in input order (d1) and sorted (d2) */
+  XCHECK("2@2 2@6", d1, U, TN, false, false, -1, 2, 0);
+  XCHECK("", d1, U, TN, false, false, -1, 1, 0);
+  XCHECK("3@3", d1, L, TN, false, false, 1, 4, 0);
+  XCHECK("2@2 2@6 3@3", d1, L, TN, false, false, 5, 3, 0);
+  XCHECK("2@2 2@6", d1, U, TN, true, false, -1, 3, 0);
+  XCHECK("2 2", d2, U, TN, false, false, -1, 2, 0);
+  XCHECK("", d2, U, TN, false, false, -1, 1, 0);
+  XCHECK("3", d2, L, TN, false, false, 1, 4, 0);
+  XCHECK("2 2 3 4", d2, L, TN, false, false, 4, 5, 0);
+  /* uniform draws: over eligible minus excluded only, each equally likely */
+  for (int mode = 0; mode < 4; mode++) {
+    const fo_dataset_t *d = mode < 2 ? d0 : mode == 2 ? d1 : d2;
+    const fo_time_attr ta = mode < 2 ? TE : TN;
+    const bool rep = mode == 1;
+    const int64_t t = mode < 2 ? 4 : 3;
+    int64_t c2 = 0, c3 = 0, n = 0;
+    for (uint64_t b = 0; b < 2000; b++) {
+      char got[256];
+      xsample(d, U, ta, false, rep, rep ? 3 : 1, t, b, got, sizeof got);
+      for (char *p = got; *p; p++)
+        if (p == got || p[-1] == ' ') {
+          c2 += *p == '2';
+          c3 += *p == '3';
+          n++;
+        }
+    }
+    /* mode 2 (node time 3, input order): eligible 2, 3, 2 (the two copies of 2) */
+    {
+      const double p2 = mode == 2 || mode == 3 ? 2.0 / 3 : 0.5, sd = sqrt((double)n * p2 * (1 - p2));
+      assert_int_equal(n, rep ? 6000 : 2000);
+      assert_int_equal(c2 + c3, n);
+      if (fabs((double)c2 - n * p2) > 5 * sd)
+        fail_msg("mode %d: %lld of %lld draws are node 2 (want %.0f)", mode, (long long)c2,
+                 (long long)n, n * p2);
+    }
+  }
+  fo_dataset_close(d0);
+  fo_dataset_close(d1);
+  fo_dataset_close(d2);
+  fot_rmtree(tmp);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Exclusion in temporal mode over SNAP CollegeMsg (directed): every edge a seed edge at its own
+ * time, two epochs, uniform and last: no sampled edge has the endpoints of a positive seed edge
+ * of its batch (any copy), and none is later than its tree's seed time. */
+static void college_exclusion(void **state) {
+  fot_ds g = {0};
+  fo_topology csc;
+  int32_t f[2] = {10, 5};
+  int64_t *src, *dst, *time, *tree_time, m, checked = 0;
+  (void)state;
+  if (!open_college(&g)) skip();
+  assert_int_equal(fo_dataset_topology(g.d, FO_EDGE_DIR_IN, &csc), FO_OK);
+  m = csc.n_edges;
+  src = malloc((size_t)m * sizeof *src);
+  dst = malloc((size_t)m * sizeof *dst);
+  time = malloc((size_t)m * sizeof *time);
+  tree_time = malloc(4096 * 8 * sizeof *tree_time);
+  {
+    int64_t *ids = malloc((size_t)m * sizeof *ids);
+    for (int64_t e = 0; e < m; e++) ids[e] = e;
+    assert_int_equal(fo_dataset_edge_endpoints(g.d, 0, ids, m, src, dst), FO_OK);
+    for (int64_t e = 0; e < m; e++) time[e] = csc.time[e];
+    free(ids);
+  }
+  for (int mode = 0; mode < 4; mode++) {
+    fo_link_opts o;
+    fo_link_sampler_t *ls;
+    fo_link_batch_t *lb;
+    const int64_t B = 512;
+    fo_link_opts_init(&o);
+    o.sampler.fanouts = f;
+    o.sampler.n_hops = 2;
+    o.sampler.seed = 11;
+    o.sampler.temporal = mode & 1 ? FO_TEMPORAL_LAST : FO_TEMPORAL_UNIFORM;
+    o.sampler.replace = mode == 2;
+    o.neg = FO_NEG_BINARY;
+    o.neg_amount = 1;
+    o.exclude_seed_edges = true;
+    assert_int_equal(fo_link_sampler_create(g.d, &o, &ls), FO_OK);
+    assert_int_equal(fo_link_batch_create(&lb), FO_OK);
+    for (uint64_t epoch = 0; epoch < 2; epoch++)
+      for (int64_t off = 0; off < m; off += B) {
+        const int64_t k = m - off < B ? m - off : B;
+        const fo_batch_t *b;
+        int64_t *pairs;
+        if (fo_link_sampler_sample_at(ls, src + off, dst + off, NULL, time + off, k, epoch,
+                                      (uint64_t)(off / B), lb) != FO_OK)
+          fail_msg("%s", fo_last_error());
+        check_batch(&csc, lb, src + off, dst + off, time + off, k, false, tree_time, &checked);
+        b = lb->sample;
+        /* the batch's positive pairs, sorted, and every sampled edge looked up */
+        pairs = malloc((size_t)k * sizeof *pairs);
+        for (int64_t i = 0; i < k; i++) pairs[i] = src[off + i] * 4096 + dst[off + i];
+        qsort(pairs, (size_t)k, sizeof *pairs, cmp_i64);
+        for (int64_t e = 0; e < b->n_edges; e++) {
+          const int64_t key = b->node[b->row[e]] * 4096 + b->node[b->col[e]];
+          if (bsearch(&key, pairs, (size_t)k, sizeof *pairs, cmp_i64))
+            fail_msg("mode %d epoch %llu batch %lld: seed edge %lld -> %lld sampled", mode,
+                     (unsigned long long)epoch, (long long)(off / B),
+                     (long long)b->node[b->row[e]], (long long)b->node[b->col[e]]);
+        }
+        free(pairs);
+      }
+    fo_link_batch_destroy(lb);
+    fo_link_sampler_destroy(ls);
+  }
+  assert_true(checked > 1000000);
+  free(src);
+  free(dst);
+  free(time);
+  free(tree_time);
+  fot_ds_close(&g);
+}
+
 /* The link loader over a stored split of a temporal graph takes the stored edge times; errors. */
 static void loader_and_errors(void **state) {
   char *tmp = fot_tmpdir(), *g = fot_path(tmp, "g"), *sp = fot_path(tmp, "s.npy"), spec[600];
@@ -248,10 +480,6 @@ static void loader_and_errors(void **state) {
   o.sampler.fanouts = f;
   o.sampler.n_hops = 1;
   o.sampler.temporal = FO_TEMPORAL_UNIFORM;
-  o.exclude_seed_edges = true;
-  assert_fo_error(fo_link_sampler_create(d, &o, &ls), FO_ENOSYS,
-                  "temporal sampling with exclude_seed_edges is not supported yet");
-  o.exclude_seed_edges = false;
   assert_int_equal(fo_link_sampler_create(d, &o, &ls), FO_OK);
   assert_int_equal(fo_link_batch_create(&lb), FO_OK);
   assert_fo_error(fo_link_sampler_sample(ls, S, D, NULL, 2, 0, 0, lb), FO_EINVAL,
@@ -297,6 +525,8 @@ int main(void) {
       cmocka_unit_test(college_exhaustive),
       cmocka_unit_test(disjoint_exclusion),
       cmocka_unit_test(loader_and_errors),
+      cmocka_unit_test(temporal_exclusion_exact),
+      cmocka_unit_test(college_exclusion),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
