@@ -886,7 +886,7 @@ static void mpi_fini(fo_dist_t *dd) {
 }
 
 /* A record of fo_dist_check_same: the number of options, then their digests (zero-padded). */
-#define SAME_WORDS (1 + FO__SAME_MAX)
+#define SAME_WORDS (2 + FO__SAME_MAX) /* what, count, options */
 
 /* "name\0value" of option k (or "(none)" past this process's options) into buf[cap]. */
 static void same_text(const fo_dist_option *opts, int n, int k, char *buf, size_t cap) {
@@ -928,8 +928,9 @@ static int mpi_check_same(fo_dist_t *dd, const char *what, const fo_dist_option 
     return FO_FAIL(FO_ENOMEM, "%s: comparing the options of %d processes", what, size);
   }
   memset(rec, 0, SAME_WORDS * sizeof *rec);
-  rec[0] = (uint64_t)n;
-  for (int i = 0; i < n; i++) rec[1 + i] = fo__same_digest(opts[i].name, opts[i].value);
+  rec[0] = fo__same_digest("what", what); /* a node, link or ABLP loader, ... */
+  rec[1] = (uint64_t)n;
+  for (int i = 0; i < n; i++) rec[2 + i] = fo__same_digest(opts[i].name, opts[i].value);
   snprintf(where, sizeof where, "%s: comparing the options of every process", what);
   waiter_init(&w, deadline_ns(dd));
   if ((err = MPI_Iallgather(rec, SAME_WORDS, MPI_UINT64_T, all, SAME_WORDS, MPI_UINT64_T,
@@ -941,7 +942,7 @@ static int mpi_check_same(fo_dist_t *dd, const char *what, const fo_dist_option 
   if ((rc = wait_collective(dd, &req, &w, WATCH_FAILURE | WATCH_CLOSING, where)) != FO_OK)
     /* rec, all stay with MPI */
     return fo_dist_failed(dd, NULL) ? rc : fo__dist_fail(dd, rc);
-  /* the first word (count, then each option) where some rank differs from rank 0 */
+  /* the first word (what, count, then each option) where some rank differs from rank 0 */
   for (int f = 0; f < SAME_WORDS && field < 0; f++)
     for (int r = 1; r < size; r++)
       if (all[(size_t)r * SAME_WORDS + f] != all[f]) {
@@ -956,24 +957,44 @@ static int mpi_check_same(fo_dist_t *dd, const char *what, const fo_dist_option 
     free(all);
     return FO_OK;
   }
-  if (field == 0) {
+  if (field == 1) {
     rc = FO_FAIL(FO_EINVAL, "%s: processes compare different numbers of options (rank 0 %llu, "
                  "rank %d %llu): the processes run different programs or versions", what,
-                 (unsigned long long)all[0],  first,
-                 (unsigned long long)all[(size_t)first * SAME_WORDS]);
+                 (unsigned long long)all[1],  first,
+                 (unsigned long long)all[(size_t)first * SAME_WORDS + 1]);
     free(rec);
     free(all);
     return rc;
   }
   free(rec);
   free(all);
+  if (field == 0) {
+    /* different calls meet here (a link loader on one rank, a node loader on another): name
+     * both; the texts come from their owners */
+    if (!(t0 = calloc(1, TEXT)) || !(tr = calloc(1, TEXT))) {
+      free(t0);
+      return fo__dist_fail(dd, FO_FAIL(FO_ENOMEM, "%s", where));
+    }
+    if (dd->rank == 0) snprintf(t0, TEXT, "%s", what);
+    if (dd->rank == first) snprintf(tr, TEXT, "%s", what);
+    if ((rc = bcast(dd, t0, TEXT, 0, &w, where)) != FO_OK ||
+        (rc = bcast(dd, tr, TEXT, first, &w, where)) != FO_OK) /* t0, tr stay with MPI */
+      return fo_dist_failed(dd, NULL) ? rc : fo__dist_fail(dd, rc);
+    t0[TEXT - 1] = tr[TEXT - 1] = '\0';
+    rc = FO_FAIL(FO_EINVAL, "%s: the processes do different things: rank 0 calls '%s', rank %d "
+                 "'%s'%s (every process must create the same kind of loader with the same "
+                 "options)", what, t0, first, tr, n_differ > 1 ? " (and others differ)" : "");
+    free(t0);
+    free(tr);
+    return rc;
+  }
   /* every process found the same field and rank: both texts come from their owners */
   if (!(t0 = malloc(TEXT)) || !(tr = malloc(TEXT))) {
     free(t0);
     return fo__dist_fail(dd, FO_FAIL(FO_ENOMEM, "%s", where));
   }
-  if (dd->rank == 0) same_text(opts, n, field - 1, t0, TEXT);
-  if (dd->rank == first) same_text(opts, n, field - 1, tr, TEXT);
+  if (dd->rank == 0) same_text(opts, n, field - 2, t0, TEXT);
+  if (dd->rank == first) same_text(opts, n, field - 2, tr, TEXT);
   if ((rc = bcast(dd, t0, TEXT, 0, &w, where)) != FO_OK ||
       (rc = bcast(dd, tr, TEXT, first, &w, where)) != FO_OK) /* t0, tr stay with MPI */
     return fo_dist_failed(dd, NULL) ? rc : fo__dist_fail(dd, rc);
@@ -984,7 +1005,7 @@ static int mpi_check_same(fo_dist_t *dd, const char *what, const fo_dist_option 
     if (n_differ > 1) snprintf(others, sizeof others, " (%d ranks differ from rank 0)", n_differ);
     if (strcmp(t0, tr) != 0)
       rc = FO_FAIL(FO_EINVAL, "%s: option %d differs between processes: rank 0 has %s=%s, rank "
-                   "%d has %s=%s%s (start every process with the same options)", what, field,
+                   "%d has %s=%s%s (start every process with the same options)", what, field - 1,
                    t0, v0, first, tr, vr, others);
     else
       rc = FO_FAIL(FO_EINVAL, "%s: option %s differs between processes: rank 0 has %s, rank %d "

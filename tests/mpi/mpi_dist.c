@@ -426,6 +426,11 @@ static int mode_disagree(const char *parts, int ppm) {
     /* a different number of options (a different program) */
     CHECK_ERR(fo_dist_check_same(dd, "x", opt, g_rank == 1 ? 1 : 2), FO_EINVAL,
               "different numbers of options (rank 0 2, rank 1 1)");
+    /* different calls (a link loader on one rank, a node loader on the others) are named */
+    CHECK_ERR(fo_dist_check_same(dd, g_rank == 1 ? "create distributed link loader"
+                                                 : "create distributed loader", opt, 2),
+              FO_EINVAL, "the processes do different things: rank 0 calls 'create distributed "
+              "loader', rank 1 'create distributed link loader'");
   }
   CHECK_OK(fo_dist_finalize(dd));
   fo_dataset_close(d);
