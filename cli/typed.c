@@ -88,9 +88,19 @@ int cli_fanouts_resolve(const char *cmd, const fo_dataset_t *d, cli_fanouts *f,
         return failf(FO_EINVAL, "--fanout %s=...: '%s' is a labels-only (supervision) edge "
                                      "type: the sampler never traverses it", f->typed[i].key,
                                      f->typed[i].key);
-      if (et < 0)
+      if (et < 0) {
+        char have[512];
+        size_t len = 0;
+        have[0] = '\0';
+        for (int32_t k = 0; k < E && len < sizeof have; k++) {
+          fo_edge_type ty;
+          fo_dataset_edge_type(d, k, &ty);
+          len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", k ? ", " : "", ty.name);
+        }
         return failf(FO_EINVAL, "--fanout %s=...: '%s' is not an edge type of "
-                                     "'%s'", f->typed[i].key, f->typed[i].key, fo_dataset_path(d));
+                                     "'%s' (it has: %s)", f->typed[i].key, f->typed[i].key,
+                                     fo_dataset_path(d), have);
+      }
       return failf(FO_EINVAL, "--fanout %s=...: %d hops, the other fanouts have "
                                    "%d", f->typed[i].key, (int)f->typed[i].n, (int)H);
     }

@@ -358,6 +358,10 @@ static int resolve_edge_type(const fo_dataset_t *d, const char *name, int32_t *e
   if (*et == -2)
     return FO_FAIL(FO_EINVAL, "edge type '%s' is ambiguous in '%s': give src__rel__dst (it has: %s)",
                    name, fo_dataset_path(d), have);
+  if (*et < 0 && fo_dataset_label_edge_type_find(d, name) != -1)
+    return FO_FAIL(FO_EINVAL, "edge type '%s' is a labels-only (supervision) edge type of '%s': "
+                   "its edges are ABLP labels, not seed edges of the sampled graph (use the ABLP "
+                   "loader, or one of: %s)", name, fo_dataset_path(d), have);
   if (*et < 0)
     return FO_FAIL(FO_EINVAL, "edge type '%s' is not an edge type of '%s' (it has: %s)", name,
                    fo_dataset_path(d), have);

@@ -11,6 +11,7 @@
 #include "fanout/ablp.h"
 #include "fanout/dist.h"
 #include "fanout/import.h"
+#include "fanout/link.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -464,6 +465,18 @@ static void errors(void **state) {
   o.sampler.disjoint = true;
   assert_fo_error(fo_ablp_sampler_create(t.d, &o, &s), FO_ENOSYS, "disjoint");
   o.sampler.disjoint = false;
+  {
+    /* a labels-only type is not a seed edge type of the link sampler, and says so */
+    fo_link_opts lo;
+    fo_link_sampler_t *ls = NULL;
+    fo_link_opts_init(&lo);
+    lo.sampler.fanouts = f;
+    lo.sampler.n_hops = 1;
+    lo.edge_type = "likes";
+    assert_fo_error(fo_link_sampler_create(t.d, &lo, &ls), FO_EINVAL,
+                    "edge type 'likes' is a labels-only (supervision) edge type of");
+    assert_null(ls);
+  }
   assert_fo_ok(fo_ablp_sampler_create(t.d, &o, &s));
   assert_fo_ok(fo_ablp_batch_create(&b));
   assert_fo_error(fo_ablp_sampler_sample(s, bad, 2, 0, 0, b), FO_ERANGE,
