@@ -209,9 +209,10 @@ out:
 int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
-                        double deadline_s, int tail) {
+                        double deadline_s, int tail, int seed_placement) {
   (void)path, (void)dopts, (void)fanouts, (void)lo, (void)ab, (void)max_batches, (void)epochs,
-      (void)json, (void)digest, (void)procs_per_machine, (void)deadline_s, (void)tail;
+      (void)json, (void)digest, (void)procs_per_machine, (void)deadline_s, (void)tail,
+      (void)seed_placement;
   return cli_fail(fo_set_error(FO_ENOSYS, "bench --dist: this fanout was built without MPI"));
 }
 #else
@@ -242,7 +243,7 @@ static int rank_fail(int rank, int rc, bool told, double deadline_s) {
 int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
-                        double deadline_s, int tail) {
+                        double deadline_s, int tail, int seed_placement) {
   static const char *const tails[] = {"keep", "drop", "pad"};
   MPI_Comm world = MPI_COMM_WORLD;
   fo_dist_opts dop;
@@ -292,6 +293,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   o.n_input_nodes = n_anchors;
   fo_dist_loader_opts_init(&dlo);
   dlo.tail = (fo_dist_tail)tail;
+  dlo.seed_placement = (fo_dist_seed_placement)seed_placement;
   if ((rc = fo_dist_ablp_loader_create(dd, d, &o, &dlo, &L)) != FO_OK) goto fail;
   {
     char ev[24], bv[24];
@@ -395,7 +397,8 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
     free(seq);
     if (json) {
       print_head(path, d, &o, ab, "dist-ablp");
-      printf(", \"ranks\": %d, \"tail\": \"%s\"", size, tails[tail % 3]);
+      printf(", \"ranks\": %d, \"tail\": \"%s\", \"seed_placement\": \"%s\"", size, tails[tail % 3],
+             seed_placement ? "local" : "global");
       print_sums(tot, secs);
       printf(", \"remote_label_requests\": %lld, \"remote_label_bytes\": %lld, "
              "\"remote_label_requests_per_batch\": %.3f, \"remote_label_bytes_per_batch\": %.1f, "

@@ -133,7 +133,7 @@ int cli_bench_ablp(const char *path, const fo_dataset_opts *dopts, cli_fanouts *
 int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
-                        double deadline_s, int tail);
+                        double deadline_s, int tail, int seed_placement);
 /* cli/ablp.c: the ABLP keys of `fanout sample --anchors` (after the node batch's keys). */
 void cli_print_ablp(const fo_dataset_t *d, const fo_ablp_batch_t *ab);
 /* Temporal options (cli/temporal.c): opt is "--temporal", "--time", "--window" or

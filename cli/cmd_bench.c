@@ -986,13 +986,14 @@ int cmd_bench(int argc, char **argv) {
       goto out;
     }
     if (dc.dist) {
-      if (dc.cache_bytes || dc.pipeline || dc.seeds != FO_DIST_SEEDS_GLOBAL) {
-        ret = cli_usage_error("bench", "--anchors --dist: no --cache-mb, --pipeline or "
-                              "--seed-placement local (not for ABLP batches yet)");
+      if (dc.cache_bytes || dc.pipeline) {
+        ret = cli_usage_error("bench", "--anchors --dist: no --cache-mb or --pipeline (not for "
+                              "ABLP batches yet)");
         goto out;
       }
       ret = cli_bench_ablp_dist(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json,
-                                digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail);
+                                digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail,
+                                (int)dc.seeds);
       goto out;
     }
     ret = cli_bench_ablp(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json, digest);

@@ -1647,7 +1647,8 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
       edges, negatives, node batch, features and ``input_id``.
     - ``seed_placement="local"``: a seed edge belongs to the machine owning its destination;
       each machine's ranks batch its own seed edges (``batch.index`` is j * machines +
-      machine); tail "keep" only. Not the single-process batches.
+      machine); ``tail`` over every rank as :class:`DistNeighborLoader`'s. Not the
+      single-process batches.
     - Strict negatives and ``exclude_seed_edges`` ask the machines owning the rows in one
       LINK request per machine per round; exclusion needs ``edge_dir="in"``.
       ``cache_bytes`` and ``pipeline`` are not supported for link batches yet (they raise

@@ -258,6 +258,14 @@ typedef struct aload_ctx {
   const fo_dataset_t *d;
 } aload_ctx;
 
+/* Local placement: an anchor belongs to the machine owning it (its supervision rows are then
+ * read at home). */
+static int32_t aload_owner(void *ctx, int32_t anchor_type, int64_t a) {
+  aload_ctx *c = ctx;
+  const fo_dataset_t *v = fo_dataset_node_data(c->d, anchor_type);
+  return v && a >= 0 && a < fo_dataset_num_nodes(v) ? (int32_t)fo__owner(v, a) : -1;
+}
+
 static int aload_gather(void *ctx, const fo_batch_t *b, unsigned char *const *x, const int64_t *row_bytes) {
   aload_ctx *c = ctx;
   return fo__dist_gather_batch(c->dd, c->d, b, x, row_bytes);
@@ -272,7 +280,7 @@ static uint64_t bytes_digest(const void *p, int64_t n) {
 
 enum { K_FANOUTS, K_ET_FANOUTS, K_REPLACE, K_EDGE_DIR, K_DISJOINT, K_SEED, K_WEIGHTED, K_TEMPORAL,
        K_SUP, K_NEGT, K_NO_HARD, K_RANDOM, K_STRICT, K_BATCH, K_INPUT, K_SHUFFLE, K_DROP_LAST,
-       K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_N };
+       K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_PIPELINE, K_N };
 
 /* The ABLP loader's options that decide which batches a process makes, compared between the
  * processes (fo_dist_check_same); the anchors by count and digest. */
@@ -281,7 +289,7 @@ static int check_ablp_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_ablp_l
   static const char *const names[K_N] = {"fanouts", "edge_type_fanouts", "replace", "edge_dir",
     "disjoint", "seed", "weighted", "temporal", "supervision_edge_type", "negative_edge_type",
     "no_hard_negatives", "num_random_negatives", "strict", "batch_size", "input_nodes", "shuffle",
-    "drop_last", "epoch", "features", "tail", "seed_placement"};
+    "drop_last", "epoch", "features", "tail", "seed_placement", "cache_bytes", "pipeline"};
   char text[K_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[K_N];
   const fo_sampler_opts *so = &o->ablp.sampler;
@@ -325,6 +333,8 @@ static int check_ablp_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_ablp_l
   snprintf(text[K_FEATURES], sizeof text[0], "%s", o->features ? "true" : "false");
   snprintf(text[K_TAIL], sizeof text[0], "%d", (int)dlo->tail);
   snprintf(text[K_PLACEMENT], sizeof text[0], "%s", dlo->seed_placement == FO_DIST_SEEDS_LOCAL ? "local" : "global");
+  snprintf(text[K_CACHE], sizeof text[0], "%lld", (long long)dlo->cache_bytes);
+  snprintf(text[K_PIPELINE], sizeof text[0], "%d", (int)dlo->pipeline);
   for (int i = 0; i < K_N; i++) {
     opts[i].name = names[i];
     opts[i].value = text[i];
@@ -354,9 +364,6 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
                    (int)dlo->seed_placement);
   /* the same options everywhere first, so that processes fail together */
   if ((rc = check_ablp_opts(dd, d, o, dlo)) != FO_OK) return rc;
-  if (dlo->seed_placement == FO_DIST_SEEDS_LOCAL)
-    return FO_FAIL(FO_ENOSYS, "create distributed ABLP loader: seed placement local is not "
-                   "implemented for ABLP batches yet (use global)");
   if (dlo->cache_bytes || dlo->pipeline)
     return FO_FAIL(FO_ENOSYS, "create distributed ABLP loader: the remote feature cache and "
                    "pipelining are not implemented for ABLP batches yet (cache_bytes %lld, "
@@ -383,6 +390,12 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
   ld.shard = dd->rank;
   ld.n_shards = dd->size;
   ld.tail = (int)dlo->tail;
+  ld.local_seeds = dlo->seed_placement == FO_DIST_SEEDS_LOCAL;
+  ld.machine = dd->machine;
+  ld.n_machines = dd->n_machines;
+  ld.local_rank = dd->local_rank;
+  ld.local_size = dd->local_size;
+  ld.owner = aload_owner;
   ld.free_ctx = free;
   return fo__ablp_loader_create_remote(d, o, &r, &ld, out);
 }

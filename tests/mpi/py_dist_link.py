@@ -301,8 +301,6 @@ def errors(parts, ppm):
            lambda: mk(neg_sampling=("triplet", 1.5)))
     expect(RuntimeError, "remote feature cache and pipelining are not implemented for link "
                          "batches", lambda: mk(cache_bytes=1 << 20))
-    expect(RuntimeError, "seed placement local supports tail keep only",
-           lambda: mk(seed_placement="local", tail="pad"))
     expect(RuntimeError, "temporal", lambda: mk(edge_label_time=np.arange(4), time_attr="edge",
                                                   exclude_seed_edges=True))
     # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
@@ -318,6 +316,10 @@ def errors(parts, ppm):
            lambda: mk(neg_sampling=("binary", 2.0 if one else 1.0)))
     expect(ValueError, "option batch_size differs between processes: rank 0 has 2, rank 1 has 3",
            lambda: mk(batch_size=3 if one else 2))
+    expect(ValueError, "option seed_placement differs between processes: rank 0 has global, "
+                       "rank 1 has local", lambda: mk(seed_placement="local" if one else "global"))
+    expect(ValueError, "option cache_bytes differs between processes: rank 0 has 0, rank 1 has "
+                       "1048576", lambda: mk(cache_bytes=(1 << 20) if one else 0))
     expect(ValueError, "option edge_label_index differs between processes",
            lambda: mk(edge_label_index=eli + (1 if one else 0)))
     expect(ValueError, "option exclude_seed_edges differs between processes",
