@@ -903,6 +903,14 @@ python_link)
       echo "ok   python link over $parts, $n ranks: $(grep '^ok' same.out | head -1 | cut -d: -f2-)"
     else fail "python link over $parts, $n ranks"; cat same.out; fi
   done
+  # seed_placement="local": every seed edge once (keep), equal counts (drop, pad), reruns
+  for t in 2:cora-m2:1 4:cora-h4:1 4:cora-h2:2; do
+    IFS=: read -r n parts ppm <<< "$t"
+    if mpi "$n" $PY "$here/py_dist_link.py" local "$D/$parts" "$D/cora" "$ppm" > loc.out 2>&1 &&
+      [ "$(grep -c '^ok   python link local rank' loc.out)" = "$n" ]; then
+      echo "ok   python link local over $parts, $n ranks: $(grep '^ok' loc.out | head -1 | cut -d: -f2-)"
+    else fail "python link local over $parts, $n ranks"; cat loc.out; fi
+  done
   # a typed graph (papers, authors, terms; writes, cites, has and their reverses; features of
   # papers and authors): seed edges of paper__writes__author over hash and METIS parts
   if ! (
