@@ -1651,8 +1651,9 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
       single-process batches.
     - Strict negatives and ``exclude_seed_edges`` ask the machines owning the rows in one
       LINK request per machine per round; exclusion needs ``edge_dir="in"``.
-      ``cache_bytes`` and ``pipeline`` are not supported for link batches yet (they raise
-      RuntimeError, FO_ENOSYS).
+      ``cache_bytes``: the remote feature cache with the ``degree`` fill (batches equal those
+      of no cache, fewer fetch bytes); ``pipeline`` is not supported for link batches yet
+      (RuntimeError, FO_ENOSYS).
 
     Every batch is a :class:`LinkBatch` with ``x`` (``x_dict``) gathered from the owning
     machines, plus ``traffic``: the batch's remote requests (``link_requests``,

@@ -226,8 +226,9 @@ class DistABLPLoader(ABLPLoader):
       the fewest any rank has, "pad": the most, wrapping; pad fails when a machine owns no
       anchor). Batches are a pure function of (dataset, partitioning, world size, options,
       epoch, batch index), not the single-process batches.
-    - ``cache_bytes``: accepted for :class:`DistNeighborLoader`'s signature; above 0 it raises
-      RuntimeError (FO_ENOSYS) until the remote feature cache serves ABLP batches.
+    - ``cache_bytes``: bytes of other machines' feature rows to keep (0: none), filled by the
+      ``degree`` policy (remote nodes by their edges into this machine's part); batches equal
+      those of no cache, ``traffic`` counts fewer fetch bytes.
     """
 
     def __init__(self, context, dataset, num_neighbors: Any = (10, 10), input_nodes: Any = None,

@@ -359,8 +359,8 @@ def errors(parts, ppm):
     expect(ValueError, "negative amount -1 is not > 0", lambda: mk(neg_sampling=("binary", -1)))
     expect(ValueError, "triplet negative amount 1.5 is not an integer",
            lambda: mk(neg_sampling=("triplet", 1.5)))
-    expect(RuntimeError, "remote feature cache and pipelining are not implemented for link "
-                         "batches", lambda: mk(cache_bytes=1 << 20))
+    expect(RuntimeError, "pipelining is not implemented for link batches",
+           lambda: mk(pipeline=1))
     expect(RuntimeError, "temporal", lambda: mk(edge_label_time=np.arange(4), time_attr="edge",
                                                   exclude_seed_edges=True))
     # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
