@@ -230,15 +230,18 @@ out:
 int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
-                        double deadline_s, int tail) {
+                        double deadline_s, int tail, int seed_placement,
+                        int64_t cache_bytes, int cache_policy) {
   (void)path, (void)dopts, (void)fanouts, (void)lo, (void)ab, (void)max_batches, (void)epochs,
-      (void)json, (void)digest, (void)procs_per_machine, (void)deadline_s, (void)tail;
+      (void)json, (void)digest, (void)procs_per_machine, (void)deadline_s, (void)tail,
+      (void)seed_placement, (void)cache_bytes, (void)cache_policy;
   return cli_fail(fo_set_error(FO_ENOSYS, "bench --dist: this fanout was built without MPI"));
 }
 #else
 /* Per kept batch: epoch, index, digest, label requests, label bytes, hop requests, hop bytes,
  * fetch requests, fetch bytes. */
-enum { R_EPOCH, R_INDEX, R_DIGEST, R_AREQ, R_ABYTES, R_HREQ, R_HBYTES, R_FREQ, R_FBYTES, R_LEN };
+enum { R_EPOCH, R_INDEX, R_DIGEST, R_AREQ, R_ABYTES, R_HREQ, R_HBYTES, R_FREQ, R_FBYTES, R_CHITS,
+       R_CSAVED, R_LEN };
 
 static int cmp_rec(const void *a, const void *b) {
   const int64_t *x = a, *y = b;
@@ -263,7 +266,8 @@ static int rank_fail(int rank, int rc, bool told, double deadline_s) {
 int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fanouts *fanouts,
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
-                        double deadline_s, int tail) {
+                        double deadline_s, int tail, int seed_placement,
+                        int64_t cache_bytes, int cache_policy) {
   static const char *const tails[] = {"keep", "drop", "pad"};
   MPI_Comm world = MPI_COMM_WORLD;
   fo_dist_opts dop;
@@ -313,6 +317,9 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   o.n_input_nodes = n_anchors;
   fo_dist_loader_opts_init(&dlo);
   dlo.tail = (fo_dist_tail)tail;
+  dlo.seed_placement = (fo_dist_seed_placement)seed_placement;
+  dlo.cache_bytes = cache_bytes;
+  dlo.cache_policy = (fo_dist_cache_policy)cache_policy;
   if ((rc = fo_dist_ablp_loader_create(dd, d, &o, &dlo, &L)) != FO_OK) goto fail;
   {
     char ev[24], bv[24];
@@ -362,6 +369,8 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
       r[R_HBYTES] = hby;
       r[R_FREQ] = bs.fetch_requests;
       r[R_FBYTES] = bs.fetch_bytes;
+      r[R_CHITS] = bs.cache_hits;
+      r[R_CSAVED] = bs.cache_bytes_saved;
     }
   }
   secs = cli_now_s() - t0;
@@ -416,7 +425,8 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
     free(seq);
     if (json) {
       print_head(path, d, &o, ab, "dist-ablp");
-      printf(", \"ranks\": %d, \"tail\": \"%s\"", size, tails[tail % 3]);
+      printf(", \"ranks\": %d, \"tail\": \"%s\", \"seed_placement\": \"%s\"", size, tails[tail % 3],
+             seed_placement ? "local" : "global");
       print_sums(tot, secs);
       printf(", \"remote_label_requests\": %lld, \"remote_label_bytes\": %lld, "
              "\"remote_label_requests_per_batch\": %.3f, \"remote_label_bytes_per_batch\": %.1f, "
@@ -425,6 +435,9 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
              (long long)t[R_AREQ], (long long)t[R_ABYTES], nb ? (double)t[R_AREQ] / (double)nb : 0.0,
              nb ? (double)t[R_ABYTES] / (double)nb : 0.0, (long long)max_areq, (long long)t[R_HREQ],
              (long long)t[R_HBYTES], (long long)t[R_FREQ], (long long)t[R_FBYTES]);
+      printf(", \"cache_bytes\": %lld, \"cache_hits\": %lld, \"cache_bytes_saved\": %lld, "
+             "\"remote_fetch_bytes_per_batch\": %.1f", (long long)cache_bytes,
+             (long long)t[R_CHITS], (long long)t[R_CSAVED], nb ? (double)t[R_FBYTES] / (double)nb : 0.0);
       if (digest) printf(", \"digest\": \"%016llx\"", (unsigned long long)dg);
       printf("}\n");
     } else {

@@ -988,13 +988,13 @@ int cmd_bench(int argc, char **argv) {
       goto out;
     }
     if (dc.dist) {
-      if (dc.cache_bytes || dc.pipeline || dc.seeds != FO_DIST_SEEDS_GLOBAL) {
-        ret = cli_usage_error("bench", "--anchors --dist: no --cache-mb, --pipeline or "
-                              "--seed-placement local (not for ABLP batches yet)");
+      if (dc.pipeline) {
+        ret = cli_usage_error("bench", "--anchors --dist: no --pipeline (not for ABLP batches yet)");
         goto out;
       }
       ret = cli_bench_ablp_dist(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json,
-                                digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail);
+                                digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail,
+                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy);
       goto out;
     }
     ret = cli_bench_ablp(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json, digest);
@@ -1019,14 +1019,14 @@ int cmd_bench(int argc, char **argv) {
     }
     if (dc.dist) {
       /* the distributed link loader (cli/link_dist.c) */
-      if (dc.cache_bytes || dc.pipeline) {
-        ret = cli_usage_error("bench", "--edge-seeds-split --dist: no --cache-mb or --pipeline "
-                              "(not for link batches yet)");
+      if (dc.pipeline) {
+        ret = cli_usage_error("bench", "--edge-seeds-split --dist: no --pipeline (not for link "
+                              "batches yet)");
         goto out;
       }
       ret = cli_bench_link_dist(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs,
                                 json, digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail,
-                                (int)dc.seeds);
+                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy);
       goto out;
     }
     ret = cli_bench_link(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs, json,

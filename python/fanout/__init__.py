@@ -1648,12 +1648,14 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
       edges, negatives, node batch, features and ``input_id``.
     - ``seed_placement="local"``: a seed edge belongs to the machine owning its destination;
       each machine's ranks batch its own seed edges (``batch.index`` is j * machines +
-      machine); tail "keep" only. Not the single-process batches.
+      machine); ``tail`` over every rank as :class:`DistNeighborLoader`'s. Not the
+      single-process batches.
     - Strict negatives and ``exclude_seed_edges`` ask the machines owning the rows in one
       LINK request per machine per round; exclusion needs ``edge_dir="in"`` and is not
       supported with time yet (RuntimeError, FO_ENOSYS).
-      ``cache_bytes`` and ``pipeline`` are not supported for link batches yet (they raise
-      RuntimeError, FO_ENOSYS).
+      ``cache_bytes``: the remote feature cache with the ``degree`` fill (batches equal those
+      of no cache, fewer fetch bytes); ``pipeline`` is not supported for link batches yet
+      (RuntimeError, FO_ENOSYS).
 
     Every batch is a :class:`LinkBatch` with ``x`` (``x_dict``) gathered from the owning
     machines, plus ``traffic``: the batch's remote requests (``link_requests``,

@@ -215,7 +215,8 @@ class DistABLPLoader(ABLPLoader):
     """DistABLPLoader(context, dataset, num_neighbors=(10, 10), input_nodes=None,
     supervision_edge_type=None, negative_edge_type=None, hard_negatives=True,
     num_random_negatives=0, strict=True, batch_size=1, shuffle=False, drop_last=False, seed=0,
-    replace=False, edge_dir="in", epoch=0, features=True, tail="keep")
+    replace=False, edge_dir="in", epoch=0, features=True, tail="keep", seed_placement="global",
+    cache_bytes=0)
 
     GiGL's ``DistABLPLoader``: :class:`ABLPLoader` over a partitioned dataset under a
     :class:`DistContext` (``fo_dist_ablp_loader_create``, docs/DIST.md): this process's share
@@ -231,6 +232,17 @@ class DistABLPLoader(ABLPLoader):
     ``hop_requests``, ``hop_bytes``, ``fetch_requests``, ``fetch_bytes``). ``len(loader)`` is
     this rank's batches per epoch; each ``iter()`` runs the next epoch; ``sample()`` is not
     available. Delete the loader before ``context.finalize()``.
+
+    - ``seed_placement="local"``: each machine's ranks batch the anchors that machine owns
+      (their supervision rows are then read at home, no LABEL request), in the epoch's order;
+      machine batch j goes to local rank j mod ranks-per-machine with ``batch.index`` j *
+      machines + machine; ``tail`` over every rank as :class:`DistNeighborLoader`'s ("drop":
+      the fewest any rank has, "pad": the most, wrapping; pad fails when a machine owns no
+      anchor). Batches are a pure function of (dataset, partitioning, world size, options,
+      epoch, batch index), not the single-process batches.
+    - ``cache_bytes``: bytes of other machines' feature rows to keep (0: none), filled by the
+      ``degree`` policy (remote nodes by their edges into this machine's part); batches equal
+      those of no cache, ``traffic`` counts fewer fetch bytes.
     """
 
     def __init__(self, context, dataset, num_neighbors: Any = (10, 10), input_nodes: Any = None,
@@ -239,7 +251,7 @@ class DistABLPLoader(ABLPLoader):
                  strict: bool = True, batch_size: int = 1, shuffle: bool = False,
                  drop_last: bool = False, seed: int = 0, replace: bool = False,
                  edge_dir: str = "in", epoch: int = 0, features: bool = True,
-                 tail: str = "keep"):
+                 tail: str = "keep", seed_placement: str = "global", cache_bytes: int = 0):
         from . import _bad, _edge_type_fanouts
 
         if not isinstance(context, _fanout.Dist):
@@ -247,8 +259,9 @@ class DistABLPLoader(ABLPLoader):
                                   f"{type(context).__name__}")
         if not isinstance(dataset, _fanout.Dataset):
             raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
-        if not isinstance(tail, str):
-            raise _bad(TypeError, f"tail: expected a string, got {type(tail).__name__}")
+        for name, v in (("tail", tail), ("seed_placement", seed_placement)):
+            if not isinstance(v, str):
+                raise _bad(TypeError, f"{name}: expected a string, got {type(v).__name__}")
         et_fanouts = None
         if isinstance(num_neighbors, dict):
             num_neighbors, et_fanouts, _ = _edge_type_fanouts(dataset, num_neighbors)
@@ -282,7 +295,8 @@ class DistABLPLoader(ABLPLoader):
         self._dl = _fanout.DistABLPLoader(
             context, dataset, self._fanouts, anchors, sup, neg, bool(hard_negatives), k,
             bool(strict), int(seed), bool(replace), edge_dir, et_fanouts, batch_size,
-            bool(shuffle), bool(drop_last), int(epoch), bool(features), tail)
+            bool(shuffle), bool(drop_last), int(epoch), bool(features), tail, seed_placement,
+            operator.index(cache_bytes))
         a_t, p_t, n_t = self._dl.types()
         nts = dataset.node_types
         lts = label_edge_types(dataset)
@@ -302,6 +316,7 @@ class DistABLPLoader(ABLPLoader):
         self.next_epoch = int(epoch)
         self.features = bool(features)
         self.tail = tail
+        self.seed_placement = seed_placement
         self._x = None
 
     def __len__(self) -> int:

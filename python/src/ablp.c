@@ -283,12 +283,13 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"context", "dataset", "fanouts", "input_nodes", "supervision_edge_type",
                            "negative_edge_type", "hard_negatives", "num_random_negatives",
                            "strict", "seed", "replace", "edge_dir", "edge_type_fanouts",
-                           "batch_size", "shuffle", "drop_last", "epoch", "features", "tail", NULL};
+                           "batch_size", "shuffle", "drop_last", "epoch", "features", "tail",
+                           "seed_placement", "cache_bytes", NULL};
   PyObject *ctx, *dsobj, *fan, *in_o, *etf = Py_None;
   PyArrayObject *in = NULL;
-  const char *sup = NULL, *neg = NULL, *edge_dir = "in", *tail = "keep";
+  const char *sup = NULL, *neg = NULL, *edge_dir = "in", *tail = "keep", *placement = "global";
   int hard = 1, strict = 1, replace = 0, shuffle = 0, drop_last = 0, features = 1;
-  long long k = 0, batch_size = 1;
+  long long k = 0, batch_size = 1, cache_bytes = 0;
   unsigned long long seed = 0, epoch = 0;
   int32_t *f = NULL, *ef = NULL;
   Py_ssize_t nf = 0, nef = 0;
@@ -297,10 +298,11 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
   fo_dataset_t *d;
   fo_dist_t *dd;
   int rc, ret = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKps:DistABLPLoader", kwlist, &ctx,
-                                   &fopy_DatasetType, &dsobj, &fan, &in_o, &sup, &neg, &hard, &k,
-                                   &strict, &seed, &replace, &edge_dir, &etf, &batch_size, &shuffle,
-                                   &drop_last, &epoch, &features, &tail))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKpssL:DistABLPLoader", kwlist,
+                                   &ctx, &fopy_DatasetType, &dsobj, &fan, &in_o, &sup, &neg, &hard,
+                                   &k, &strict, &seed, &replace, &edge_dir, &etf, &batch_size,
+                                   &shuffle, &drop_last, &epoch, &features, &tail, &placement,
+                                   &cache_bytes))
     return -1;
   if (self->L) {
     PyErr_SetString(PyExc_RuntimeError, "DistABLPLoader is already initialised");
@@ -315,6 +317,17 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_ValueError, "tail: '%s' is not 'keep', 'drop' or 'pad'", tail);
     return -1;
   }
+  if (!strcmp(placement, "global")) dlo.seed_placement = FO_DIST_SEEDS_GLOBAL;
+  else if (!strcmp(placement, "local")) dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
+  else {
+    PyErr_Format(PyExc_ValueError, "seed_placement: '%s' is not 'global' or 'local'", placement);
+    return -1;
+  }
+  if (cache_bytes < 0) {
+    PyErr_Format(PyExc_ValueError, "cache_bytes: expected >= 0, got %lld", cache_bytes);
+    return -1;
+  }
+  dlo.cache_bytes = cache_bytes;
   if (!(in = (PyArrayObject *)PyArray_FROMANY(in_o, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY))) {
     PyErr_Clear();
     PyErr_SetString(PyExc_ValueError, "input_nodes: expected a 1-D array of int64");

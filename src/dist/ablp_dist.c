@@ -256,11 +256,27 @@ static int label_ctx_new(fo_dist_t *dd, const fo_dataset_t *d, label_ctx **out) 
 typedef struct aload_ctx {
   fo_dist_t *dd;
   const fo_dataset_t *d;
+  fo__dist_batch_gather *g; /* the feature gather (through the cache when cache_bytes > 0) */
 } aload_ctx;
+
+static void aload_free(void *ctx) {
+  aload_ctx *c = ctx;
+  if (!c) return;
+  fo__dist_batch_gather_free(c->g);
+  free(c);
+}
+
+/* Local placement: an anchor belongs to the machine owning it (its supervision rows are then
+ * read at home). */
+static int32_t aload_owner(void *ctx, int32_t anchor_type, int64_t a) {
+  aload_ctx *c = ctx;
+  const fo_dataset_t *v = fo_dataset_node_data(c->d, anchor_type);
+  return v && a >= 0 && a < fo_dataset_num_nodes(v) ? (int32_t)fo__owner(v, a) : -1;
+}
 
 static int aload_gather(void *ctx, const fo_batch_t *b, unsigned char *const *x, const int64_t *row_bytes) {
   aload_ctx *c = ctx;
-  return fo__dist_gather_batch(c->dd, c->d, b, x, row_bytes);
+  return fo__dist_batch_gather_run(c->g, b, x, row_bytes);
 }
 
 /* FNV-1a 64 of n bytes. */
@@ -272,7 +288,7 @@ static uint64_t bytes_digest(const void *p, int64_t n) {
 
 enum { K_FANOUTS, K_ET_FANOUTS, K_REPLACE, K_EDGE_DIR, K_DISJOINT, K_SEED, K_WEIGHTED, K_TEMPORAL,
        K_SUP, K_NEGT, K_NO_HARD, K_RANDOM, K_STRICT, K_BATCH, K_INPUT, K_SHUFFLE, K_DROP_LAST,
-       K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_N };
+       K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_PIPELINE, K_N };
 
 /* The ABLP loader's options that decide which batches a process makes, compared between the
  * processes (fo_dist_check_same); the anchors by count and digest. */
@@ -281,7 +297,8 @@ static int check_ablp_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_ablp_l
   static const char *const names[K_N] = {"fanouts", "edge_type_fanouts", "replace", "edge_dir",
     "disjoint", "seed", "weighted", "temporal", "supervision_edge_type", "negative_edge_type",
     "no_hard_negatives", "num_random_negatives", "strict", "batch_size", "input_nodes", "shuffle",
-    "drop_last", "epoch", "features", "tail", "seed_placement"};
+    "drop_last", "epoch", "features", "tail", "seed_placement", "cache_bytes", "cache_policy",
+    "pipeline"};
   char text[K_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[K_N];
   const fo_sampler_opts *so = &o->ablp.sampler;
@@ -325,6 +342,9 @@ static int check_ablp_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_ablp_l
   snprintf(text[K_FEATURES], sizeof text[0], "%s", o->features ? "true" : "false");
   snprintf(text[K_TAIL], sizeof text[0], "%d", (int)dlo->tail);
   snprintf(text[K_PLACEMENT], sizeof text[0], "%s", dlo->seed_placement == FO_DIST_SEEDS_LOCAL ? "local" : "global");
+  snprintf(text[K_CACHE], sizeof text[0], "%lld", (long long)dlo->cache_bytes);
+  snprintf(text[K_POLICY], sizeof text[0], "%d", (int)dlo->cache_policy);
+  snprintf(text[K_PIPELINE], sizeof text[0], "%d", (int)dlo->pipeline);
   for (int i = 0; i < K_N; i++) {
     opts[i].name = names[i];
     opts[i].value = text[i];
@@ -354,13 +374,9 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
                    (int)dlo->seed_placement);
   /* the same options everywhere first, so that processes fail together */
   if ((rc = check_ablp_opts(dd, d, o, dlo)) != FO_OK) return rc;
-  if (dlo->seed_placement == FO_DIST_SEEDS_LOCAL)
-    return FO_FAIL(FO_ENOSYS, "create distributed ABLP loader: seed placement local is not "
-                   "implemented for ABLP batches yet (use global)");
-  if (dlo->cache_bytes || dlo->pipeline)
-    return FO_FAIL(FO_ENOSYS, "create distributed ABLP loader: the remote feature cache and "
-                   "pipelining are not implemented for ABLP batches yet (cache_bytes %lld, "
-                   "pipeline %d)", (long long)dlo->cache_bytes, (int)dlo->pipeline);
+  if (dlo->pipeline)
+    return FO_FAIL(FO_ENOSYS, "create distributed ABLP loader: pipelining is not implemented for "
+                   "ABLP batches yet (pipeline %d)", (int)dlo->pipeline);
   if (fo_dataset_num_parts(d) != dd->n_machines || !fo_dataset_part(d, dd->machine))
     return FO_FAIL(FO_EINVAL, "create distributed ABLP loader: '%s' is not a dataset of %d parts "
                    "with part %d open (fo_dist_open_dataset)", fo_dataset_path(d),
@@ -372,6 +388,13 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
   }
   ac->dd = dd;
   ac->d = d;
+  if ((rc = fo__dist_batch_gather_new(dd, d, dlo->cache_bytes, (int)dlo->cache_policy,
+                                      o->ablp.sampler.edge_dir, o->features,
+                                      "create distributed ABLP loader", &ac->g)) != FO_OK) {
+    label_ctx_free(lc);
+    free(ac);
+    return rc;
+  }
   memset(&r, 0, sizeof r);
   r.ctx = lc;
   r.make_sampler = label_make_sampler;
@@ -383,7 +406,13 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
   ld.shard = dd->rank;
   ld.n_shards = dd->size;
   ld.tail = (int)dlo->tail;
-  ld.free_ctx = free;
+  ld.local_seeds = dlo->seed_placement == FO_DIST_SEEDS_LOCAL;
+  ld.machine = dd->machine;
+  ld.n_machines = dd->n_machines;
+  ld.local_rank = dd->local_rank;
+  ld.local_size = dd->local_size;
+  ld.owner = aload_owner;
+  ld.free_ctx = aload_free;
   return fo__ablp_loader_create_remote(d, o, &r, &ld, out);
 }
 

@@ -714,7 +714,7 @@ static int cmp_tscored(const void *a, const void *b) {
  * adds the budget the ranking leaves to each type in proportion to its rows' share of the
  * pre-sampled remote bytes (equal shares when none), and runs Belady's rule in each type's
  * store with the next uses of all types. */
-static int prepare_typed(fo__dist_cache *c, fo_loader_t *L) {
+static int prepare_typed(fo__dist_cache *c, fo_loader_t *L, fo_edge_dir dir) {
   const fo_dataset_t *d = c->d;
   const int me = c->dd->machine;
   const int32_t T = c->T;
@@ -737,7 +737,6 @@ static int prepare_typed(fo__dist_cache *c, fo_loader_t *L) {
     goto out;
   }
   if (c->policy == FO_DIST_CACHE_DEGREE) {
-    const fo_edge_dir dir = fo__loader_sampler_opts(L)->edge_dir;
     for (int32_t et = 0; et < d->n_etypes; et++) {
       fo_edge_type ety;
       fo_topology tp;
@@ -846,6 +845,33 @@ out:
   return rc;
 }
 
+int fo__dist_cache_prepare_degree(fo__dist_cache *c, fo_edge_dir dir) {
+  const fo_dataset_t *d = c->d;
+  const int me = c->dd->machine;
+  uint32_t *score;
+  fo_topology t;
+  int rc;
+  if (c->policy != FO_DIST_CACHE_DEGREE)
+    return FO_FAIL(FO_EINVAL, "feature cache: policy %s has no fill without a node loader",
+                   fo__cache_policy_name(c->policy));
+  if (c->rcs) {
+    rc = prepare_typed(c, NULL, dir);
+    return rc == FO_OK ? FO_OK : fo__context(rc, "fill the degree feature cache");
+  }
+  /* as fo__dist_cache_prepare's degree fill: edges from each remote node into this part */
+  if (!(score = calloc((size_t)(d->n_nodes ? d->n_nodes : 1), sizeof *score)))
+    return FO_FAIL(FO_ENOMEM, "feature cache: scores of %lld nodes", (long long)d->n_nodes);
+  if ((rc = fo_dataset_topology(d->parts[me], FO_EDGE_DIR_IN, &t)) == FO_OK) {
+    for (int64_t e = 0; e < t.n_edges; e++) {
+      int64_t v = t.indices_bytes == 4 ? ((const int32_t *)t.indices)[e] : ((const int64_t *)t.indices)[e];
+      if (v >= 0 && v < d->n_nodes && fo__owner(d, v) != me && score[v] < UINT32_MAX) score[v]++;
+    }
+    rc = fill_top(c, score);
+  }
+  free(score);
+  return rc == FO_OK ? FO_OK : fo__context(rc, "fill the degree feature cache");
+}
+
 int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
   const fo_dataset_t *d = c->d;
   const int me = c->dd->machine;
@@ -853,7 +879,7 @@ int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
   ahead *a = NULL;
   int rc = FO_OK;
   c->L = L;
-  if (c->rcs && (rc = prepare_typed(c, L)) != FO_OK)
+  if (c->rcs && (rc = prepare_typed(c, L, fo__loader_sampler_opts(L)->edge_dir)) != FO_OK)
     return fo__context(rc, "fill the %s feature cache", fo__cache_policy_name(c->policy));
   if (c->policy == FO_DIST_CACHE_LOOKAHEAD) {
     if (!(c->plans = calloc((size_t)c->K + 1, sizeof *c->plans))) return FO_FAIL(FO_ENOMEM, "feature cache");

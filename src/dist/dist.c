@@ -582,6 +582,53 @@ int fo__dist_gather_batch(fo_dist_t *dd, const fo_dataset_t *d, const fo_batch_t
   return gather_plain(&c, b->node, b->n_nodes, x[0], row_bytes[0], NULL, 0);
 }
 
+struct fo__dist_batch_gather {
+  loader_ctx c;
+};
+
+int fo__dist_batch_gather_new(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
+                              fo_edge_dir dir, bool features, const char *what,
+                              fo__dist_batch_gather **out) {
+  fo__dist_batch_gather *g;
+  int rc;
+  *out = NULL;
+  if (cache_bytes < 0)
+    return FO_FAIL(FO_EINVAL, "%s: cache_bytes %lld is negative", what, (long long)cache_bytes);
+  if (cache_bytes > 0 && policy != FO_DIST_CACHE_DEGREE)
+    return FO_FAIL(FO_ENOSYS, "%s: cache_policy %s is not implemented for these batches yet "
+                   "(degree is)", what, (unsigned)policy <= FO_DIST_CACHE_LOOKAHEAD
+                   ? fo__cache_policy_name(policy) : "(unknown)");
+  if (!(g = calloc(1, sizeof *g))) return FO_FAIL(FO_ENOMEM, "%s", what);
+  g->c.dd = dd;
+  g->c.d = d;
+  g->c.seed_type = 0; /* no labels gathered: the seed type only keys the cache's label store */
+  if (cache_bytes > 0 && features && d->parts && d->parts[dd->machine]) {
+    if ((rc = fo__dist_cache_create(dd, d, cache_bytes, policy, 8, 0, true, false, gather_plain,
+                                    gather_typed_nodes, 0, &g->c, &g->c.cache)) != FO_OK ||
+        (g->c.cache && (rc = fo__dist_cache_prepare_degree(g->c.cache, dir)) != FO_OK)) {
+      fo__dist_cache_destroy(g->c.cache);
+      free(g);
+      return fo__context(rc, "%s", what);
+    }
+  }
+  *out = g;
+  return FO_OK;
+}
+
+int fo__dist_batch_gather_run(fo__dist_batch_gather *g, const fo_batch_t *b, unsigned char *const *x,
+                              const int64_t *row_bytes) {
+  if (!g->c.cache) return fo__dist_gather_batch(g->c.dd, g->c.d, b, x, row_bytes);
+  if (g->c.d->typed) return gather_typed(&g->c, b, x, row_bytes, 0, NULL, 0);
+  if (!x[0]) return FO_OK;
+  return gather(&g->c, b->node, b->n_nodes, x[0], row_bytes[0], NULL, 0);
+}
+
+void fo__dist_batch_gather_free(fo__dist_batch_gather *g) {
+  if (!g) return;
+  fo__dist_cache_destroy(g->c.cache);
+  free(g);
+}
+
 void fo_dist_loader_opts_init(fo_dist_loader_opts *o) {
   memset(o, 0, sizeof *o);
   o->tail = FO_DIST_TAIL_KEEP;

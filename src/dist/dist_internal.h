@@ -202,6 +202,19 @@ int fo__link_scan(const fo_dataset_t *d, int32_t part, const int64_t *pairs, int
  * the distributed loaders' gather). */
 int fo__dist_gather_batch(fo_dist_t *dd, const fo_dataset_t *d, const fo_batch_t *b,
                           unsigned char *const *x, const int64_t *row_bytes);
+/* The same gather through a remote feature cache (the node loader's, cache.c), for the link
+ * and ABLP loaders: *out holds a cache of cache_bytes filled by policy FO_DIST_CACHE_DEGREE
+ * (the static fill: remote nodes by their edges into this part, in the sampler's direction
+ * `dir`) and gathers batch b's feature rows (no labels) through it; *out is a plain gather when
+ * cache_bytes is 0 or no row fits. Other policies: FO_ENOSYS (their fills need the node
+ * loader's batches). fo__dist_batch_gather_free(NULL) does nothing. */
+typedef struct fo__dist_batch_gather fo__dist_batch_gather;
+int fo__dist_batch_gather_new(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
+                              fo_edge_dir dir, bool features, const char *what,
+                              fo__dist_batch_gather **out);
+int fo__dist_batch_gather_run(fo__dist_batch_gather *g, const fo_batch_t *b, unsigned char *const *x,
+                              const int64_t *row_bytes);
+void fo__dist_batch_gather_free(fo__dist_batch_gather *g);
 
 /* ---- the context and its transports ------------------------------------------------------- */
 
@@ -309,6 +322,9 @@ int64_t fo__dist_cache_rows(const fo__dist_cache *c); /* capacity in rows (all n
  * that sample the batches ahead (none: each gather plans the batches after its own). Before
  * the loader's threads. */
 int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L);
+/* The degree fill without a node loader (the link and ABLP loaders): `dir` the sampler's edge
+ * direction. FO_EINVAL for another policy. */
+int fo__dist_cache_prepare_degree(fo__dist_cache *c, fo_edge_dir dir);
 /* The loader's gather through the cache (hits from it, the rest through `plain`). Any number
  * of loader threads at once: lookahead copies hits and changes the store under the cache's
  * mutex, but fetches the misses and samples the batches ahead without it. */

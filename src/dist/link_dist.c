@@ -293,11 +293,19 @@ typedef struct lload_ctx {
   fo_dist_t *dd;
   const fo_dataset_t *d;
   int32_t dst_type;
+  fo__dist_batch_gather *g; /* the feature gather (through the cache when cache_bytes > 0) */
 } lload_ctx;
 
 static int lload_gather(void *ctx, const fo_batch_t *b, unsigned char *const *x, const int64_t *row_bytes) {
   lload_ctx *c = ctx;
-  return fo__dist_gather_batch(c->dd, c->d, b, x, row_bytes);
+  return fo__dist_batch_gather_run(c->g, b, x, row_bytes);
+}
+
+static void lload_free(void *ctx) {
+  lload_ctx *c = ctx;
+  if (!c) return;
+  fo__dist_batch_gather_free(c->g);
+  free(c);
 }
 
 /* Local placement: a seed edge belongs to the machine owning its destination, whose CSC row
@@ -318,7 +326,7 @@ static uint64_t bytes_digest(const void *p, int64_t n) {
 
 enum { K_FANOUTS, K_ET_FANOUTS, K_REPLACE, K_EDGE_DIR, K_DISJOINT, K_SEED, K_WEIGHTED, K_TEMPORAL,
        K_EDGE_TYPE, K_NEG, K_STRICT, K_EXCLUDE, K_BATCH, K_EDGES, K_LABELS, K_TIMES, K_SPLIT,
-       K_SHUFFLE, K_DROP_LAST, K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_N };
+       K_SHUFFLE, K_DROP_LAST, K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_PIPELINE, K_N };
 
 /* The link loader's options that decide which batches a process makes, compared between the
  * processes (fo_dist_check_same); seed edges, labels and times by count and digest. */
@@ -327,7 +335,8 @@ static int check_link_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_link_l
   static const char *const names[K_N] = {"fanouts", "edge_type_fanouts", "replace", "edge_dir",
     "disjoint", "seed", "weighted", "temporal", "edge_type", "neg_sampling", "strict",
     "exclude_seed_edges", "batch_size", "edge_label_index", "edge_label", "edge_label_time",
-    "edge_split", "shuffle", "drop_last", "epoch", "features", "tail", "seed_placement"};
+    "edge_split", "shuffle", "drop_last", "epoch", "features", "tail", "seed_placement",
+    "cache_bytes", "cache_policy", "pipeline"};
   static const char *const negs[] = {"none", "binary", "triplet"};
   char text[K_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[K_N];
@@ -382,6 +391,9 @@ static int check_link_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_link_l
   snprintf(text[K_FEATURES], sizeof text[0], "%s", o->features ? "true" : "false");
   snprintf(text[K_TAIL], sizeof text[0], "%d", (int)dlo->tail);
   snprintf(text[K_PLACEMENT], sizeof text[0], "%s", dlo->seed_placement == FO_DIST_SEEDS_LOCAL ? "local" : "global");
+  snprintf(text[K_CACHE], sizeof text[0], "%lld", (long long)dlo->cache_bytes);
+  snprintf(text[K_POLICY], sizeof text[0], "%d", (int)dlo->cache_policy);
+  snprintf(text[K_PIPELINE], sizeof text[0], "%d", (int)dlo->pipeline);
   for (int i = 0; i < K_N; i++) {
     opts[i].name = names[i];
     opts[i].value = text[i];
@@ -411,13 +423,9 @@ int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_li
                    (int)dlo->seed_placement);
   /* the same options everywhere first, so that processes fail together */
   if ((rc = check_link_opts(dd, d, o, dlo)) != FO_OK) return rc;
-  if (dlo->seed_placement == FO_DIST_SEEDS_LOCAL && dlo->tail != FO_DIST_TAIL_KEEP)
-    return FO_FAIL(FO_ENOSYS, "create distributed link loader: seed placement local supports tail "
-                   "keep only (drop and pad are not implemented for link batches yet)");
-  if (dlo->cache_bytes || dlo->pipeline)
-    return FO_FAIL(FO_ENOSYS, "create distributed link loader: the remote feature cache and "
-                   "pipelining are not implemented for link batches yet (cache_bytes %lld, "
-                   "pipeline %d)", (long long)dlo->cache_bytes, (int)dlo->pipeline);
+  if (dlo->pipeline)
+    return FO_FAIL(FO_ENOSYS, "create distributed link loader: pipelining is not implemented for "
+                   "link batches yet (pipeline %d)", (int)dlo->pipeline);
   if (o->link.edge_type) {
     et = fo_dataset_edge_type_find(d, o->link.edge_type);
   } else {
@@ -431,6 +439,13 @@ int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_li
   lc->dd = dd;
   lc->d = d;
   lc->dst_type = 0;
+  if ((rc = fo__dist_batch_gather_new(dd, d, dlo->cache_bytes, (int)dlo->cache_policy,
+                                      o->link.sampler.edge_dir, o->features,
+                                      "create distributed link loader", &lc->g)) != FO_OK) {
+    link_ctx_free(r.ctx);
+    free(lc);
+    return rc;
+  }
   if (et >= 0) {
     fo_edge_type ty;
     if (fo_dataset_edge_type(d, et, &ty) == FO_OK) lc->dst_type = ty.dst_type;
@@ -447,7 +462,7 @@ int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_li
   ld.local_rank = dd->local_rank;
   ld.local_size = dd->local_size;
   ld.owner = lload_owner;
-  ld.free_ctx = free;
+  ld.free_ctx = lload_free;
   return fo__link_loader_create_remote(d, o, &r, &ld, out);
 }
 

@@ -29,6 +29,10 @@ struct fo_ablp_loader {
   bool remote;
   fo__ablp_loader_dist ld;
   int64_t *list, n_list, *rb;
+  int32_t *aowner;            /* local placement: [n] each anchor's machine */
+  int64_t *sel;               /* local placement: this machine's anchors in the epoch's order */
+  int64_t local_mb, local_nb; /* local placement: this machine's batches, this rank's */
+  const int64_t *base;        /* order or sel */
   fo_dist_batch_stats traffic;
 };
 
@@ -54,24 +58,43 @@ void fo_ablp_loader_destroy(fo_ablp_loader_t *L) {
   free(L->banchor);
   free(L->list);
   free(L->rb);
+  free(L->aowner);
+  free(L->sel);
   if (L->remote && L->ld.free_ctx) L->ld.free_ctx(L->ld.ctx);
   free(L);
 }
 
 /* Distributed: this process's batches of the epoch (see fo__ablp_loader_dist). */
 static void deal(fo_ablp_loader_t *L) {
-  const int64_t bs = L->o.batch_size, n = L->n, R = L->ld.n_shards;
-  const int64_t nb = n / bs + (!L->o.drop_last && n % bs != 0);
-  const int64_t want = L->ld.tail == FO__TAIL_DROP ? nb / R
-                       : L->ld.tail == FO__TAIL_PAD ? (nb + R - 1) / R
-                                                    : (nb > L->ld.shard ? (nb - L->ld.shard + R - 1) / R : 0);
-  int64_t cnt = 0;
-  for (int64_t i = 0; i < want && nb > 0; i++) {
-    const int64_t b = (L->ld.shard + i * R) % nb;
-    int64_t *e = L->list + 3 * cnt++;
-    e[0] = b * bs;
-    e[1] = n - b * bs < bs ? n - b * bs : bs;
-    e[2] = b;
+  const int64_t bs = L->o.batch_size, R = L->ld.n_shards;
+  int64_t n = L->n, cnt = 0;
+  L->base = L->order;
+  if (L->ld.local_seeds) {
+    /* this machine's anchors in the epoch's order, dealt as the node loader deals its inputs */
+    int64_t m = 0;
+    for (int64_t i = 0; i < L->n; i++)
+      if (L->aowner[L->order[i]] == L->ld.machine) L->sel[m++] = L->order[i];
+    n = m;
+    L->base = L->sel;
+    for (int64_t j = 0; j < L->local_nb && L->local_mb > 0; j++) {
+      const int64_t mb = fo__local_seed_batch(j, L->ld.local_rank, L->ld.local_size, L->local_mb);
+      int64_t *e = L->list + 3 * cnt++;
+      e[0] = mb * bs;
+      e[1] = n - mb * bs < bs ? n - mb * bs : bs;
+      e[2] = mb * L->ld.n_machines + L->ld.machine;
+    }
+  } else {
+    const int64_t nb = n / bs + (!L->o.drop_last && n % bs != 0);
+    const int64_t want = L->ld.tail == FO__TAIL_DROP ? nb / R
+                         : L->ld.tail == FO__TAIL_PAD ? (nb + R - 1) / R
+                                                      : (nb > L->ld.shard ? (nb - L->ld.shard + R - 1) / R : 0);
+    for (int64_t i = 0; i < want && nb > 0; i++) {
+      const int64_t b = (L->ld.shard + i * R) % nb;
+      int64_t *e = L->list + 3 * cnt++;
+      e[0] = b * bs;
+      e[1] = n - b * bs < bs ? n - b * bs : bs;
+      e[2] = b;
+    }
   }
   L->n_list = cnt;
   L->n_batches = cnt;
@@ -190,6 +213,38 @@ static int create(const fo_dataset_t *d, const fo_ablp_loader_opts *o, const fo_
       rc = FO_FAIL(FO_ENOMEM, "ABLP loader");
       goto fail;
     }
+    if (L->ld.local_seeds) {
+      int64_t *cnt;
+      if (L->ld.n_machines < 1 || L->ld.local_size < 1 || L->ld.machine < 0 ||
+          L->ld.machine >= L->ld.n_machines || L->ld.local_rank < 0 ||
+          L->ld.local_rank >= L->ld.local_size || !L->ld.owner) {
+        rc = FO_FAIL(FO_EINVAL, "seed placement local: machine %d of %d, local rank %d of %d",
+                     (int)L->ld.machine, (int)L->ld.n_machines, (int)L->ld.local_rank,
+                     (int)L->ld.local_size);
+        goto fail;
+      }
+      if (!(L->aowner = fo__malloc_n(L->n + 1, sizeof *L->aowner)) ||
+          !(L->sel = fo__malloc_n(L->n + 1, sizeof *L->sel)) ||
+          !(cnt = calloc((size_t)L->ld.n_machines, sizeof *cnt))) {
+        rc = FO_FAIL(FO_ENOMEM, "ABLP loader: %lld anchors", (long long)L->n);
+        goto fail;
+      }
+      for (int64_t i = 0; i < L->n; i++) {
+        L->aowner[i] = L->ld.owner(L->ld.ctx, fo_ablp_sampler_anchor_type(L->s), L->anchor[i]);
+        if (L->aowner[i] < 0 || L->aowner[i] >= L->ld.n_machines) {
+          rc = FO_FAIL(FO_EFORMAT, "create ABLP loader: anchor %lld has owner %d, not a machine in "
+                       "[0, %d)", (long long)L->anchor[i], (int)L->aowner[i], (int)L->ld.n_machines);
+          free(cnt);
+          goto fail;
+        }
+        cnt[L->aowner[i]]++;
+      }
+      rc = fo__local_seed_plan(cnt, L->ld.n_machines, L->ld.machine, L->ld.local_rank,
+                               L->ld.local_size, bs, o->drop_last, L->ld.tail, L->n, "anchors",
+                               &L->local_mb, &L->local_nb);
+      free(cnt);
+      if (rc != FO_OK) goto fail;
+    }
     for (int32_t t = 0; t < L->T; t++) L->rb[t] = L->g[t].x ? L->g[t].row_bytes : 0;
   }
   if ((rc = set_order(L, o->epoch)) != FO_OK) goto fail;
@@ -228,7 +283,8 @@ int fo_ablp_loader_next(fo_ablp_loader_t *L, fo_ablp_loader_batch_t **out) {
     off = index * bs;
     k = L->n - off < bs ? L->n - off : bs;
   }
-  for (int64_t i = 0; i < k; i++) L->banchor[i] = L->anchor[L->order[off + i]];
+  if (!L->remote) L->base = L->order;
+  for (int64_t i = 0; i < k; i++) L->banchor[i] = L->anchor[L->base[off + i]];
   rc = fo_ablp_sampler_sample(L->s, L->banchor, k, L->epoch, (uint64_t)index, L->b);
   if (rc == FO_OK && L->remote) {
     /* every type's rows: this machine's here, the others' in one request per machine */
@@ -265,7 +321,7 @@ int fo_ablp_loader_next(fo_ablp_loader_t *L, fo_ablp_loader_batch_t **out) {
   L->pub.epoch = L->epoch;
   L->pub.index = index;
   L->pub.ablp = L->b;
-  L->pub.input_id = L->order + off;
+  L->pub.input_id = L->base + off;
   L->pub.n_node_types = L->T;
   L->pub.x = L->pub_x;
   *out = &L->pub;

@@ -35,6 +35,7 @@ struct fo_link_loader {
   fo__link_loader_dist ld;
   int32_t *sowner;           /* local placement: [n] each seed edge's machine */
   int64_t *sel, *list, n_list, *rb;
+  int64_t local_mb, local_nb; /* local placement: this machine's batches, this rank's */
   const int64_t *base;
   fo_dist_batch_stats traffic;
 };
@@ -92,11 +93,13 @@ static int deal(fo_link_loader_t *L) {
   }
   nb = n / bs + (!L->o.drop_last && n % bs != 0);
   if (ld->local_seeds) {
-    for (int64_t j = ld->local_rank; j < nb; j += ld->local_size) {
+    /* the node loader's plan (fo__local_seed_plan): tail keep, drop or pad over every rank */
+    for (int64_t j = 0; j < L->local_nb && L->local_mb > 0; j++) {
+      const int64_t mb = fo__local_seed_batch(j, ld->local_rank, ld->local_size, L->local_mb);
       int64_t *e = L->list + 3 * cnt++;
-      e[0] = j * bs;
-      e[1] = n - j * bs < bs ? n - j * bs : bs;
-      e[2] = j * ld->n_machines + ld->machine;
+      e[0] = mb * bs;
+      e[1] = n - mb * bs < bs ? n - mb * bs : bs;
+      e[2] = mb * ld->n_machines + ld->machine;
     }
   } else {
     const int64_t R = ld->n_shards;
@@ -315,6 +318,19 @@ static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo_
                      (long long)L->dst[i], (int)L->sowner[i], (int)L->ld.n_machines);
         goto fail;
       }
+    }
+    if (L->ld.local_seeds) {
+      int64_t *cnt = calloc((size_t)L->ld.n_machines, sizeof *cnt);
+      if (!cnt) {
+        rc = FO_FAIL(FO_ENOMEM, "link loader");
+        goto fail;
+      }
+      for (int64_t i = 0; i < L->n; i++) cnt[L->sowner[i]]++;
+      rc = fo__local_seed_plan(cnt, L->ld.n_machines, L->ld.machine, L->ld.local_rank,
+                               L->ld.local_size, bs, o->drop_last, L->ld.tail, L->n, "seed edges",
+                               &L->local_mb, &L->local_nb);
+      free(cnt);
+      if (rc != FO_OK) goto fail;
     }
     for (int32_t t = 0; t < L->T; t++) L->rb[t] = L->g[t].x ? L->g[t].row_bytes : 0;
   }

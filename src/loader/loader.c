@@ -210,8 +210,8 @@ static void batch_place(const fo_loader_t *L, int64_t j, int64_t avail, int64_t 
    * with local seeds, machine batch local_rank + j * local_size of this machine's inputs */
   const bool local = L->hooks.local_seeds;
   const int64_t bs = L->o.batch_size;
-  const int64_t mb = local ? (L->hooks.local_rank + j * L->hooks.local_size) %
-                                 (L->machine_batches ? L->machine_batches : 1)
+  const int64_t mb = local ? fo__local_seed_batch(j, L->hooks.local_rank, L->hooks.local_size,
+                                                  L->machine_batches)
                            : 0;
   *index = local ? mb * L->hooks.n_machines + L->hooks.machine
            : L->hooks.n_shards > 1 ? (L->hooks.shard + j * L->hooks.n_shards) % L->epoch_batches
@@ -477,14 +477,41 @@ static void *worker_main(void *arg) {
 
 /* ---- seed placement local ----------------------------------------------------------------- */
 
+int fo__local_seed_plan(const int64_t *cnt, int32_t n_machines, int32_t machine, int32_t local_rank,
+                        int32_t local_size, int64_t bs, bool drop_last, int tail, int64_t n_seeds,
+                        const char *what, int64_t *machine_batches, int64_t *n_batches) {
+  const int64_t Ls = local_size;
+  int64_t lo = INT64_MAX, hi = 0, mine = 0;
+  int32_t empty = -1; /* the first machine without a batch */
+  for (int32_t m = 0; m < n_machines; m++) {
+    const int64_t nb = cnt[m] / bs + (!drop_last && cnt[m] % bs != 0);
+    if (m == machine) mine = nb;
+    if (!nb && empty < 0) empty = m;
+    if (nb / Ls < lo) lo = nb / Ls;                                   /* the fewest of a rank */
+    if (nb / Ls + (nb % Ls != 0) > hi) hi = nb / Ls + (nb % Ls != 0); /* the most */
+  }
+  *machine_batches = mine;
+  switch (tail) {
+  case FO__TAIL_DROP: *n_batches = lo; break;
+  case FO__TAIL_PAD:
+    if (hi > 0 && empty >= 0) /* every process sees it: all fail alike */
+      return FO_FAIL(FO_EINVAL, "seed placement local with tail pad: machine %d owns none of the "
+                     "%lld %s, so its ranks have no batch to repeat (use tail keep or drop, or "
+                     "seed placement global)", (int)empty, (long long)n_seeds, what);
+    *n_batches = hi;
+    break;
+  default: *n_batches = mine / Ls + (local_rank < mine % Ls);
+  }
+  return FO_OK;
+}
+
 /* Each input's machine, and the per-rank batch count: every count is a function of the input
  * nodes and the partition book only (not of the epoch's order), so every process computes
  * every machine's. */
 static int setup_local_seeds(fo_loader_t *L) {
   const fo__loader_hooks *h = &L->hooks;
   const int64_t bs = L->o.batch_size, Ls = h->local_size;
-  int64_t *cnt, lo = INT64_MAX, hi = 0, nat;
-  int32_t empty = -1; /* the first machine without a batch */
+  int64_t *cnt;
   int rc = FO_OK;
   if (h->n_machines < 1 || Ls < 1 || h->machine < 0 || h->machine >= h->n_machines ||
       h->local_rank < 0 || h->local_rank >= Ls || !h->owner)
@@ -507,27 +534,9 @@ static int setup_local_seeds(fo_loader_t *L) {
     L->input_machine[i] = m;
     cnt[m]++;
   }
-  for (int32_t m = 0; m < h->n_machines; m++) {
-    int64_t nb = cnt[m] / bs + (!L->o.drop_last && cnt[m] % bs != 0);
-    if (m == h->machine) L->machine_batches = nb;
-    if (!nb && empty < 0) empty = m;
-    if (nb / Ls < lo) lo = nb / Ls;              /* the fewest of a rank of machine m */
-    if (nb / Ls + (nb % Ls != 0) > hi) hi = nb / Ls + (nb % Ls != 0); /* the most */
-  }
-  nat = L->machine_batches / Ls + (h->local_rank < L->machine_batches % Ls);
-  switch (h->tail) {
-  case FO__TAIL_DROP: L->n_batches = lo; break;
-  case FO__TAIL_PAD:
-    if (hi > 0 && empty >= 0) { /* every process sees it: all fail alike */
-      rc = FO_FAIL(FO_EINVAL, "seed placement local with tail pad: machine %d owns none of the "
-                   "%lld input nodes, so its ranks have no batch to repeat (use tail keep or "
-                   "drop, or seed placement global)", (int)empty, (long long)L->n_inputs);
-      goto out;
-    }
-    L->n_batches = hi;
-    break;
-  default: L->n_batches = nat;
-  }
+  rc = fo__local_seed_plan(cnt, h->n_machines, h->machine, h->local_rank, (int32_t)Ls, bs, L->o.drop_last,
+                           h->tail, L->n_inputs, "input nodes", &L->machine_batches, &L->n_batches);
+  if (rc != FO_OK) goto out;
   L->epoch_batches = L->machine_batches;
 out:
   free(cnt);

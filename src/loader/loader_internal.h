@@ -89,6 +89,24 @@ typedef struct fo__loader_hooks {
 
 /* The dist layer's traffic counters of the batch being produced on this thread (NULL outside
  * a loader's produce): exchanges add to it. */
+/* Seed placement local, shared by the node, link and ABLP loaders: cnt[m] seeds of machine m
+ * (m < n_machines), cut into batches of bs (the last partial one kept unless drop_last); each
+ * machine's batches dealt to its local_size ranks (machine batch j to local rank j mod
+ * local_size). *machine_batches receives this machine's count; *n_batches this rank's: tail
+ * FO__TAIL_KEEP its natural count, FO__TAIL_DROP the fewest, FO__TAIL_PAD the most any rank of
+ * any machine has (its j-th batch is then machine batch fo__local_seed_batch(j, ...), wrapping).
+ * A function of cnt and the options only, so every process computes every rank's count.
+ * Errors: FO_EINVAL for pad when some machine owns no seed (`what` names them). */
+int fo__local_seed_plan(const int64_t *cnt, int32_t n_machines, int32_t machine, int32_t local_rank,
+                        int32_t local_size, int64_t bs, bool drop_last, int tail, int64_t n_seeds,
+                        const char *what, int64_t *machine_batches, int64_t *n_batches);
+/* This rank's j-th batch under seed placement local: its machine batch (its random-stream
+ * index is machine batch * n_machines + machine). */
+static inline int64_t fo__local_seed_batch(int64_t j, int32_t local_rank, int32_t local_size,
+                                           int64_t machine_batches) {
+  return (local_rank + j * local_size) % (machine_batches ? machine_batches : 1);
+}
+
 extern _Thread_local fo_dist_batch_stats *fo__cur_batch_stats;
 /* The batch being produced on this thread: its epoch and this loader's batch number j (NULL
  * outside produce). */

@@ -41,6 +41,13 @@ typedef struct fo__ablp_loader_dist {
   int (*gather)(void *ctx, const fo_batch_t *b, unsigned char *const *x, const int64_t *row_bytes);
   int32_t shard, n_shards;
   int tail;                    /* 0 keep, 1 drop, 2 pad (fo_dist_tail) */
+  /* Local placement (as fo__link_loader_dist): the anchors whose owner() is `machine`, in the
+   * epoch's order, cut into machine batches j; this process makes those with j mod local_size
+   * == local_rank, batch index j n_machines + machine; `tail` as the node loader's
+   * (fo__local_seed_plan). */
+  bool local_seeds;
+  int32_t machine, n_machines, local_rank, local_size;
+  int32_t (*owner)(void *ctx, int32_t anchor_type, int64_t anchor); /* the anchor's machine */
   void (*free_ctx)(void *ctx); /* with the loader (or when its creation fails); may be NULL */
 } fo__ablp_loader_dist;
 

@@ -43,7 +43,8 @@ int fo__link_sampler_create_remote(const fo_dataset_t *d, const fo_link_opts *o,
  * while b < batches; drop: i < floor(batches / n_shards); pad: i < ceil(...), b wrapping to the
  * epoch's start). Local placement: the seed edges whose owner() is `machine`, in the epoch's
  * order, cut into machine batches j; this process makes those with j mod local_size ==
- * local_rank, batch index j n_machines + machine (tail keep only). */
+ * local_rank, batch index j n_machines + machine; `tail` over every machine's ranks as the node
+ * loader's (fo__local_seed_plan: drop the fewest, pad the most any rank has, wrapping). */
 typedef struct fo__link_loader_dist {
   void *ctx;
   int (*gather)(void *ctx, const fo_batch_t *b, unsigned char *const *x, const int64_t *row_bytes);

@@ -9,6 +9,11 @@ tests/mpi/run.sh, case "ablp"; PYTHONPATH names the build's python/ directory).
                          y_negative, random_negative, input_id), each rank gets exactly the
                          batch indexes its tail mode deals it, and no batch sends more than one
                          LABEL request per remote machine (prints "ok   python ablp rank R: ...")
+  local PARTS PPM        seed_placement="local" (mpi4py gathers every rank's batches): tail
+                         keep takes every anchor of the epoch exactly once across the ranks, each
+                         batch's anchors owned by the batch's machine (index mod machines) and
+                         no LABEL request; drop and pad give every rank the same count (the
+                         fewest / the most); a second loader gives the same batches
   errors PARTS PPM       options that differ on one rank (random negatives, anchors) raise
                          ValueError on every rank naming the option; an unknown supervision type
                          raises on every rank; the context still works afterwards (prints
@@ -94,13 +99,77 @@ def same(parts, plain, ppm):
         f"ABLPLoader's ({R} ranks, {labels} LABEL requests)")
 
 
+def local(parts, ppm):
+    from mpi4py import MPI
+
+    world = MPI.COMM_WORLD
+    fails, checked = [], 0
+    anchors = np.random.default_rng(7).integers(0, 300, 250)
+    book = None
+    with fanout.DistContext(comm=world, procs_per_machine=ppm, deadline=60) as ctx:
+        R, r = ctx.world_size, ctx.rank
+        machines = R // ppm
+        ds = ctx.open_dataset(parts)
+        kw = dict(num_neighbors=[4, 3], batch_size=24, seed=5, input_nodes=anchors, shuffle=True,
+                  num_random_negatives=1, seed_placement="local")
+        counts = {}
+        for tail in ("keep", "drop", "pad"):
+            la = fanout.DistABLPLoader(ctx, ds, tail=tail, **kw)
+            lb = fanout.DistABLPLoader(ctx, ds, tail=tail, **kw)
+            for e in range(2):
+                got = [(b.index, b.input_id.copy(), b.n_id_dict, b.y_positive.copy(),
+                        b.traffic["label_requests"]) for b in la]
+                again = [(b.index, b.input_id.copy(), b.n_id_dict) for b in lb]
+                if [g[0] for g in got] != [a[0] for a in again] or not all(
+                        np.array_equal(g[1], a[1]) and all(np.array_equal(g[2][t], a[2][t])
+                                                           for t in g[2]) for g, a in zip(got, again)):
+                    fails.append(f"tail {tail} epoch {e}: a second loader gives other batches")
+                for g in got:
+                    if g[0] % machines != r // ppm:
+                        fails.append(f"tail {tail}: batch {g[0]} on machine {r // ppm}")
+                    if g[4]:
+                        fails.append(f"tail {tail}: batch {g[0]}: {g[4]} LABEL requests")
+                ids = world.allgather([(g[0], g[1].tolist()) for g in got])
+                n_rank = [len(x) for x in ids]
+                flat = sorted(i for x in ids for _, ii in x for i in ii)
+                if tail == "keep" and flat != list(range(len(anchors))):
+                    fails.append(f"tail keep epoch {e}: {len(flat)} anchors taken, "
+                                 f"{len(set(flat))} distinct, of {len(anchors)}")
+                if tail != "keep" and len(set(n_rank)) != 1:
+                    fails.append(f"tail {tail} epoch {e}: batches per rank {n_rank}")
+                if tail == "pad" and sorted(set(flat)) != list(range(len(anchors))):
+                    fails.append(f"tail pad epoch {e}: {len(set(flat))} of {len(anchors)} anchors")
+                if tail == "keep":
+                    # the batches' machines own their anchors: one book, the keep epoch's
+                    m_of = {i: b for x in ids for b, ii in x for i in ii}
+                    book = book or {}
+                    for i, b in m_of.items():
+                        book.setdefault(int(anchors[i]), set()).add(b % machines)
+                counts.setdefault(tail, []).append(sum(n_rank))
+                checked += len(got)
+            del la, lb
+        if book and any(len(v) != 1 for v in book.values()):
+            fails.append("an anchor id batched on two machines")
+        c = counts
+        if not (c["drop"][0] <= c["keep"][0] <= c["pad"][0]):
+            fails.append(f"batch totals drop {c['drop']} keep {c['keep']} pad {c['pad']}")
+    if fails:
+        say("\n".join(f"FAIL: rank {r}: {f}" for f in fails[:20]))
+        sys.exit(1)
+    say(f"ok   python ablp local rank {r}: {checked} batches, every anchor once (keep), totals "
+        f"drop {counts['drop'][0]} keep {counts['keep'][0]} pad {counts['pad'][0]}")
+
+
 def errors(parts, ppm):
     fails, checks = [], 0
     with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
         r = ctx.rank
         ds = ctx.open_dataset(parts)
         for opt, kw in (("num_random_negatives", dict(num_random_negatives=1 + r)),
-                        ("input_nodes", dict(input_nodes=[1, 2, 3 + r]))):
+                        ("input_nodes", dict(input_nodes=[1, 2, 3 + r])),
+                        ("seed_placement", dict(seed_placement="local" if r else "global")),
+                        ("tail", dict(seed_placement="local", tail="pad" if r else "drop")),
+                        ("cache_bytes", dict(cache_bytes=r << 20))):
             try:
                 fanout.DistABLPLoader(ctx, ds, num_neighbors=[2], **kw)
             except ValueError as e:
@@ -118,6 +187,24 @@ def errors(parts, ppm):
         else:
             fails.append("unknown supervision type: no ValueError")
         checks += 1
+        # the remote feature cache (policy degree) gives the batches of no cache
+        kw = dict(num_neighbors=[3, 2], input_nodes=np.arange(0, 300, 3), batch_size=16, seed=3)
+        plain = [(b.index, b.x_dict) for b in fanout.DistABLPLoader(ctx, ds, **kw)]
+        cached = [(b.index, b.x_dict, b.traffic) for b in
+                  fanout.DistABLPLoader(ctx, ds, cache_bytes=4096, **kw)]
+        if [p[0] for p in plain] != [c[0] for c in cached] or not all(
+                set(p[1]) == set(c[1]) and all(np.array_equal(p[1][t], c[1][t]) for t in p[1])
+                for p, c in zip(plain, cached)):
+            fails.append("cache_bytes 4096: x_dict differs from no cache")
+        checks += 1
+        try:
+            fanout.DistABLPLoader(ctx, ds, num_neighbors=[2], input_nodes=[0], seed_placement="x")
+        except ValueError as e:
+            if "seed_placement: 'x' is not 'global' or 'local'" not in str(e):
+                fails.append(f"seed_placement x: {e}")
+        else:
+            fails.append("seed_placement x: no ValueError")
+        checks += 1
         # the context still works
         n = sum(1 for _ in fanout.DistABLPLoader(ctx, ds, num_neighbors=[2], input_nodes=[0, 1, 2]))
         if n != (2 if r == 0 else 1):  # 3 batches of 1 anchor over 2 ranks
@@ -133,6 +220,8 @@ if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "same":
         same(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif mode == "local":
+        local(sys.argv[2], int(sys.argv[3]))
     elif mode == "errors":
         errors(sys.argv[2], int(sys.argv[3]))
     else:

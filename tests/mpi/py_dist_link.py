@@ -9,6 +9,10 @@ tests/mpi/run.sh, case "python_link"; PYTHONPATH names the build's python/ direc
                          edge_label, input_id, triplet indices, negative and exclusion counts),
                          and each rank gets exactly the batch indexes its tail mode deals it
                          (prints "ok   python link rank R: ...")
+  local PARTS PLAIN PPM  seed_placement="local" (mpi4py gathers every rank's batches): tail keep
+                         takes every seed edge exactly once across the ranks, each on the machine
+                         of its batch index (and a destination's edges on one machine); drop and
+                         pad give every rank the same count; a second loader the same batches
   errors PARTS PPM       bad arguments raise on every rank naming the argument (dtype, shape,
                          range, labels, times, negatives, tail, context, an edge split the
                          parts do not have); options that differ
@@ -240,6 +244,62 @@ def temporal(parts, plain, ppm):
         f"LinkNeighborLoader's ({R} ranks)")
 
 
+def local(parts, plain, ppm):
+    from mpi4py import MPI
+
+    world = MPI.COMM_WORLD
+    eli, _ = seed_edges(plain)
+    n = eli.shape[1]
+    fails, checked, totals, home = [], 0, {}, {}
+    with fanout.DistContext(comm=world, procs_per_machine=ppm, deadline=60) as ctx:
+        R, r = ctx.world_size, ctx.rank
+        machines = R // ppm
+        ds = ctx.open_dataset(parts)
+        for tail in ("keep", "drop", "pad"):
+            kw = dict(COMMON, edge_label_index=eli, neg_sampling=("binary", 1.0),
+                      exclude_seed_edges=True, shuffle=True, seed_placement="local", tail=tail)
+            la = fanout.DistLinkNeighborLoader(ctx, ds, **kw)
+            lb = fanout.DistLinkNeighborLoader(ctx, ds, **kw)
+            for e in range(2):
+                got = [(b.index, b.input_id.copy(), b.n_id.copy(), b.edge_label_index.copy())
+                       for b in la]
+                again = [(b.index, b.input_id.copy(), b.n_id.copy(), b.edge_label_index.copy())
+                         for b in lb]
+                if [g[0] for g in got] != [a[0] for a in again] or not all(
+                        all(np.array_equal(x, y) for x, y in zip(g[1:], a[1:]))
+                        for g, a in zip(got, again)):
+                    fails.append(f"tail {tail} epoch {e}: a second loader gives other batches")
+                for g in got:
+                    if g[0] % machines != r // ppm:
+                        fails.append(f"tail {tail}: batch {g[0]} on machine {r // ppm}")
+                ids = world.allgather([(g[0], g[1].tolist()) for g in got])
+                n_rank = [len(x) for x in ids]
+                flat = sorted(i for x in ids for _, ii in x for i in ii)
+                if tail == "keep" and flat != list(range(n)):
+                    fails.append(f"tail keep epoch {e}: {len(flat)} seed edges taken, "
+                                 f"{len(set(flat))} distinct, of {n}")
+                if tail != "keep" and len(set(n_rank)) != 1:
+                    fails.append(f"tail {tail} epoch {e}: batches per rank {n_rank}")
+                if tail == "pad" and sorted(set(flat)) != list(range(n)):
+                    fails.append(f"tail pad epoch {e}: {len(set(flat))} of {n} seed edges")
+                for x in ids:
+                    for b, ii in x:
+                        for i in ii:  # a seed edge lives with its destination's machine
+                            home.setdefault(int(eli[1][i]), set()).add(b % machines)
+                totals.setdefault(tail, []).append(sum(n_rank))
+                checked += len(got)
+            del la, lb
+    if any(len(v) != 1 for v in home.values()):
+        fails.append("a destination's seed edges batched on two machines")
+    if not (totals["drop"][0] <= totals["keep"][0] <= totals["pad"][0]):
+        fails.append(f"batch totals {totals}")
+    if fails:
+        say("\n".join(f"FAIL: rank {r}: {f}" for f in fails[:20]))
+        sys.exit(1)
+    say(f"ok   python link local rank {r}: {checked} batches, every seed edge once (keep), "
+        f"totals drop {totals['drop'][0]} keep {totals['keep'][0]} pad {totals['pad'][0]}")
+
+
 def errors(parts, ppm):
     fails, n = [], [0]
     ctx = fanout.DistContext(procs_per_machine=ppm, deadline=60)
@@ -299,10 +359,8 @@ def errors(parts, ppm):
     expect(ValueError, "negative amount -1 is not > 0", lambda: mk(neg_sampling=("binary", -1)))
     expect(ValueError, "triplet negative amount 1.5 is not an integer",
            lambda: mk(neg_sampling=("triplet", 1.5)))
-    expect(RuntimeError, "remote feature cache and pipelining are not implemented for link "
-                         "batches", lambda: mk(cache_bytes=1 << 20))
-    expect(RuntimeError, "seed placement local supports tail keep only",
-           lambda: mk(seed_placement="local", tail="pad"))
+    expect(RuntimeError, "pipelining is not implemented for link batches",
+           lambda: mk(pipeline=1))
     expect(RuntimeError, "temporal", lambda: mk(edge_label_time=np.arange(4), time_attr="edge",
                                                   exclude_seed_edges=True))
     # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
@@ -318,6 +376,10 @@ def errors(parts, ppm):
            lambda: mk(neg_sampling=("binary", 2.0 if one else 1.0)))
     expect(ValueError, "option batch_size differs between processes: rank 0 has 2, rank 1 has 3",
            lambda: mk(batch_size=3 if one else 2))
+    expect(ValueError, "option seed_placement differs between processes: rank 0 has global, "
+                       "rank 1 has local", lambda: mk(seed_placement="local" if one else "global"))
+    expect(ValueError, "option cache_bytes differs between processes: rank 0 has 0, rank 1 has "
+                       "1048576", lambda: mk(cache_bytes=(1 << 20) if one else 0))
     expect(ValueError, "option edge_label_index differs between processes",
            lambda: mk(edge_label_index=eli + (1 if one else 0)))
     expect(ValueError, "option exclude_seed_edges differs between processes",
@@ -370,6 +432,8 @@ if __name__ == "__main__":
         typed(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif mode == "temporal":
         temporal(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif mode == "local":
+        local(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif mode == "errors":
         errors(sys.argv[2], int(sys.argv[3]))
     elif mode in ("abort", "uncaught"):

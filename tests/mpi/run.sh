@@ -647,6 +647,70 @@ open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))"
   if [ "$(grep -c 'option neg_sampling differs' dis.out)" = 2 ]; then
     echo "ok   link options that differ: every rank fails naming neg_sampling"
   else fail "link options that differ"; cat dis.out; fi
+  # --seed-placement local: each machine's ranks batch the seed edges whose destination it
+  # owns. 1 or 2 ranks per machine and a rerun give the same digest (tail keep); drop and pad
+  # give every rank the same count, drop <= keep <= pad
+  for pr in "2 cora-h2" "2 cora-m2" "4 cora-h4"; do
+    set -- $pr
+    m=$1
+    lk=(--edge-seeds @eseeds.txt --fanout 5,5 --batch-size 32 --neg binary:1 --exclude-seed-edges
+        --epochs 2 --seed-placement local --digest --json)
+    mpi "$m" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${lk[@]}" > l1.json 2>&1
+    mpi "$m" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${lk[@]}" > l2.json 2>&1
+    mpi "$((2 * m))" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 2 "${lk[@]}" > l3.json 2>&1
+    g1=$(digest_of l1.json)
+    if [ -n "$g1" ] && [ "$g1" = "$(digest_of l2.json)" ] && [ "$g1" = "$(digest_of l3.json)" ]; then
+      echo "ok   link --seed-placement local over $2: $g1 for $m and $((2 * m)) ranks and a rerun" \
+        "($(field_of batches l1.json) batches)"
+    else fail "link --seed-placement local over $2"; cat l1.json l2.json l3.json; fi
+    nk=$(field_of batches l3.json)
+    for t in drop pad; do
+      mpi "$((2 * m))" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 2 "${lk[@]}" --tail $t \
+        > lt.json 2>&1
+      nt=$(field_of batches lt.json)
+      if [ -n "$nt" ] && [ $((nt % (4 * m))) = 0 ] &&
+        { { [ $t = drop ] && [ "$nt" -le "$nk" ]; } || { [ $t = pad ] && [ "$nt" -ge "$nk" ]; }; }; then
+        echo "ok   link --seed-placement local --tail $t over $2, $((2 * m)) ranks: $nt batches" \
+          "in 2 epochs (keep $nk)"
+      else fail "link --seed-placement local --tail $t over $2: $nt batches (keep $nk)"; cat lt.json; fi
+    done
+  done
+  # --cache-mb (policy degree) for link batches' feature gather: the digest of no cache, hits,
+  # fewer remote feature bytes; frequency fails on every rank (FO_ENOSYS)
+  for pr in "2 cora-m2 global" "2 cora-m2 local" "4 cora-h4 local"; do
+    set -- $pr
+    cb=(--edge-seeds @eseeds.txt --fanout 5,5 --batch-size 32 --neg binary:1 --features
+        --seed-placement "$3" --digest --json)
+    mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" > c0.json 2>&1
+    mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.5 > c1.json 2>&1
+    f0=$(field_of remote_fetch_bytes c0.json)
+    f1=$(field_of remote_fetch_bytes c1.json)
+    h=$(field_of cache_hits c1.json)
+    if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
+      [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
+      echo "ok   link --cache-mb 0.5 over $2 ($3, $1 ranks): same digest, $h hits, remote feature" \
+        "bytes $f0 -> $f1"
+    else fail "link --cache-mb over $2 ($3)"; cat c0.json c1.json; fi
+  done
+  mpi 2 "$FANOUT" bench "$D/cora-m2" --dist --procs-per-machine 1 --edge-seeds @eseeds.txt \
+    --fanout 5,5 --features --cache-mb 0.5 --cache-policy frequency --json > err.out 2>&1
+  rc=$?
+  if [ $rc != 0 ] && [ "$(grep -c "cache_policy frequency is not implemented for these batches" err.out)" = 2 ]; then
+    echo "ok   link --cache-policy frequency: FO_ENOSYS on every rank"
+  else fail "link --cache-policy frequency (exit $rc)"; cat err.out; fi
+  # options that differ: seed placement and tail
+  for o in "--seed-placement local|--seed-placement global|seed_placement" \
+      "--seed-placement local --tail drop|--seed-placement local --tail pad|tail" \
+      "--cache-mb 1|--cache-mb 0|cache_bytes"; do
+    IFS='|' read -r o0 o1 name <<< "$o"
+    # shellcheck disable=SC2086
+    mpi 1 "$FANOUT" bench "$D/cora-h2" --dist --procs-per-machine 1 --edge-seeds @eseeds.txt \
+      --fanout 5,5 $o0 --digest --json : -n 1 "$FANOUT" bench "$D/cora-h2" --dist \
+      --procs-per-machine 1 --edge-seeds @eseeds.txt --fanout 5,5 $o1 --digest --json > dis.out 2>&1
+    if [ "$(grep -c "option $name differs" dis.out)" = 2 ]; then
+      echo "ok   link options that differ: every rank fails naming $name"
+    else fail "link options that differ ($name)"; cat dis.out; fi
+  done
   # stored edge splits (--edge-seeds-split) under --dist: a graph and a typed graph of their own
   # with edge splits, hash and METIS parts: digests equal single process
   if ! (
@@ -762,11 +826,68 @@ EOF
     --batch-size 40 --tail pad --digest --json > dist.json 2>&1
   if [ "$(field_of batches dist.json)" = 8 ]; then echo "ok   ablp --tail pad, 4 ranks: 8 batches"
   else fail "ablp --tail pad"; cat dist.json; fi
+  # --seed-placement local: each machine's ranks batch the anchors it owns (read at home: no
+  # LABEL request). A machine's batches do not depend on how many ranks it has (1 or 2 per
+  # machine give the same digest, tail keep) nor on the rerun; drop and pad give every rank
+  # the same count (the total a multiple of the ranks), drop <= keep <= pad
+  for pr in "2 ablp/g-h2" "2 ablp/g-m2" "4 ablp/g-m4"; do
+    set -- $pr
+    m=$1
+    lk=(--anchors "@$A" --fanout 5,5 --batch-size 24 --random-negatives 2 --epochs 2 --features
+        --seed-placement local --digest --json)
+    mpi "$m" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${lk[@]}" > l1.json 2>&1
+    mpi "$m" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${lk[@]}" > l2.json 2>&1
+    mpi "$((2 * m))" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 2 "${lk[@]}" > l3.json 2>&1
+    g1=$(digest_of l1.json)
+    if [ -n "$g1" ] && [ "$g1" = "$(digest_of l2.json)" ] && [ "$g1" = "$(digest_of l3.json)" ] &&
+      [ "$(field_of remote_label_requests l1.json)" = 0 ] &&
+      [ "$(field_of remote_label_requests l3.json)" = 0 ]; then
+      echo "ok   ablp --seed-placement local over $2: $g1 for $m and $((2 * m)) ranks and a rerun" \
+        "($(field_of batches l1.json) batches, no LABEL request)"
+    else fail "ablp --seed-placement local over $2"; cat l1.json l2.json l3.json; fi
+    nk=$(field_of batches l3.json)
+    for t in drop pad; do
+      mpi "$((2 * m))" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 2 "${lk[@]}" --tail $t \
+        > lt.json 2>&1
+      nt=$(field_of batches lt.json)
+      if [ -n "$nt" ] && [ $((nt % (4 * m))) = 0 ] &&
+        { { [ $t = drop ] && [ "$nt" -le "$nk" ]; } || { [ $t = pad ] && [ "$nt" -ge "$nk" ]; }; }; then
+        echo "ok   ablp --seed-placement local --tail $t over $2, $((2 * m)) ranks: $nt batches" \
+          "in 2 epochs (keep $nk)"
+      else fail "ablp --seed-placement local --tail $t over $2: $nt batches (keep $nk)"; cat lt.json; fi
+    done
+  done
+  # --cache-mb (policy degree) for ABLP batches' feature gather: the digest of no cache, hits,
+  # fewer remote feature bytes; frequency fails on every rank (FO_ENOSYS)
+  for pr in "2 ablp/g-m2 global" "2 ablp/g-m2 local" "4 ablp/g-h4 local"; do
+    set -- $pr
+    cb=(--anchors "@$A" --fanout 5,5 --batch-size 24 --random-negatives 2 --features
+        --seed-placement "$3" --digest --json)
+    mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" > c0.json 2>&1
+    mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.002 > c1.json 2>&1
+    f0=$(field_of remote_fetch_bytes c0.json)
+    f1=$(field_of remote_fetch_bytes c1.json)
+    h=$(field_of cache_hits c1.json)
+    if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
+      [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
+      echo "ok   ablp --cache-mb 0.002 over $2 ($3, $1 ranks): same digest, $h hits, remote" \
+        "feature bytes $f0 -> $f1"
+    else fail "ablp --cache-mb over $2 ($3)"; cat c0.json c1.json; fi
+  done
+  mpi 2 "$FANOUT" bench "$D/ablp/g-m2" --dist --procs-per-machine 1 --anchors "@$A" --fanout 5,5 \
+    --features --cache-mb 0.5 --cache-policy lookahead --json > err.out 2>&1
+  rc=$?
+  if [ $rc != 0 ] && [ "$(grep -c "cache_policy lookahead is not implemented for these batches" err.out)" = 2 ]; then
+    echo "ok   ablp --cache-policy lookahead: FO_ENOSYS on every rank"
+  else fail "ablp --cache-policy lookahead (exit $rc)"; cat err.out; fi
   # ranks with different ABLP options fail together, naming the option
   for o in "--random-negatives 1|--random-negatives 2|num_random_negatives" \
       "--supervision likes|--supervision user__likes__item|supervision_edge_type" \
       "--no-hard-negatives||no_hard_negatives" "--batch-size 16|--batch-size 32|batch_size" \
-      "--anchors 1,2,3|--anchors 1,2,4|input_nodes"; do
+      "--anchors 1,2,3|--anchors 1,2,4|input_nodes" \
+      "--seed-placement local|--seed-placement global|seed_placement" \
+      "--seed-placement local --tail drop|--seed-placement local --tail pad|tail" \
+      "--cache-mb 0.5|--cache-mb 0|cache_bytes"; do
     IFS='|' read -r o0 o1 name <<< "$o"
     case "$o0$o1" in *--anchors*) a=() ;; *) a=(--anchors "@$A") ;; esac
     # shellcheck disable=SC2086
@@ -817,6 +938,13 @@ EOF
         echo "ok   python ablp over $parts, $n ranks: $(grep '^ok' same.out | head -1 | cut -d: -f2-)"
       else fail "python ablp over $parts, $n ranks"; cat same.out; fi
     done
+    for t in 2:ablp/g-m2:1 4:ablp/g-h4:1 4:ablp/g-m2:2; do
+      IFS=: read -r n parts ppm <<< "$t"
+      if PYTHONPATH=$PYFANOUT mpi "$n" $PY "$here/py_dist_ablp.py" local "$D/$parts" "$ppm" > loc.out 2>&1 &&
+        [ "$(grep -c '^ok   python ablp local rank' loc.out)" = "$n" ]; then
+        echo "ok   python ablp local over $parts, $n ranks: $(grep '^ok' loc.out | head -1 | cut -d: -f2-)"
+      else fail "python ablp local over $parts, $n ranks"; cat loc.out; fi
+    done
     if PYTHONPATH=$PYFANOUT mpi 2 $PY "$here/py_dist_ablp.py" errors "$D/ablp/g-h2" 1 > err.out 2>&1 &&
       [ "$(grep -c '^ok   python ablp errors' err.out)" = 2 ]; then
       echo "ok   python ablp: $(grep '^ok' err.out | head -1 | cut -d: -f2-) on each of 2 ranks"
@@ -839,6 +967,14 @@ python_link)
       [ "$(grep -c '^ok   python link rank' same.out)" = "$n" ]; then
       echo "ok   python link over $parts, $n ranks: $(grep '^ok' same.out | head -1 | cut -d: -f2-)"
     else fail "python link over $parts, $n ranks"; cat same.out; fi
+  done
+  # seed_placement="local": every seed edge once (keep), equal counts (drop, pad), reruns
+  for t in 2:cora-m2:1 4:cora-h4:1 4:cora-h2:2; do
+    IFS=: read -r n parts ppm <<< "$t"
+    if mpi "$n" $PY "$here/py_dist_link.py" local "$D/$parts" "$D/cora" "$ppm" > loc.out 2>&1 &&
+      [ "$(grep -c '^ok   python link local rank' loc.out)" = "$n" ]; then
+      echo "ok   python link local over $parts, $n ranks: $(grep '^ok' loc.out | head -1 | cut -d: -f2-)"
+    else fail "python link local over $parts, $n ranks"; cat loc.out; fi
   done
   # a typed graph (papers, authors, terms; writes, cites, has and their reverses; features of
   # papers and authors): seed edges of paper__writes__author over hash and METIS parts

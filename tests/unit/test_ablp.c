@@ -1024,7 +1024,43 @@ static void dist_local(void **state) {
       assert_int_equal(seen, 4);
       assert_true(labels > 0);
       {
-        /* an unknown supervision type: the sampler's error; local placement: FO_ENOSYS */
+        /* seed placement local: every anchor position once over the machines (tail keep), each
+         * batch on machine index mod P, and a cache (policy degree) gives the same digests */
+        int taken[7] = {0};
+        for (int32_t r = 0; r < P; r++) {
+          fo_dist_t *dd;
+          fo_dist_loader_opts dlo;
+          fo_ablp_loader_t *Lc;
+          fo_ablp_loader_batch_t *bc;
+          assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd));
+          fo_dist_loader_opts_init(&dlo);
+          dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
+          assert_fo_ok(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L));
+          dlo.cache_bytes = 1 << 20;
+          assert_fo_ok(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &Lc));
+          while (fo_ablp_loader_next(L, &b) == FO_OK && b) {
+            const uint64_t dg = fo_ablp_loader_batch_digest(b);
+            assert_int_equal(b->index % P, r);
+            for (int64_t i = 0; i < b->ablp->n_anchors; i++) {
+              assert_in_range(b->input_id[i], 0, 6);
+              taken[b->input_id[i]]++;
+            }
+            assert_fo_ok(fo_ablp_loader_next(Lc, &bc));
+            assert_non_null(bc);
+            assert_int_equal(bc->index, b->index);
+            assert_true(fo_ablp_loader_batch_digest(bc) == dg);
+          }
+          assert_fo_ok(fo_ablp_loader_next(Lc, &bc));
+          assert_null(bc);
+          fo_ablp_loader_destroy(L);
+          fo_ablp_loader_destroy(Lc);
+          assert_fo_ok(fo_dist_finalize(dd));
+        }
+        for (int i = 0; i < 7; i++) assert_int_equal(taken[i], 1);
+      }
+      {
+        /* an unknown supervision type: the sampler's error; pipelining and the cache's
+         * lookahead policy: FO_ENOSYS */
         fo_dist_t *dd;
         fo_ablp_loader_opts bad = o;
         fo_dist_loader_opts dlo;
@@ -1033,9 +1069,14 @@ static void dist_local(void **state) {
         assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &bad, NULL, &L), FO_EINVAL,
                         "'nope' is not a labels-only edge type");
         fo_dist_loader_opts_init(&dlo);
-        dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
+        dlo.pipeline = 1;
         assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_ENOSYS,
-                        "seed placement local");
+                        "pipelining is not implemented for ABLP batches");
+        fo_dist_loader_opts_init(&dlo);
+        dlo.cache_bytes = 1 << 20;
+        dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+        assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_ENOSYS,
+                        "cache_policy lookahead is not implemented");
         assert_fo_error(fo_dist_ablp_loader_create(dd, t.d, &o, NULL, &L), FO_EINVAL,
                         "is not a dataset of");
         assert_fo_ok(fo_dist_finalize(dd));
