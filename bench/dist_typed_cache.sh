@@ -11,7 +11,8 @@
 # env:   FO_BENCH_DIR (default /tmp/fanout-bench), MPIFLAGS (default "--oversubscribe
 #        --allow-run-as-root"), BATCHES (default: the whole epoch of 64-author batches),
 #        PIPELINE_ONLY=1 (only the last table: lookahead with --pipeline 0 and 8, batches/s and
-#        remote feature bytes per batch, medians of REPS runs, default 3, interleaved)
+#        remote feature bytes per batch, medians of REPS runs, default 3, interleaved;
+#        PIPE_EPOCHS=N runs N epochs each, default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -120,6 +121,7 @@ fi
 # seeds): rank 0's batches/s (its batches / its seconds) and remote feature bytes per batch,
 # medians of REPS runs taken in turn (0, 8, 0, 8, ...), digests against the single process
 REPS=${REPS:-3}
+$F bench "$DIR/dblp" "${opts[@]}" --epochs "${PIPE_EPOCHS:-1}" --digest --json > "$DIR/single-pipe.json"
 med() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 printf '\n| parts | pipeline | batches/s (median of %d) | runs | remote feature KiB / batch | hit rate | digest |\n' "$REPS"
 printf '|---|---|---|---|---|---|---|\n'
@@ -129,10 +131,12 @@ for m in metis hash; do
     for pipe in 0 8; do
       # shellcheck disable=SC2086
       mpiexec $MPIFLAGS -n 2 $F bench "$DIR/dblp-$m" --dist --procs-per-machine 1 --seed-placement global \
-        "${opts[@]}" --cache-mb "$MB" --cache-policy lookahead --lookahead 8 --pipeline $pipe --digest \
+        "${opts[@]}" --epochs "${PIPE_EPOCHS:-1}" --cache-mb "$MB" --cache-policy lookahead --lookahead 8 --pipeline $pipe --digest \
         --json > "$DIR/run.json"
       d=$(digest "$DIR/run.json")
-      [ "$d" = "$(digest "$DIR/single.json")" ] || { echo "digest $d differs ($m, pipeline $pipe)" >&2; exit 1; }
+      [ "$d" = "$(digest "$DIR/single-pipe.json")" ] || { echo "digest $d differs ($m, pipeline $pipe)" >&2; exit 1; }
+      [ "$pipe" != 0 ] || d0=$d
+      [ "$d" = "$d0" ] || { echo "digest $d differs from pipeline 0's $d0 ($m)" >&2; exit 1; }
       awk -v b="$(field batches "$DIR/run.json")" -v s="$(field seconds "$DIR/run.json")" \
         'BEGIN { printf "%.2f\n", b / s }' >> "$DIR/pipe-$pipe-bps.txt"
       field remote_feature_bytes_per_batch "$DIR/run.json" >> "$DIR/pipe-$pipe-fb.txt"
