@@ -9,7 +9,10 @@
 #
 # usage: bench/dist_typed_cache.sh [BUILD_DIR]   (default build/, built with MPI)
 # env:   FO_BENCH_DIR (default /tmp/fanout-bench), MPIFLAGS (default "--oversubscribe
-#        --allow-run-as-root"), BATCHES (default: the whole epoch of 64-author batches)
+#        --allow-run-as-root"), BATCHES (default: the whole epoch of 64-author batches),
+#        PIPELINE_ONLY=1 (only the last table: lookahead with --pipeline 0 and 8, batches/s and
+#        remote feature bytes per batch, medians of REPS runs, default 3, interleaved;
+#        PIPE_EPOCHS=N runs N epochs each, default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -63,6 +66,7 @@ field() { sed -n "s/.*\"$1\": \\([0-9.]*\\).*/\\1/p" "$2"; }
 digest() { sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p' "$1"; }
 $F bench "$DIR/dblp" "${opts[@]}" --digest --json > "$DIR/single.json"
 echo "cache $MB MiB ($BYTES bytes) = 10 % of a machine's remote rows; single-process digest $(digest "$DIR/single.json")"
+if [ -z "${PIPELINE_ONLY:-}" ]; then
 printf '| parts | seeds | cache | remote feature KiB / batch | vs no cache | hit rate | bytes saved KiB / batch | digest |\n'
 printf '|---|---|---|---|---|---|---|---|\n'
 for m in metis hash; do
@@ -110,5 +114,38 @@ for m in metis hash; do
         -v sv="$(field cache_bytes_saved_per_batch "$DIR/run.json")" \
         'BEGIN { printf "| %s | %s | %s | %.1f | %.2fx | %.3f | %.1f |\n", m, sp, p, fb / 1024, fb / b, hr, sv / 1024 }'
     done
+  done
+done
+fi
+# pipelining (--pipeline 0 and 8, lookahead cache of the same 10 %, one loader thread, global
+# seeds): rank 0's batches/s (its batches / its seconds) and remote feature bytes per batch,
+# medians of REPS runs taken in turn (0, 8, 0, 8, ...), digests against the single process
+REPS=${REPS:-3}
+$F bench "$DIR/dblp" "${opts[@]}" --epochs "${PIPE_EPOCHS:-1}" --digest --json > "$DIR/single-pipe.json"
+med() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+printf '\n| parts | pipeline | batches/s (median of %d) | runs | remote feature KiB / batch | hit rate | digest |\n' "$REPS"
+printf '|---|---|---|---|---|---|---|\n'
+for m in metis hash; do
+  rm -f "$DIR"/pipe-*.txt
+  for r in $(seq "$REPS"); do
+    for pipe in 0 8; do
+      # shellcheck disable=SC2086
+      mpiexec $MPIFLAGS -n 2 $F bench "$DIR/dblp-$m" --dist --procs-per-machine 1 --seed-placement global \
+        "${opts[@]}" --epochs "${PIPE_EPOCHS:-1}" --cache-mb "$MB" --cache-policy lookahead --lookahead 8 --pipeline $pipe --digest \
+        --json > "$DIR/run.json"
+      d=$(digest "$DIR/run.json")
+      [ "$d" = "$(digest "$DIR/single-pipe.json")" ] || { echo "digest $d differs ($m, pipeline $pipe)" >&2; exit 1; }
+      [ "$pipe" != 0 ] || d0=$d
+      [ "$d" = "$d0" ] || { echo "digest $d differs from pipeline 0's $d0 ($m)" >&2; exit 1; }
+      awk -v b="$(field batches "$DIR/run.json")" -v s="$(field seconds "$DIR/run.json")" \
+        'BEGIN { printf "%.2f\n", b / s }' >> "$DIR/pipe-$pipe-bps.txt"
+      field remote_feature_bytes_per_batch "$DIR/run.json" >> "$DIR/pipe-$pipe-fb.txt"
+      field cache_hit_rate "$DIR/run.json" >> "$DIR/pipe-$pipe-hr.txt"
+    done
+  done
+  for pipe in 0 8; do
+    printf '| %s | %s | %s | %s | %.1f | %s | %s |\n' $m $pipe "$(med < "$DIR/pipe-$pipe-bps.txt")" \
+      "$(paste -sd' ' "$DIR/pipe-$pipe-bps.txt")" "$(med < "$DIR/pipe-$pipe-fb.txt" | awk '{ print $1 / 1024 }')" \
+      "$(med < "$DIR/pipe-$pipe-hr.txt")" "$(digest "$DIR/run.json")"
   done
 done

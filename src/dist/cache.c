@@ -4,7 +4,8 @@
  * when the loader is made) and lookahead (Belady's rule over the batches sampled ahead).
  * Typed datasets: one row store per node type (rows of that type's width, the seed type's with
  * its label), keyed by id * n_types + type, so that the plans and next uses of all types share
- * one table; the budget is split between the types by prepare_typed.
+ * one table; the budget is split between the types by prepare_typed. Pipelining is the same
+ * code: a typed plan's prefetched keys and rows are grouped by type (plan_blocks).
  *
  * The row store (fo__rcache) holds up to cap rows of row_bytes each (x, then the label as
  * int64), keyed by node id through an open-addressing table that is rebuilt whenever the set
@@ -294,6 +295,7 @@ struct fo__dist_cache {
 };
 
 void (*fo__cache_fetch_hook)(void);
+int64_t fo__cache_rows_ahead;
 
 static const char *const policy_names[] = {"degree", "frequency", "lookahead"};
 
@@ -565,6 +567,61 @@ static plan *plan_claim(fo__dist_cache *c, int64_t t) {
   return p;
 }
 
+/* The widest store row (typed: of any node type). */
+static int64_t row_max(const fo__dist_cache *c) {
+  int64_t r = c->xb + (c->y ? 8 : 0);
+  for (int32_t t = 0; c->rcs && t < c->T; t++)
+    if (c->rowt[t] > r) r = c->rowt[t];
+  return r;
+}
+
+/* Typed plans: pf holds keys id x T + type grouped by type (ascending), in batch order within
+ * a type; p->rows holds their rows the same way, type t's block at the rows of the types
+ * before it (rows of their own widths). start[t] (T + 1 entries): the first key of type t;
+ * base[t] (T entries, may be NULL): the byte offset of its block. */
+static void plan_blocks(const fo__dist_cache *c, const plan *p, int64_t *start, int64_t *base) {
+  int64_t i = 0, off = 0;
+  for (int32_t t = 0; t < c->T; t++) {
+    start[t] = i;
+    if (base) base[t] = off;
+    while (i < p->n_pf && p->pf[i] % c->T == t) i++;
+    off += (i - start[t]) * c->rowt[t];
+  }
+  start[c->T] = i;
+}
+
+static int fetch_typed_rows(fo__dist_cache *c, int64_t *const *nodes, const int64_t *n,
+                            unsigned char *const *rows);
+
+/* Typed pipelining: the rows of a plan's pf through the plain typed gather (one request per
+ * remote machine for all types), into p->rows by blocks (plan_blocks). */
+static int fetch_plan_typed(fo__dist_cache *c, plan *p) {
+  const int32_t T = c->T;
+  int64_t *start = fo__malloc_n((size_t)T + 1, sizeof *start), *base = fo__malloc_n(T, sizeof *base);
+  int64_t *n = fo__malloc_n(T, sizeof *n), *ids = fo__malloc_n(p->n_pf, sizeof *ids);
+  int64_t **nodes = calloc((size_t)T, sizeof *nodes);
+  unsigned char **rows = calloc((size_t)T, sizeof *rows);
+  int rc = FO_OK;
+  if (!start || !base || !n || !ids || !nodes || !rows) rc = FO_FAIL(FO_ENOMEM, "pipelined fetch");
+  if (rc == FO_OK) {
+    plan_blocks(c, p, start, base);
+    for (int64_t i = 0; i < p->n_pf; i++) ids[i] = p->pf[i] / T;
+    for (int32_t t = 0; t < T; t++) {
+      nodes[t] = ids + start[t];
+      n[t] = start[t + 1] - start[t];
+      rows[t] = p->rows + base[t];
+    }
+    rc = fetch_typed_rows(c, nodes, n, rows);
+  }
+  free(start);
+  free(base);
+  free(n);
+  free(ids);
+  free(nodes);
+  free(rows);
+  return rc;
+}
+
 static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64_t t) {
   const int me = c->dd->machine;
   fo_batch_t *b;
@@ -597,7 +654,7 @@ static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64
    * next use is near). A row evicted meanwhile is fetched by the gather, one admitted
    * meanwhile is copied from here. */
   if ((rc = fo__grow(&p->pf, &p->cap_pf, p->n, sizeof *p->pf, "plan")) != FO_OK ||
-      (rc = fo__grow(&p->rows, &p->cap_rows, p->n * (c->xb + (c->y ? 8 : 0)), 1, "plan")) != FO_OK)
+      (rc = fo__grow(&p->rows, &p->cap_rows, p->n * row_max(c), 1, "plan")) != FO_OK)
     return rc;
   pthread_mutex_lock(&c->mu);
   fo__nextuse_clear(&a->seen);
@@ -606,9 +663,12 @@ static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64
     if (e == p || e->busy || e->j != u || e->epoch != epoch || !(e->has_b || e->in_use)) continue;
     for (int64_t i = 0; rc == FO_OK && i < e->n_pf; i++) rc = fo__nextuse_put_first(&a->seen, e->pf[i], u);
   }
-  for (int64_t i = 0; rc == FO_OK && i < p->n; i++)
-    if (fo__rcache_find(c->rc, p->nodes[i]) < 0 && fo__nextuse_get(&a->seen, p->nodes[i]) == INT64_MAX)
+  for (int64_t i = 0; rc == FO_OK && i < p->n; i++) {
+    /* typed: the key's store is its type's (none: a type the budget gave no room) */
+    const fo__rcache *st = c->rcs ? c->rcs[p->nodes[i] % c->T] : c->rc;
+    if ((!st || fo__rcache_find(st, p->nodes[i]) < 0) && fo__nextuse_get(&a->seen, p->nodes[i]) == INT64_MAX)
       p->pf[p->n_pf++] = p->nodes[i];
+  }
   pthread_mutex_unlock(&c->mu);
   if (rc != FO_OK) {
     p->n_pf = 0;
@@ -617,7 +677,7 @@ static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64
   if (p->n_pf) {
     fo_dist_batch_stats *cur = fo__cur_batch_stats;
     fo__cur_batch_stats = &p->traffic; /* the batch's own fetch, made ahead */
-    rc = fetch_store_rows(c, p->pf, p->n_pf, p->rows);
+    rc = c->rcs ? fetch_plan_typed(c, p) : fetch_store_rows(c, p->pf, p->n_pf, p->rows);
     fo__cur_batch_stats = cur;
     if (rc != FO_OK) p->n_pf = 0;
   }
@@ -1084,6 +1144,7 @@ int fo__dist_cache_gather(fo__dist_cache *c, const int64_t *nodes, int64_t n, vo
   if (pl) {
     pl->in_use = false; /* its slot may be planned again */
     pthread_cond_broadcast(&c->work_cv);
+    __atomic_fetch_add(&fo__cache_rows_ahead, q, __ATOMIC_RELAXED);
   }
   if (la) pthread_mutex_unlock(&c->mu);
   /* the misses, in one request per remote machine, without the lock */
@@ -1136,6 +1197,8 @@ int fo__dist_cache_gather_typed(fo__dist_cache *c, const fo_batch_t *b, unsigned
   int64_t **miss = calloc((size_t)T, sizeof *miss), **pos = calloc((size_t)T, sizeof *pos);
   int64_t **fetched = calloc((size_t)T, sizeof *fetched), *my = NULL, hits = 0, saved = 0;
   unsigned char **mx = calloc((size_t)T, sizeof *mx), **frows = calloc((size_t)T, sizeof *frows);
+  int64_t *pstart = NULL, *pbase = NULL, n_ahead = 0;
+  plan *pl = NULL;
   int rc = FO_OK;
   if (!node || !nt_n || !m || !nf || !miss || !pos || !fetched || !mx || !frows) {
     rc = FO_FAIL(FO_ENOMEM, "cache gather");
@@ -1169,14 +1232,43 @@ int fo__dist_cache_gather_typed(fo__dist_cache *c, const fo_batch_t *b, unsigned
     goto out;
   }
   /* hits are copied out under the lock (lookahead changes the stores; static fills do not) */
-  if (la) pthread_mutex_lock(&c->mu);
+  if (la) {
+    pthread_mutex_lock(&c->mu);
+    if (fo__cur_batch_pos && c->plans) { /* rows a pipelining thread fetched ahead */
+      plan *p = &c->plans[fo__cur_batch_pos->local_index % (c->K + 1)];
+      if (p->in_use && p->j == fo__cur_batch_pos->local_index && p->epoch == fo__cur_batch_pos->epoch) {
+        if (!(pstart = fo__malloc_n((int64_t)T + 1, sizeof *pstart)) || !(pbase = fo__malloc_n(T, sizeof *pbase))) {
+          pthread_mutex_unlock(&c->mu);
+          rc = FO_FAIL(FO_ENOMEM, "cache gather");
+          goto out;
+        }
+        pl = p;
+        plan_blocks(c, pl, pstart, pbase);
+      }
+    }
+  }
   for (int32_t t = 0; t < T; t++) {
     const fo_dataset_t *v = fo_dataset_node_data(d, t);
     const fo__rcache *rc_t = c->rcs[t];
     const int64_t xb = c->xbt[t];
+    int64_t q = pl ? pstart[t] : 0;
     for (int64_t i = 0; i < nt_n[t]; i++) {
       const int64_t u = node[t][i];
       int64_t s;
+      /* the rows fetched ahead are those of the batch's remote nodes of type t in batch order */
+      if (pl && q < pstart[t + 1] && pl->pf[q] == u * T + t) {
+        const unsigned char *r = pl->rows + pbase[t] + (q - pstart[t]) * c->rowt[t];
+        if (x[t]) memcpy(x[t] + i * xb, r, (size_t)xb);
+        if (y && t == seed_type && i < n_y) memcpy(&y[i], r + xb, 8);
+        if (rc_t) { /* for Belady's step, as if fetched now */
+          fetched[t][nf[t]] = u * T + t;
+          memcpy(frows[t] + nf[t] * c->rowt[t], r, (size_t)c->rowt[t]);
+          nf[t]++;
+        }
+        q++;
+        n_ahead++;
+        continue;
+      }
       if (rc_t && u >= 0 && u < v->n_nodes && fo__owner(v, u) != me &&
           (s = fo__rcache_find(rc_t, u * T + t)) >= 0) {
         const unsigned char *r = fo__rcache_row(rc_t, s);
@@ -1189,6 +1281,11 @@ int fo__dist_cache_gather_typed(fo__dist_cache *c, const fo_batch_t *b, unsigned
       miss[t][m[t]] = u;
       pos[t][m[t]++] = i;
     }
+  }
+  if (pl) {
+    pl->in_use = false; /* its slot may be planned again */
+    pthread_cond_broadcast(&c->work_cv);
+    __atomic_fetch_add(&fo__cache_rows_ahead, n_ahead, __ATOMIC_RELAXED);
   }
   if (la) pthread_mutex_unlock(&c->mu);
   /* the misses of every type, in one request per remote machine, without the lock */
@@ -1244,5 +1341,7 @@ out:
   free(mx);
   free(frows);
   free(my);
+  free(pstart);
+  free(pbase);
   return rc;
 }

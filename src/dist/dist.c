@@ -904,9 +904,6 @@ int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_load
     return FO_FAIL(FO_EINVAL, "create distributed loader: pipeline %d needs cache_policy "
                    "lookahead with cache_bytes > 0 (its threads fill the look-ahead's plans)",
                    (int)lo.pipeline);
-  if (d->typed && lo.pipeline > 0)
-    return FO_FAIL(FO_ENOSYS, "create distributed loader: typed dataset '%s': pipeline %d: "
-                   "pipelining is not supported for typed datasets yet", d->path, (int)lo.pipeline);
   /* the context outlives the loader: keep one per (dd, d) pair inside dd */
   if (!(c = calloc(1, sizeof *c))) return FO_FAIL(FO_ENOMEM, "distributed loader");
   c->dd = dd;

@@ -344,6 +344,9 @@ bool fo__dist_cache_take(fo__dist_cache *c, uint64_t epoch, int64_t j, fo_batch_
 /* Tests only (NULL otherwise): called by a lookahead gather right before it fetches its misses,
  * with no lock of the cache held. */
 extern void (*fo__cache_fetch_hook)(void);
+/* Tests only: rows the gathers copied from a pipelining thread's prefetch, all caches of the
+ * process together (__atomic). */
+extern int64_t fo__cache_rows_ahead;
 
 /* fo_dist_check_same: the most options, and how much of a value a message shows. */
 #define FO__SAME_MAX 64

@@ -311,20 +311,24 @@ def subcomm(parts, plain):
 
 
 def typed(parts, plain, ppm):
-    """Typed: this rank's batches b (b mod world_size == rank) equal NeighborLoader's batch b."""
+    """Typed: this rank's batches b (b mod world_size == rank) equal NeighborLoader's batch b,
+    also with a lookahead cache and pipelining threads."""
     runs = [dict(num_neighbors=[3, 2], input_nodes=("author", "train"), batch_size=8,
                  shuffle=True, seed=3, num_workers=2),
             dict(num_neighbors={("paper", "cites", "paper"): [-1, 1], ("paper", "writes", "author"): [2, 2],
                                 ("paper", "has", "term"): [1, 0], ("author", "rev_writes", "paper"): [2, 1],
                                 ("term", "rev_has", "paper"): [1, 1]},
                  input_nodes=("paper", None), batch_size=64, edge_dir="out", disjoint=True, seed=9)]
+    # the first again with a lookahead cache and 2 pipelining threads (DistNeighborLoader only)
+    dist = [{}, {}, dict(cache_bytes=2000, cache_policy="lookahead", lookahead=4, pipeline=2)]
+    runs.append(dict(runs[0], num_workers=1))
     with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
         ds = ctx.open_dataset(parts)
         rank, n = ctx.rank, 0
         with fanout.Dataset(plain) as g:
-            for kw in runs:
+            for kw, dkw in zip(runs, dist):
                 want = [(b.digest(), sorted(b.x_dict)) for b in fanout.NeighborLoader(g, **kw)]
-                loader = fanout.DistNeighborLoader(ctx, ds, **kw)
+                loader = fanout.DistNeighborLoader(ctx, ds, **kw, **dkw)
                 for b in loader:
                     if (b.digest(), sorted(b.x_dict)) != want[b.index] or b.index % ctx.world_size != rank:
                         say(f"rank {rank}: batch {b.index} differs from NeighborLoader's")

@@ -40,7 +40,8 @@
 #   typed    a typed graph of its own partitioned by hash, range and METIS into 2 and 3 parts:
 #            digests equal single process (features, labels, edge_dir out, disjoint,
 #            per-edge-type fanouts), the remote feature cache with every policy (digests of
-#            single process, hits), one request per remote machine per hop and per batch, the
+#            single process, hits), lookahead with 0, 2 and 8 pipelining threads on 2 and 4
+#            machines (hash, METIS), one request per remote machine per hop and per batch, the
 #            typed options that must agree (MPMD)
 #   temporal weighted and temporal sampling over MPI: a random graph with edge weights, edge times
 #            and node times (and one with node times only: rows ordered by neighbor time),
@@ -1142,6 +1143,9 @@ EOF
       "$FANOUT" partition g -n $p --method $m -q -o g-$m$p > /dev/null || exit 1
     done
   done
+  for m in hash metis; do
+    "$FANOUT" partition g -n 4 --method $m -q -o g-${m}4 > /dev/null || exit 1
+  done
   cd "$WORK/$case_name" || exit 1
   base=(--split author:train --fanout 4,3 --batch-size 8 --features --seed 5 --threads 2)
   for p in 2 3; do
@@ -1175,6 +1179,25 @@ EOF
       done
     done
   done
+  # pipelining of typed parts (lookahead; 0, 2 and 8 pipelining threads, one loader thread) over
+  # hash and METIS on 2 and 4 machines: the single-process digest every time
+  for p in 2 4; do
+    for m in hash metis; do
+      rows0=
+      for pipe in 0 2 8; do
+        mpi $p "$FANOUT" bench "$D/g-$m$p" --dist --procs-per-machine 1 "${base[@]}" --threads 1 \
+          --cache-mb 0.002 --cache-policy lookahead --lookahead 4 --pipeline $pipe --digest --json \
+          > pipe.json 2> err.txt || { fail "typed, $p machines, $m, pipeline $pipe: $(cat err.txt)"; continue; }
+        rows=$(field_of remote_feature_bytes_per_batch pipe.json)
+        [ $pipe = 0 ] && rows0=$rows
+        if [ -n "$(digest_of single.json)" ] && [ "$(digest_of pipe.json)" = "$(digest_of single.json)" ]; then
+          echo "ok   typed, $p x 1, $m, lookahead, pipeline $pipe: digest $(digest_of pipe.json) as single" \
+            "process, feature bytes/batch $rows (pipeline 0: $rows0), hit rate $(field_of cache_hit_rate pipe.json)"
+        else fail "typed, $p machines, $m, pipeline $pipe: digest $(digest_of pipe.json)," \
+          "single process $(digest_of single.json)"; fi
+      done
+    done
+  done
   # one request per remote machine per hop and per batch (all types in one message): 3
   # machines, 6 batches, no loader threads: at most 2 remote machines per batch (prefetched
   # batches add at most one more batch per rank)
@@ -1185,9 +1208,11 @@ EOF
   if [ -n "$hop0" ] && [ "$hop0" -le 18 ] && [ -n "$fetch" ] && [ "$fetch" -le 18 ] && [ "$fetch" -gt 0 ]; then
     echo "ok   typed, 3 machines, 6 batches: $hop0 hop-0 requests, $fetch feature requests (5 edge types, 3 node types: at most 2 per batch, prefetched included)"
   else fail "typed request count: hop 0 $hop0, fetch $fetch"; cat req.json; fi
-  # the typed options every rank must share: input_type and per-edge-type fanouts (MPMD)
+  # the typed options every rank must share: input_type, per-edge-type fanouts and the cache
+  # (MPMD; a pipelined rank among unpipelined ones fails as cleanly)
   for c in "--input-type paper|option input_type differs between processes: rank 0 has author, rank 1 has paper" \
-    "--fanout paper__cites__paper=1,1|option edge_type_fanouts differs between processes"; do
+    "--fanout paper__cites__paper=1,1|option edge_type_fanouts differs between processes" \
+    "--cache-mb 0.002 --cache-policy lookahead --pipeline 2|option cache_bytes differs between processes: rank 0 has 0"; do
     IFS='|' read -r odd want <<< "$c"
     b=(bench "$D/g-hash2" --dist --procs-per-machine 1 --input-type author --fanout 4,3 --batch-size 8)
     # shellcheck disable=SC2086

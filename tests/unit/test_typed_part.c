@@ -551,19 +551,25 @@ static void typed_local_seeds(const fo_dataset_t *pd, const fo_loader_opts *base
  * batch's hits plus fetched rows are its remote rows, bytes saved are those of its hits, and
  * hits[policy] adds the hits. */
 static void typed_cache(const fo_dataset_t *pd, const fo_loader_opts *o0, int32_t P,
-                        const uint64_t *want, int64_t nw, int64_t *hits) {
-  for (int pol = 0; pol < 3; pol++)
-    for (int th = 0; th <= 2; th += 2) {
+                        const uint64_t *want, int64_t nw, int64_t *hits, int64_t *ahead) {
+  /* policy, loader threads, pipelining threads */
+  static const int cfg[][3] = {{0, 0, 0}, {0, 2, 0}, {1, 0, 0}, {1, 2, 0}, {2, 0, 0}, {2, 2, 0},
+                               {2, 0, 2}, {2, 1, 2}, {2, 0, 8}, {2, 2, 8}};
+  int64_t want_rows = -1;
+  for (size_t k = 0; k < sizeof cfg / sizeof cfg[0]; k++) {
+      const int pol = cfg[k][0], th = cfg[k][1], pipe = cfg[k][2];
+      const int64_t ahead0 = __atomic_load_n(&fo__cache_rows_ahead, __ATOMIC_RELAXED);
       fo_loader_opts o = *o0;
       fo_dist_loader_opts dlo;
       fo_loader_t *L[3];
       fo_dist_t *dd[3];
-      int64_t total = 0;
+      int64_t total = 0, rows = 0;
       o.num_workers = th;
       fo_dist_loader_opts_init(&dlo);
       dlo.cache_bytes = 200;
       dlo.cache_policy = (fo_dist_cache_policy)pol;
       dlo.lookahead = 3;
+      dlo.pipeline = pipe;
       for (int r = 0; r < P; r++) {
         assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd[r]));
         assert_fo_ok(fo_dist_loader_create_ex(dd[r], pd, &o, &dlo, &L[r]));
@@ -577,9 +583,10 @@ static void typed_cache(const fo_dataset_t *pd, const fo_loader_opts *o0, int32_
         assert_non_null(bt);
         assert_int_equal(bt->index, b);
         if (fo_loader_batch_digest(bt) != want[b])
-          fail_msg("P %d, cache policy %d, %d threads: batch %lld differs from the plain loader's",
-                   (int)P, pol, th, (long long)b);
+          fail_msg("P %d, cache policy %d, %d threads, pipeline %d: batch %lld differs from the "
+                   "plain loader's", (int)P, pol, th, pipe, (long long)b);
         fo_dist_batch_stats_get(bt, &bs);
+        rows += bs.remote_rows;
         assert_true(bs.cache_hits >= 0 && bs.cache_hits <= bs.remote_rows);
         assert_true(bs.cache_bytes_saved >= 8 * bs.cache_hits && bs.cache_bytes_saved <= 16 * bs.cache_hits);
         hits[pol] += bs.cache_hits;
@@ -589,15 +596,21 @@ static void typed_cache(const fo_dataset_t *pd, const fo_loader_opts *o0, int32_
         fo_loader_destroy(L[r]);
         assert_fo_ok(fo_dist_finalize(dd[r]));
       }
-    }
+      /* every remote row counted once with its batch: a hit, fetched ahead, or fetched */
+      if (want_rows < 0) want_rows = rows;
+      else if (rows != want_rows)
+        fail_msg("P %d, cache policy %d, %d threads, pipeline %d: %lld remote rows, %lld without "
+                 "pipelining", (int)P, pol, th, pipe, (long long)rows, (long long)want_rows);
+      if (pipe) *ahead += __atomic_load_n(&fo__cache_rows_ahead, __ATOMIC_RELAXED) - ahead0;
+  }
 }
 
 /* The distributed path in one process (fo_dist_init_local): one loader per machine, batches
  * merged by index, equal the plain loader's (features of every node type, labels, edge_dir in
  * and out, disjoint); one hop request per remote machine per hop for all edge types, one feature
  * request per remote machine per batch; seed placement local (typed_local_seeds); the remote
- * feature cache with every policy (typed_cache). Pipelining is refused for typed datasets
- * (FO_ENOSYS). */
+ * feature cache with every policy (typed_cache), lookahead also with 2 and 8 pipelining
+ * threads; a corrupt part fails a pipelined loader with the server's error. */
 static void dist_local(void **state) {
   static const char *const names[] = {"t0", "t1", "t2"};
   static const char *const rels[] = {"r0", "r1", "r2", "r3", "r4"};
@@ -608,7 +621,7 @@ static void dist_local(void **state) {
   fot_typed_et ets[5];
   char *tmp = fot_tmpdir(), *dir;
   fo_dataset_t *d;
-  int64_t cache_hits[3] = {0};
+  int64_t cache_hits[3] = {0}, rows_ahead = 0;
   (void)state;
   for (int k = 0; k < 5; k++) {
     memset(&es[k], 0, sizeof es[k]);
@@ -686,13 +699,15 @@ static void dist_local(void **state) {
         assert_fo_ok(fo_dist_finalize(dd[r]));
       }
       assert_true(hops > 0 && fetches > 0); /* remote machines were really asked */
-      typed_cache(pd, &o, P, want, nw, cache_hits);
+      typed_cache(pd, &o, P, want, nw, cache_hits, &rows_ahead);
       typed_local_seeds(pd, &o, P);
       fo_dataset_close(pd);
       free(out);
     }
   /* every policy found rows in its cache (the budget holds about a fifth of the rows) */
   for (int pol = 0; pol < 3; pol++) assert_true(cache_hits[pol] > 0);
+  /* the pipelining threads' prefetched rows were used by their batches' gathers */
+  assert_true(rows_ahead > 0);
   {
     /* a corrupt part: its server answers with an ERROR, the asking machine fails with it */
     fo_partition_opts po;
@@ -717,15 +732,23 @@ static void dist_local(void **state) {
     o.input_type = "t0";
     assert_fo_ok(fo_dist_init_local(pd, 0, NULL, &dd));
     {
+      /* pipelined: the threads' failure fails the loader (or its creation's pre-sampling
+       * pass) with the server's error, no hang */
       fo_dist_loader_opts dlo;
+      fo_dist_t *dp;
       fo_loader_t *Lc = NULL;
+      int rp;
       fo_dist_loader_opts_init(&dlo);
       dlo.cache_bytes = 1 << 20;
       dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
       dlo.pipeline = 2;
-      assert_fo_error(fo_dist_loader_create_ex(dd, pd, &o, &dlo, &Lc), FO_ENOSYS,
-                      "pipeline 2: pipelining is not supported for typed datasets yet");
-      assert_null(Lc);
+      assert_fo_ok(fo_dist_init_local(pd, 0, NULL, &dp));
+      rp = fo_dist_loader_create_ex(dp, pd, &o, &dlo, &Lc);
+      while (rp == FO_OK && (rp = fo_loader_next(Lc, &bt)) == FO_OK && bt) fo_loader_release(Lc, bt);
+      assert_int_equal(rp, FO_EFORMAT);
+      assert_non_null(strstr(fo_last_error(), "machine serving part 1"));
+      fo_loader_destroy(Lc);
+      assert_int_equal(fo_dist_finalize(dp), FO_EFORMAT);
     }
     assert_fo_ok(fo_dist_loader_create(dd, pd, &o, FO_DIST_TAIL_KEEP, &L));
     while (rc == FO_OK && (rc = fo_loader_next(L, &bt)) == FO_OK && bt) fo_loader_release(L, bt);
