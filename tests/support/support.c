@@ -9,6 +9,7 @@
 #include <xxhash.h>
 
 #include <dirent.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -205,4 +206,32 @@ void fot_dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const f
     assert_fo_ok(fo_dist_finalize(dd[r]));
   }
   if (P > 1) assert_true(hops > 0); /* one machine asks no one */
+}
+
+/* Chi-square statistic of counts against expected counts, pooling categories expected < 5. */
+double fot_chi2(const double *count, const double *expect, int k, int *df) {
+  double x = 0, pc = 0, pe = 0;
+  int cats = 0;
+  for (int i = 0; i < k; i++) {
+    if (expect[i] < 5) {
+      pc += count[i];
+      pe += expect[i];
+      continue;
+    }
+    x += (count[i] - expect[i]) * (count[i] - expect[i]) / expect[i];
+    cats++;
+  }
+  if (pe > 0) {
+    x += (pc - pe) * (pc - pe) / pe;
+    cats++;
+  }
+  *df = cats - 1;
+  return x;
+}
+
+/* Upper 1e-6 quantile of chi-square(df), Wilson-Hilferty, generous for df >= 1. */
+double fot_chi2_limit(int df) {
+  const double z = 4.9, a = 2.0 / (9.0 * df);
+  double c = 1 - a + z * sqrt(a);
+  return df * c * c * c + 5;
 }

@@ -205,4 +205,11 @@ const char *fot_check_typed(const fo_dataset_t *d, const fo_sampler_opts *o, int
  * otherwise. */
 void fot_dist_same(const fo_dataset_t *d, const fo_dataset_t *pd, int P, const fo_loader_opts *o);
 
+
+/* Chi-square statistic of count[k] against expect[k], pooling the categories expected < 5 into
+ * one; *df = categories - 1. */
+double fot_chi2(const double *count, const double *expect, int k, int *df);
+/* Upper 1e-6 quantile of chi-square(df) (Wilson-Hilferty, + 5: generous for df >= 1). */
+double fot_chi2_limit(int df);
+
 #endif

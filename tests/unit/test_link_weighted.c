@@ -21,33 +21,6 @@ static const float WW[K] = {1, 2, 4, 8, 16, 1000, 0};
 static const int64_t WT[K] = {1, 2, 3, 4, 5, 6, 7};
 static const int64_t SS[2] = {6, 3}, SD[2] = {0, 0};
 
-static double chi2(const double *count, const double *expect, int k, int *df) {
-  double x = 0, pc = 0, pe = 0;
-  int cats = 0;
-  for (int i = 0; i < k; i++) {
-    if (expect[i] < 5) {
-      pc += count[i];
-      pe += expect[i];
-      continue;
-    }
-    x += (count[i] - expect[i]) * (count[i] - expect[i]) / expect[i];
-    cats++;
-  }
-  if (pe > 0) {
-    x += (pc - pe) * (pc - pe) / pe;
-    cats++;
-  }
-  *df = cats - 1;
-  return x;
-}
-
-/* Upper 1e-6 quantile of chi-square(df), Wilson-Hilferty, generous for df >= 1. */
-static double chi2_limit(int df) {
-  const double z = 4.9, a = 2.0 / (9.0 * df);
-  double c = 1 - a + z * sqrt(a);
-  return df * c * c * c + 5;
-}
-
 static void star(const char *tmp, bool times, fo_dataset_t **d) {
   char *g = fot_path(tmp, times ? "gt" : "g"), *wp = fot_path(tmp, "w.npy"), *tp = fot_path(tmp, "t.npy");
   const int64_t n = K;
@@ -211,9 +184,9 @@ static void chi_square(void **state) {
           k++;
         }
     }
-    x = chi2(count, expect, k, &df);
-    if (x > chi2_limit(df))
-      fail_msg("mode %d: chi2 %.1f > %.1f (df %d)", mode, x, chi2_limit(df), df);
+    x = fot_chi2(count, expect, k, &df);
+    if (x > fot_chi2_limit(df))
+      fail_msg("mode %d: chi2 %.1f > %.1f (df %d)", mode, x, fot_chi2_limit(df), df);
     fo_link_batch_destroy(lb);
     fo_link_sampler_destroy(ls);
   }

@@ -337,34 +337,6 @@ static void test_deterministic(void **state) {
 
 /* ---- kernels: distributions ------------------------------------------------------------------ */
 
-/* Chi-square statistic of counts against expected counts, pooling categories expected < 5. */
-static double chi2(const double *count, const double *expect, int k, int *df) {
-  double x = 0, pc = 0, pe = 0;
-  int cats = 0;
-  for (int i = 0; i < k; i++) {
-    if (expect[i] < 5) {
-      pc += count[i];
-      pe += expect[i];
-      continue;
-    }
-    x += (count[i] - expect[i]) * (count[i] - expect[i]) / expect[i];
-    cats++;
-  }
-  if (pe > 0) {
-    x += (pc - pe) * (pc - pe) / pe;
-    cats++;
-  }
-  *df = cats - 1;
-  return x;
-}
-
-/* Upper 1e-6 quantile of chi-square(df), Wilson-Hilferty, generous for df >= 1. */
-static double chi2_limit(int df) {
-  const double z = 4.9, a = 2.0 / (9.0 * df);
-  double c = 1 - a + z * sqrt(a);
-  return df * c * c * c + 5;
-}
-
 static void test_with_replacement_distribution(void **state) {
   (void)state;
   const double w[] = {1, 10, 0, 100, 1000, 3, 0.5};
@@ -397,8 +369,8 @@ static void test_with_replacement_distribution(void **state) {
         c2[j] = count[i];
         e2[j++] = expect[i];
       }
-    double x = chi2(c2, e2, j, &df);
-    if (x > chi2_limit(df)) fail_msg("with replacement: chi2 %.1f > %.1f (df %d)", x, chi2_limit(df), df);
+    double x = fot_chi2(c2, e2, j, &df);
+    if (x > fot_chi2_limit(df)) fail_msg("with replacement: chi2 %.1f > %.1f (df %d)", x, fot_chi2_limit(df), df);
   }
   /* a uniform kernel would be far off: the test can fail */
   {
@@ -409,7 +381,7 @@ static void test_with_replacement_distribution(void **state) {
         cu[j] = count[i];
         eu[j++] = 4.0 * (double)N / 6;
       }
-    assert_true(chi2(cu, eu, j, &df) > 100 * chi2_limit(df));
+    assert_true(fot_chi2(cu, eu, j, &df) > 100 * fot_chi2_limit(df));
   }
   fo_batch_destroy(b);
   fo_sampler_destroy(s);
@@ -490,10 +462,10 @@ static void check_without(const double *w, int K, int32_t k, uint64_t N, uint64_
     assert_true(fabs(total - (double)N) < 1e-6 * (double)N); /* the subsets' law sums to 1 */
   }
   {
-    double x = chi2(sub, expect, cats, &df);
-    if (x > chi2_limit(df))
+    double x = fot_chi2(sub, expect, cats, &df);
+    if (x > fot_chi2_limit(df))
       fail_msg("without replacement, k=%d, %d leaves: chi2 %.1f > %.1f (df %d)", k, K, x,
-               chi2_limit(df), df);
+               fot_chi2_limit(df), df);
   }
   fo_sampler_destroy(s);
   fo_batch_destroy(b);
@@ -619,17 +591,17 @@ static void check_window_at(const double *w, int K, int64_t T, int64_t win, int3
       }
   }
   {
-    double x = chi2(sub, expect, cats, &df);
-    if (x > chi2_limit(df))
+    double x = fot_chi2(sub, expect, cats, &df);
+    if (x > fot_chi2_limit(df))
       fail_msg("weighted temporal (%s time), %s, k=%d, T=%lld: chi2 %.1f > %.1f (df %d)",
                node ? "node" : "edge", replace ? "with replacement" : "without", k, (long long)T, x,
-               chi2_limit(df), df);
+               fot_chi2_limit(df), df);
     if (!replace || n > 2) {
       /* the law of the whole row (eligibility ignored) is far off: the test can fail */
       double ew[8192], tot = 0;
       for (int i = 0; i < cats; i++) tot += sub[i];
       for (int i = 0; i < cats; i++) ew[i] = tot / cats;
-      assert_true(chi2(sub, ew, cats, &df) > 10 * chi2_limit(df));
+      assert_true(fot_chi2(sub, ew, cats, &df) > 10 * fot_chi2_limit(df));
     }
   }
   fo_sampler_destroy(s);
@@ -1061,10 +1033,10 @@ static void test_typed_weighted_distribution(void **state) {
             ex[cats++] = (double)N * p_pair(pw, n, a, e);
           }
       }
-      x = chi2(c, ex, cats, &df);
-      if (x > chi2_limit(df))
+      x = fot_chi2(c, ex, cats, &df);
+      if (x > fot_chi2_limit(df))
         fail_msg("typed %s, %s replacement: chi2 %.1f > %.1f (df %d)", side ? "v__q__i" : "u__r__i",
-                 replace ? "with" : "without", x, chi2_limit(df), df);
+                 replace ? "with" : "without", x, fot_chi2_limit(df), df);
       /* the other type's weights would be far off: the test can fail */
       if (replace) {
         const double *ow = side ? wr : wq;
@@ -1081,7 +1053,7 @@ static void test_typed_weighted_distribution(void **state) {
           for (int j = 0; j < m; j++) tot += oc[j];
           for (int j = 0; j < m; j++) oe[j] *= tot;
         }
-        assert_true(chi2(oc, oe, m, &df) > 100 * chi2_limit(df));
+        assert_true(fot_chi2(oc, oe, m, &df) > 100 * fot_chi2_limit(df));
       }
     }
     fo_sampler_destroy(s);
