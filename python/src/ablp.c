@@ -24,29 +24,6 @@ static void as_dealloc(ablp_sampler *self) {
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int int_list(PyObject *seq, const char *what, int32_t **out, Py_ssize_t *n) {
-  PyObject *f = PySequence_Fast(seq, what);
-  if (!f) return -1;
-  *n = PySequence_Fast_GET_SIZE(f);
-  if (!(*out = PyMem_Malloc((size_t)(*n ? *n : 1) * sizeof **out))) {
-    Py_DECREF(f);
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < *n; i++) {
-    long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
-    if (v == -1 && PyErr_Occurred()) {
-      Py_DECREF(f);
-      PyMem_Free(*out);
-      *out = NULL;
-      return -1;
-    }
-    (*out)[i] = (int32_t)v;
-  }
-  Py_DECREF(f);
-  return 0;
-}
-
 static int as_init(ablp_sampler *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"dataset", "fanouts", "supervision_edge_type", "negative_edge_type",
                            "hard_negatives", "num_random_negatives", "strict", "seed", "replace",
@@ -56,8 +33,6 @@ static int as_init(ablp_sampler *self, PyObject *args, PyObject *kw) {
   int hard = 1, strict = 1, replace = 0;
   long long k = 0;
   unsigned long long seed = 0;
-  int32_t *f = NULL, *ef = NULL;
-  Py_ssize_t nf = 0, nef = 0;
   fo_ablp_opts o;
   fo_dataset_t *d;
   int rc;
@@ -70,33 +45,15 @@ static int as_init(ablp_sampler *self, PyObject *args, PyObject *kw) {
     return -1;
   }
   if (!(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
-  if (int_list(fan, "fanouts must be a sequence of ints", &f, &nf) < 0) return -1;
-  if (etf != Py_None && int_list(etf, "edge_type_fanouts must be a sequence of ints", &ef, &nef) < 0) {
-    PyMem_Free(f);
-    return -1;
-  }
   fo_ablp_opts_init(&o);
-  o.sampler.fanouts = f;
-  o.sampler.n_hops = (int32_t)nf;
-  o.sampler.edge_type_fanouts = ef;
-  o.sampler.seed = seed;
-  o.sampler.replace = replace;
-  if (!strcmp(edge_dir, "in")) o.sampler.edge_dir = FO_EDGE_DIR_IN;
-  else if (!strcmp(edge_dir, "out")) o.sampler.edge_dir = FO_EDGE_DIR_OUT;
-  else {
-    PyMem_Free(f);
-    PyMem_Free(ef);
-    PyErr_Format(PyExc_ValueError, "edge_dir '%s' is not 'in' or 'out'", edge_dir);
-    return -1;
-  }
+  if (fopy_sampler_args(fan, etf, seed, replace, 0, edge_dir, &o.sampler) < 0) return -1;
   o.supervision_edge_type = sup;
   o.negative_edge_type = neg;
   o.no_hard_negatives = !hard;
   o.num_random_negatives = k;
   o.strict = strict;
   rc = fo_ablp_sampler_create(d, &o, &self->s);
-  PyMem_Free(f);
-  PyMem_Free(ef);
+  fopy_sampler_args_free(&o.sampler);
   if (rc != FO_OK || (rc = fo_ablp_batch_create(&self->b)) != FO_OK) {
     fopy_raise(rc);
     return -1;
@@ -107,65 +64,21 @@ static int as_init(ablp_sampler *self, PyObject *args, PyObject *kw) {
   return 0;
 }
 
-static PyObject *copy_i64(const int64_t *a, int nd, npy_intp d0, npy_intp d1) {
-  npy_intp dims[2] = {d0, d1};
-  PyObject *r = PyArray_SimpleNew(nd, dims, NPY_INT64);
-  if (r && d0 * (nd == 2 ? d1 : 1) > 0)
-    memcpy(PyArray_DATA((PyArrayObject *)r), a, (size_t)(d0 * (nd == 2 ? d1 : 1)) * 8);
-  return r;
-}
-
-static int put(PyObject *dict, const char *key, PyObject *v) {
-  int r;
-  if (!v) return -1;
-  r = PyDict_SetItemString(dict, key, v);
-  Py_DECREF(v);
-  return r;
-}
-
-static PyObject *per_type(const fo_batch_t *s, bool edges, int what) {
-  const int32_t n = edges ? s->n_edge_types : s->n_node_types;
-  PyObject *l = PyList_New(n);
-  if (!l) return NULL;
-  for (int32_t t = 0; t < n; t++) {
-    const fo_batch_t *b = edges ? fo_batch_edge_type(s, t) : fo_batch_node_type(s, t);
-    PyObject *a;
-    switch (what) {
-    case 0: a = copy_i64(b->node, 1, b->n_nodes, 0); break;
-    case 1: a = copy_i64(b->num_sampled_nodes, 1, b->n_hops + 1, 0); break;
-    case 2: a = copy_i64(b->row, 1, b->n_edges, 0); break;
-    case 3: a = copy_i64(b->col, 1, b->n_edges, 0); break;
-    case 4: a = copy_i64(b->edge, 1, b->n_edges, 0); break;
-    default: a = copy_i64(b->num_sampled_edges, 1, b->n_hops, 0); break;
-    }
-    if (!a) {
-      Py_DECREF(l);
-      return NULL;
-    }
-    PyList_SET_ITEM(l, t, a);
-  }
-  return l;
-}
-
 /* An ABLP batch as a dict of new arrays (copies). */
 static PyObject *ablp_dict(const fo_ablp_batch_t *b) {
   PyObject *out;
   if (!(out = PyDict_New())) return NULL;
-  if (put(out, "node", per_type(b->sample, false, 0)) < 0 ||
-      put(out, "num_sampled_nodes", per_type(b->sample, false, 1)) < 0 ||
-      put(out, "row", per_type(b->sample, true, 2)) < 0 || put(out, "col", per_type(b->sample, true, 3)) < 0 ||
-      put(out, "edge", per_type(b->sample, true, 4)) < 0 ||
-      put(out, "num_sampled_edges", per_type(b->sample, true, 5)) < 0 ||
-      put(out, "anchor_index", copy_i64(b->anchor_index, 1, b->n_anchors, 0)) < 0 ||
-      put(out, "y_positive", copy_i64(b->y_positive, 2, 2, b->n_pos)) < 0 ||
-      put(out, "y_negative", copy_i64(b->y_negative, 2, 2, b->n_neg)) < 0 ||
-      put(out, "random_negative", copy_i64(b->random_negative, 2, b->n_anchors, b->k)) < 0 ||
-      put(out, "num_random_missing", PyLong_FromLongLong(b->n_random_missing)) < 0 ||
-      put(out, "num_distinct", PyLong_FromLongLong(b->n_distinct)) < 0 ||
-      put(out, "anchor_type", PyLong_FromLong(b->anchor_type)) < 0 ||
-      put(out, "label_type", PyLong_FromLong(b->label_type)) < 0 ||
-      put(out, "positive_type", PyLong_FromLong(b->positive_type)) < 0 ||
-      put(out, "negative_type", PyLong_FromLong(b->negative_type)) < 0)
+  if (fopy_put_sample(out, b->sample, false) < 0 ||
+      fopy_put(out, "anchor_index", fopy_copy_i64(b->anchor_index, 1, b->n_anchors, 0)) < 0 ||
+      fopy_put(out, "y_positive", fopy_copy_i64(b->y_positive, 2, 2, b->n_pos)) < 0 ||
+      fopy_put(out, "y_negative", fopy_copy_i64(b->y_negative, 2, 2, b->n_neg)) < 0 ||
+      fopy_put(out, "random_negative", fopy_copy_i64(b->random_negative, 2, b->n_anchors, b->k)) < 0 ||
+      fopy_put(out, "num_random_missing", PyLong_FromLongLong(b->n_random_missing)) < 0 ||
+      fopy_put(out, "num_distinct", PyLong_FromLongLong(b->n_distinct)) < 0 ||
+      fopy_put(out, "anchor_type", PyLong_FromLong(b->anchor_type)) < 0 ||
+      fopy_put(out, "label_type", PyLong_FromLong(b->label_type)) < 0 ||
+      fopy_put(out, "positive_type", PyLong_FromLong(b->positive_type)) < 0 ||
+      fopy_put(out, "negative_type", PyLong_FromLong(b->negative_type)) < 0)
     Py_CLEAR(out);
   return out;
 }
@@ -291,8 +204,6 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
   int hard = 1, strict = 1, replace = 0, shuffle = 0, drop_last = 0, features = 1;
   long long k = 0, batch_size = 1, cache_bytes = 0;
   unsigned long long seed = 0, epoch = 0;
-  int32_t *f = NULL, *ef = NULL;
-  Py_ssize_t nf = 0, nef = 0;
   fo_ablp_loader_opts o;
   fo_dist_loader_opts dlo;
   fo_dataset_t *d;
@@ -309,20 +220,7 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
     return -1;
   }
   if (!(dd = fopy_dist_get(ctx)) || !(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
-  fo_dist_loader_opts_init(&dlo);
-  if (!strcmp(tail, "keep")) dlo.tail = FO_DIST_TAIL_KEEP;
-  else if (!strcmp(tail, "drop")) dlo.tail = FO_DIST_TAIL_DROP;
-  else if (!strcmp(tail, "pad")) dlo.tail = FO_DIST_TAIL_PAD;
-  else {
-    PyErr_Format(PyExc_ValueError, "tail: '%s' is not 'keep', 'drop' or 'pad'", tail);
-    return -1;
-  }
-  if (!strcmp(placement, "global")) dlo.seed_placement = FO_DIST_SEEDS_GLOBAL;
-  else if (!strcmp(placement, "local")) dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
-  else {
-    PyErr_Format(PyExc_ValueError, "seed_placement: '%s' is not 'global' or 'local'", placement);
-    return -1;
-  }
+  if (fopy_dist_loader_args(tail, placement, &dlo) < 0) return -1;
   if (cache_bytes < 0) {
     PyErr_Format(PyExc_ValueError, "cache_bytes: expected >= 0, got %lld", cache_bytes);
     return -1;
@@ -333,21 +231,8 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
     PyErr_SetString(PyExc_ValueError, "input_nodes: expected a 1-D array of int64");
     return -1;
   }
-  if (int_list(fan, "fanouts must be a sequence of ints", &f, &nf) < 0) goto done;
-  if (etf != Py_None && int_list(etf, "edge_type_fanouts must be a sequence of ints", &ef, &nef) < 0)
-    goto done;
-  fo_ablp_loader_opts_init(&o);
-  o.ablp.sampler.fanouts = f;
-  o.ablp.sampler.n_hops = (int32_t)nf;
-  o.ablp.sampler.edge_type_fanouts = ef;
-  o.ablp.sampler.seed = seed;
-  o.ablp.sampler.replace = replace;
-  if (!strcmp(edge_dir, "in")) o.ablp.sampler.edge_dir = FO_EDGE_DIR_IN;
-  else if (!strcmp(edge_dir, "out")) o.ablp.sampler.edge_dir = FO_EDGE_DIR_OUT;
-  else {
-    PyErr_Format(PyExc_ValueError, "edge_dir '%s' is not 'in' or 'out'", edge_dir);
-    goto done;
-  }
+  fo_ablp_loader_opts_init(&o); /* before the first goto done */
+  if (fopy_sampler_args(fan, etf, seed, replace, 0, edge_dir, &o.ablp.sampler) < 0) goto done;
   o.ablp.supervision_edge_type = sup;
   o.ablp.negative_edge_type = neg;
   o.ablp.no_hard_negatives = !hard;
@@ -378,8 +263,7 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
   self->mu_ready = 1;
   ret = 0;
 done:
-  PyMem_Free(f);
-  PyMem_Free(ef);
+  fopy_sampler_args_free(&o.ablp.sampler);
   Py_XDECREF(in);
   return ret;
 }
@@ -390,41 +274,11 @@ static int da_ready(dist_ablp_loader *self) {
   return -1;
 }
 
-static PyObject *da_features(const fo_ablp_loader_batch_t *b) {
-  PyObject *l = PyList_New(b->n_node_types);
-  if (!l) return NULL;
-  for (int32_t t = 0; t < b->n_node_types; t++) {
-    const fo_loader_features *f = &b->x[t];
-    const fo_batch_t *nb = fo_batch_node_type(b->ablp->sample, t);
-    PyObject *a;
-    if (!f->x) {
-      Py_INCREF(Py_None);
-      a = Py_None;
-    } else {
-      npy_intp dims[2] = {nb->n_nodes, f->dim};
-      const int typenum = fopy_feature_typenum(f->dtype);
-      if (typenum < 0) {
-        Py_DECREF(l);
-        PyErr_Format(PyExc_RuntimeError, "ABLP batch x: unknown dtype '%s'", f->dtype);
-        return NULL;
-      }
-      if ((a = PyArray_SimpleNew(2, dims, typenum)) && dims[0] * dims[1] > 0)
-        memcpy(PyArray_DATA((PyArrayObject *)a), f->x, (size_t)(dims[0] * f->dim * f->itemsize));
-    }
-    if (!a) {
-      Py_DECREF(l);
-      return NULL;
-    }
-    PyList_SET_ITEM(l, t, a);
-  }
-  return l;
-}
-
 static PyObject *da_next(dist_ablp_loader *self, PyObject *unused) {
   fo_ablp_loader_batch_t *b = NULL;
   fo_dist_batch_stats st;
   PyObject *out = NULL;
-  long long hops = 0, hop_bytes = 0;
+  long long hops, hop_bytes;
   int rc;
   if (da_ready(self) < 0) return NULL;
   Py_BEGIN_ALLOW_THREADS
@@ -437,15 +291,12 @@ static PyObject *da_next(dist_ablp_loader *self, PyObject *unused) {
     Py_RETURN_NONE;
   }
   fo_dist_ablp_loader_stats(self->L, &st);
-  for (int h = 0; h < 64; h++) {
-    hops += st.hop_requests[h];
-    hop_bytes += st.hop_bytes[h];
-  }
+  fopy_hop_traffic(&st, &hops, &hop_bytes);
   if ((out = ablp_dict(b->ablp)) &&
-      (put(out, "input_id", copy_i64(b->input_id, 1, b->ablp->n_anchors, 0)) < 0 ||
-       put(out, "epoch", PyLong_FromUnsignedLongLong(b->epoch)) < 0 ||
-       put(out, "index", PyLong_FromLongLong(b->index)) < 0 || put(out, "x", da_features(b)) < 0 ||
-       put(out, "traffic", Py_BuildValue("{s:L,s:L,s:L,s:L,s:L,s:L}", "label_requests",
+      (fopy_put(out, "input_id", fopy_copy_i64(b->input_id, 1, b->ablp->n_anchors, 0)) < 0 ||
+       fopy_put(out, "epoch", PyLong_FromUnsignedLongLong(b->epoch)) < 0 ||
+       fopy_put(out, "index", PyLong_FromLongLong(b->index)) < 0 || fopy_put(out, "x", fopy_batch_features(b->ablp->sample, b->x, b->n_node_types, "ABLP")) < 0 ||
+       fopy_put(out, "traffic", Py_BuildValue("{s:L,s:L,s:L,s:L,s:L,s:L}", "label_requests",
                                          (long long)st.label_requests, "label_bytes",
                                          (long long)st.label_bytes, "hop_requests", hops,
                                          "hop_bytes", hop_bytes, "fetch_requests",

@@ -25,30 +25,6 @@ static void ls_dealloc(link_sampler *self) {
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* An int32 list from a Python sequence of ints. */
-static int int_list(PyObject *seq, const char *what, int32_t **out, Py_ssize_t *n) {
-  PyObject *f = PySequence_Fast(seq, what);
-  if (!f) return -1;
-  *n = PySequence_Fast_GET_SIZE(f);
-  if (!(*out = PyMem_Malloc((size_t)(*n ? *n : 1) * sizeof **out))) {
-    Py_DECREF(f);
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < *n; i++) {
-    long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
-    if (v == -1 && PyErr_Occurred()) {
-      Py_DECREF(f);
-      PyMem_Free(*out);
-      *out = NULL;
-      return -1;
-    }
-    (*out)[i] = (int32_t)v;
-  }
-  Py_DECREF(f);
-  return 0;
-}
-
 static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"dataset", "fanouts", "edge_type", "neg", "neg_amount", "strict",
                            "exclude_seed_edges", "seed", "replace", "edge_dir",
@@ -61,8 +37,6 @@ static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
   long long time_window = -1;
   double amount = 1.0;
   unsigned long long seed = 0;
-  int32_t *f = NULL, *ef = NULL;
-  Py_ssize_t nf = 0, nef = 0;
   fo_link_opts o;
   fo_dataset_t *d;
   int rc;
@@ -76,38 +50,20 @@ static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
     return -1;
   }
   if (!(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
-  if (int_list(fan, "fanouts must be a sequence of ints", &f, &nf) < 0) return -1;
-  if (etf != Py_None && int_list(etf, "edge_type_fanouts must be a sequence of ints", &ef, &nef) < 0) {
-    PyMem_Free(f);
-    return -1;
-  }
   fo_link_opts_init(&o);
-  o.sampler.fanouts = f;
-  o.sampler.n_hops = (int32_t)nf;
-  o.sampler.edge_type_fanouts = ef;
-  o.sampler.seed = seed;
-  o.sampler.replace = replace;
+  if (fopy_sampler_args(fan, etf, seed, replace, 0, edge_dir, &o.sampler) < 0) return -1;
   o.sampler.disjoint = disjoint;
   o.sampler.temporal = (fo_temporal_strategy)temporal;
   o.sampler.time_attr = (fo_time_attr)time_attr;
   o.sampler.time_strict = time_strict;
   o.sampler.time_window = (int64_t)time_window;
-  if (!strcmp(edge_dir, "in")) o.sampler.edge_dir = FO_EDGE_DIR_IN;
-  else if (!strcmp(edge_dir, "out")) o.sampler.edge_dir = FO_EDGE_DIR_OUT;
-  else {
-    PyMem_Free(f);
-    PyMem_Free(ef);
-    PyErr_Format(PyExc_ValueError, "edge_dir '%s' is not 'in' or 'out'", edge_dir);
-    return -1;
-  }
   o.edge_type = edge_type;
   o.neg = (fo_neg_mode)neg;
   o.neg_amount = amount;
   o.strict = strict;
   o.exclude_seed_edges = excl;
   rc = fo_link_sampler_create(d, &o, &self->s);
-  PyMem_Free(f);
-  PyMem_Free(ef);
+  fopy_sampler_args_free(&o.sampler);
   if (rc != FO_OK) {
     fopy_raise(rc);
     return -1;
@@ -123,75 +79,23 @@ static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
   return 0;
 }
 
-static PyObject *copy_i64(const int64_t *a, int nd, npy_intp d0, npy_intp d1) {
-  npy_intp dims[2] = {d0, d1};
-  PyObject *r = PyArray_SimpleNew(nd, dims, NPY_INT64);
-  if (r && d0 * (nd == 2 ? d1 : 1) > 0)
-    memcpy(PyArray_DATA((PyArrayObject *)r), a, (size_t)(d0 * (nd == 2 ? d1 : 1)) * 8);
-  return r;
-}
-
-static int put(PyObject *dict, const char *key, PyObject *v) {
-  int r;
-  if (!v) return -1;
-  r = PyDict_SetItemString(dict, key, v);
-  Py_DECREF(v);
-  return r;
-}
-
-/* A list with one item per node type (or edge type) of arrays of `what`. */
-static PyObject *per_type(const fo_link_batch_t *lb, bool edges, int what) {
-  const int32_t n = edges ? lb->sample->n_edge_types : lb->sample->n_node_types;
-  const int32_t cnt = lb->sample->typed ? n : 1;
-  PyObject *l = PyList_New(cnt);
-  if (!l) return NULL;
-  for (int32_t t = 0; t < cnt; t++) {
-    const fo_batch_t *b = edges ? fo_batch_edge_type(lb->sample, t) : fo_batch_node_type(lb->sample, t);
-    PyObject *a;
-    switch (what) {
-    case 0: a = copy_i64(b->node, 1, b->n_nodes, 0); break;
-    case 1: a = copy_i64(b->num_sampled_nodes, 1, b->n_hops + 1, 0); break;
-    case 2: a = copy_i64(b->row, 1, b->n_edges, 0); break;
-    case 3: a = copy_i64(b->col, 1, b->n_edges, 0); break;
-    case 4: a = copy_i64(b->edge, 1, b->n_edges, 0); break;
-    case 6: /* disjoint / temporal: each node's tree (its endpoint's position) */
-      if (b->batch) a = copy_i64(b->batch, 1, b->n_nodes, 0);
-      else {
-        Py_INCREF(Py_None);
-        a = Py_None;
-      }
-      break;
-    default: a = copy_i64(b->num_sampled_edges, 1, b->n_hops, 0); break;
-    }
-    if (!a) {
-      Py_DECREF(l);
-      return NULL;
-    }
-    PyList_SET_ITEM(l, t, a);
-  }
-  return l;
-}
-
 /* The dict of one link batch (new arrays: copies), or NULL with an exception. */
 static PyObject *link_dict(const fo_link_batch_t *lb) {
   PyObject *out = PyDict_New();
   if (!out) return NULL;
-  if (put(out, "node", per_type(lb, false, 0)) < 0 || put(out, "num_sampled_nodes", per_type(lb, false, 1)) < 0 ||
-      put(out, "row", per_type(lb, true, 2)) < 0 || put(out, "col", per_type(lb, true, 3)) < 0 ||
-      put(out, "edge", per_type(lb, true, 4)) < 0 || put(out, "num_sampled_edges", per_type(lb, true, 5)) < 0 ||
-      put(out, "batch", per_type(lb, false, 6)) < 0 ||
-      put(out, "edge_label_index", copy_i64(lb->edge_label_index, 2, 2, lb->n_label)) < 0 ||
-      put(out, "edge_label", copy_i64(lb->edge_label, 1, lb->n_label, 0)) < 0 ||
-      put(out, "num_neg", PyLong_FromLongLong(lb->n_neg)) < 0 ||
-      put(out, "num_neg_missing", PyLong_FromLongLong(lb->n_neg_missing)) < 0 ||
-      put(out, "num_excluded", PyLong_FromLongLong(lb->n_excluded)) < 0 ||
-      put(out, "edge_type", PyLong_FromLong(lb->edge_type)) < 0 ||
-      put(out, "src_type", PyLong_FromLong(lb->src_type)) < 0 ||
-      put(out, "dst_type", PyLong_FromLong(lb->dst_type)) < 0)
+  if (fopy_put_sample(out, lb->sample, true) < 0 ||
+      fopy_put(out, "edge_label_index", fopy_copy_i64(lb->edge_label_index, 2, 2, lb->n_label)) < 0 ||
+      fopy_put(out, "edge_label", fopy_copy_i64(lb->edge_label, 1, lb->n_label, 0)) < 0 ||
+      fopy_put(out, "num_neg", PyLong_FromLongLong(lb->n_neg)) < 0 ||
+      fopy_put(out, "num_neg_missing", PyLong_FromLongLong(lb->n_neg_missing)) < 0 ||
+      fopy_put(out, "num_excluded", PyLong_FromLongLong(lb->n_excluded)) < 0 ||
+      fopy_put(out, "edge_type", PyLong_FromLong(lb->edge_type)) < 0 ||
+      fopy_put(out, "src_type", PyLong_FromLong(lb->src_type)) < 0 ||
+      fopy_put(out, "dst_type", PyLong_FromLong(lb->dst_type)) < 0)
     goto fail;
-  if (lb->k && (put(out, "src_index", copy_i64(lb->src_index, 1, lb->n_pos, 0)) < 0 ||
-                put(out, "dst_pos_index", copy_i64(lb->dst_pos_index, 1, lb->n_pos, 0)) < 0 ||
-                put(out, "dst_neg_index", copy_i64(lb->dst_neg_index, 2, lb->n_pos, lb->k)) < 0))
+  if (lb->k && (fopy_put(out, "src_index", fopy_copy_i64(lb->src_index, 1, lb->n_pos, 0)) < 0 ||
+                fopy_put(out, "dst_pos_index", fopy_copy_i64(lb->dst_pos_index, 1, lb->n_pos, 0)) < 0 ||
+                fopy_put(out, "dst_neg_index", fopy_copy_i64(lb->dst_neg_index, 2, lb->n_pos, lb->k)) < 0))
     goto fail;
   return out;
 fail:
@@ -328,8 +232,6 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
   long long batch_size = 1, cache_bytes = 0;
   double amount = 1.0;
   unsigned long long seed = 0, epoch = 0;
-  int32_t *f = NULL, *ef = NULL;
-  Py_ssize_t nf = 0, nef = 0;
   fo_link_loader_opts o;
   fo_dist_loader_opts dlo;
   fo_dataset_t *d;
@@ -347,22 +249,10 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
     return -1;
   }
   if (!(dd = fopy_dist_get(ctx)) || !(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
-  fo_dist_loader_opts_init(&dlo);
-  if (!strcmp(tail, "keep")) dlo.tail = FO_DIST_TAIL_KEEP;
-  else if (!strcmp(tail, "drop")) dlo.tail = FO_DIST_TAIL_DROP;
-  else if (!strcmp(tail, "pad")) dlo.tail = FO_DIST_TAIL_PAD;
-  else {
-    PyErr_Format(PyExc_ValueError, "tail: '%s' is not 'keep', 'drop' or 'pad'", tail);
-    return -1;
-  }
-  if (!strcmp(placement, "global")) dlo.seed_placement = FO_DIST_SEEDS_GLOBAL;
-  else if (!strcmp(placement, "local")) dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
-  else {
-    PyErr_Format(PyExc_ValueError, "seed_placement: '%s' is not 'global' or 'local'", placement);
-    return -1;
-  }
+  if (fopy_dist_loader_args(tail, placement, &dlo) < 0) return -1;
   dlo.cache_bytes = cache_bytes;
   dlo.pipeline = pipeline;
+  fo_link_loader_opts_init(&o); /* before the first goto done */
   if (dl_array(eli_o, 2, "edge_label_index", &eli) < 0 || dl_array(lab_o, 1, "edge_label", &lab) < 0 ||
       dl_array(time_o, 1, "edge_label_time", &tim) < 0)
     goto done;
@@ -379,24 +269,10 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
                  eli ? (long long)PyArray_DIM(eli, 1) : 0LL);
     goto done;
   }
-  if (int_list(fan, "fanouts must be a sequence of ints", &f, &nf) < 0) goto done;
-  if (etf != Py_None && int_list(etf, "edge_type_fanouts must be a sequence of ints", &ef, &nef) < 0)
-    goto done;
-  fo_link_loader_opts_init(&o);
-  o.link.sampler.fanouts = f;
-  o.link.sampler.n_hops = (int32_t)nf;
-  o.link.sampler.edge_type_fanouts = ef;
-  o.link.sampler.seed = seed;
-  o.link.sampler.replace = replace;
+  if (fopy_sampler_args(fan, etf, seed, replace, 0, edge_dir, &o.link.sampler) < 0) goto done;
   o.link.sampler.disjoint = disjoint;
   o.link.sampler.temporal = (fo_temporal_strategy)temporal;
   o.link.sampler.time_attr = (fo_time_attr)time_attr;
-  if (!strcmp(edge_dir, "in")) o.link.sampler.edge_dir = FO_EDGE_DIR_IN;
-  else if (!strcmp(edge_dir, "out")) o.link.sampler.edge_dir = FO_EDGE_DIR_OUT;
-  else {
-    PyErr_Format(PyExc_ValueError, "edge_dir '%s' is not 'in' or 'out'", edge_dir);
-    goto done;
-  }
   o.link.edge_type = edge_type;
   o.link.neg = (fo_neg_mode)neg;
   o.link.neg_amount = amount;
@@ -430,8 +306,7 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
   self->mu_ready = 1;
   ret = 0;
 done:
-  PyMem_Free(f);
-  PyMem_Free(ef);
+  fopy_sampler_args_free(&o.link.sampler);
   Py_XDECREF(eli);
   Py_XDECREF(lab);
   Py_XDECREF(tim);
@@ -446,46 +321,13 @@ static int dl_ready(dist_link_loader *self) {
 
 /* The batch's remote traffic (fo_dist_link_loader_stats) as a dict. */
 static PyObject *dl_traffic(const fo_dist_batch_stats *st) {
-  long long hops = 0, hop_bytes = 0;
-  for (int h = 0; h < 64; h++) {
-    hops += st->hop_requests[h];
-    hop_bytes += st->hop_bytes[h];
-  }
+  long long hops, hop_bytes;
+  fopy_hop_traffic(st, &hops, &hop_bytes);
   return Py_BuildValue("{s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "link_requests",
                        (long long)st->link_requests, "link_bytes", (long long)st->link_bytes,
                        "link_rounds", (long long)st->link_rounds, "hop_requests", hops,
                        "hop_bytes", hop_bytes, "fetch_requests", (long long)st->fetch_requests,
                        "fetch_bytes", (long long)st->fetch_bytes);
-}
-
-static PyObject *dl_features(const fo_link_loader_batch_t *b) {
-  PyObject *l = PyList_New(b->n_node_types);
-  if (!l) return NULL;
-  for (int32_t t = 0; t < b->n_node_types; t++) {
-    const fo_loader_features *f = &b->x[t];
-    const fo_batch_t *nb = fo_batch_node_type(b->link->sample, t);
-    PyObject *a;
-    if (!f->x) {
-      Py_INCREF(Py_None);
-      a = Py_None;
-    } else {
-      npy_intp dims[2] = {nb->n_nodes, f->dim};
-      const int typenum = fopy_feature_typenum(f->dtype);
-      if (typenum < 0) {
-        Py_DECREF(l);
-        PyErr_Format(PyExc_RuntimeError, "link batch x: unknown dtype '%s'", f->dtype);
-        return NULL;
-      }
-      if ((a = PyArray_SimpleNew(2, dims, typenum)) && dims[0] * dims[1] > 0)
-        memcpy(PyArray_DATA((PyArrayObject *)a), f->x, (size_t)(dims[0] * f->dim * f->itemsize));
-    }
-    if (!a) {
-      Py_DECREF(l);
-      return NULL;
-    }
-    PyList_SET_ITEM(l, t, a);
-  }
-  return l;
 }
 
 static PyObject *dl_next(dist_link_loader *self, PyObject *unused) {
@@ -505,10 +347,10 @@ static PyObject *dl_next(dist_link_loader *self, PyObject *unused) {
   }
   fo_dist_link_loader_stats(self->L, &st);
   if ((out = link_dict(b->link)) &&
-      (put(out, "input_id", copy_i64(b->input_id, 1, b->link->n_pos, 0)) < 0 ||
-       put(out, "epoch", PyLong_FromUnsignedLongLong(b->epoch)) < 0 ||
-       put(out, "index", PyLong_FromLongLong(b->index)) < 0 ||
-       put(out, "x", dl_features(b)) < 0 || put(out, "traffic", dl_traffic(&st)) < 0))
+      (fopy_put(out, "input_id", fopy_copy_i64(b->input_id, 1, b->link->n_pos, 0)) < 0 ||
+       fopy_put(out, "epoch", PyLong_FromUnsignedLongLong(b->epoch)) < 0 ||
+       fopy_put(out, "index", PyLong_FromLongLong(b->index)) < 0 ||
+       fopy_put(out, "x", fopy_batch_features(b->link->sample, b->x, b->n_node_types, "link")) < 0 || fopy_put(out, "traffic", dl_traffic(&st)) < 0))
     Py_CLEAR(out);
   pthread_mutex_unlock(&self->mu);
   return out;

@@ -111,6 +111,35 @@ extern PyTypeObject fopy_BatchType;
 /* ---- dist.c ---- */
 extern PyTypeObject fopy_DistType;
 
+/* ---- linkcommon.c: shared by link.c and ablp.c ---- */
+
+/** The sampler arguments of LinkSampler, ABLPSampler and their distributed loaders into `o`:
+ *  fanouts (a sequence of ints), edge_type_fanouts (None or a sequence of ints), seed,
+ *  replace, weighted and edge_dir ("in" or "out"). The two int32 lists are allocated
+ *  (PyMem): free them with fopy_sampler_args_free, also when creation fails later. -1 with
+ *  TypeError (not sequences of ints) or ValueError (edge_dir) set, nothing left allocated. */
+int fopy_sampler_args(PyObject *fanouts, PyObject *edge_type_fanouts, unsigned long long seed,
+                      int replace, int weighted, const char *edge_dir, fo_sampler_opts *o);
+void fopy_sampler_args_free(fo_sampler_opts *o);
+/** fo_dist_loader_opts_init(dlo), then tail ("keep", "drop", "pad") and seed placement
+ *  ("global", "local"); -1 with ValueError naming the bad value. */
+int fopy_dist_loader_args(const char *tail, const char *placement, fo_dist_loader_opts *dlo);
+/** A new int64 array of shape [d0] (nd 1) or [d0, d1] (nd 2), a copy of a. */
+PyObject *fopy_copy_i64(const int64_t *a, int nd, npy_intp d0, npy_intp d1);
+/** dict[key] = v, stealing v (NULL v: -1, the exception already set). */
+int fopy_put(PyObject *dict, const char *key, PyObject *v);
+/** The sampled subgraph s as dict entries "node", "num_sampled_nodes", "row", "col", "edge",
+ *  "num_sampled_edges" (and "batch", one array or None per node type, when `batch`): lists
+ *  with one array (a copy) per node or edge type (one item for an untyped dataset). */
+int fopy_put_sample(PyObject *dict, const fo_batch_t *s, bool batch);
+/** A list of one array (a copy, [n_nodes of the type, dim] in the stored dtype) or None per
+ *  node type of a loader batch's features x[0..n_types); `what` names the batch in the
+ *  error for an unknown dtype. */
+PyObject *fopy_batch_features(const fo_batch_t *s, const fo_loader_features *x, int32_t n_types,
+                              const char *what);
+/** Sums of a batch's per-hop requests and bytes. */
+void fopy_hop_traffic(const fo_dist_batch_stats *st, long long *requests, long long *bytes);
+
 /* ---- link.c ---- */
 extern PyTypeObject fopy_LinkSamplerType; /* LinkSampler: fo_link_sampler_t */
 /* DistLinkLoader: fo_dist_link_loader_create (dist.h) */
