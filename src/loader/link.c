@@ -22,20 +22,14 @@ struct fo_link_loader {
   uint64_t epoch;
   fo_link_sampler_t *s;
   fo_link_batch_t *b;
-  int32_t T;
-  fo__gather *g;
-  unsigned char **x;
-  int64_t *cap_x;
-  fo_loader_features *pub_x;
+  fo__batch_x bx;
   fo_link_loader_batch_t pub;
   /* distributed (fo__link_loader_create_remote): this process's batches of the epoch, list[i] =
    * {offset into base, seed edges, batch index}, base = order (global placement) or sel (the
    * order restricted to this machine's seed edges, local placement) */
   bool remote;
   fo__link_loader_dist ld;
-  int32_t *sowner;           /* local placement: [n] each seed edge's machine */
-  int64_t *sel, *list, n_list, *rb;
-  int64_t local_mb, local_nb; /* local placement: this machine's batches, this rank's */
+  fo__seed_deal sd;
   const int64_t *base;
   fo_dist_batch_stats traffic;
 };
@@ -51,12 +45,8 @@ void fo_link_loader_destroy(fo_link_loader_t *L) {
   if (!L) return;
   fo_link_sampler_destroy(L->s);
   fo_link_batch_destroy(L->b);
-  for (int32_t t = 0; L->g && t < L->T; t++) fo__gather_fini(&L->g[t]);
-  for (int32_t t = 0; L->x && t < L->T; t++) free(L->x[t]);
-  free(L->g);
-  free(L->x);
-  free(L->cap_x);
-  free(L->pub_x);
+  fo__batch_x_fini(&L->bx);
+  fo__seed_deal_fini(&L->sd);
   free(L->fanouts);
   free(L->et_fanouts);
   free(L->src);
@@ -68,55 +58,8 @@ void fo_link_loader_destroy(fo_link_loader_t *L) {
   free(L->blabel);
   free(L->time);
   free(L->btime);
-  free(L->sowner);
-  free(L->sel);
-  free(L->list);
-  free(L->rb);
   if (L->remote && L->ld.free_ctx) L->ld.free_ctx(L->ld.ctx);
   free(L);
-}
-
-/* Distributed: this process's batches of the epoch whose order L->order holds (see
- * fo__link_loader_dist). */
-static int deal(fo_link_loader_t *L) {
-  const int64_t bs = L->o.batch_size;
-  const fo__link_loader_dist *ld = &L->ld;
-  int64_t n = L->n, nb, cnt = 0;
-  L->n_list = 0;
-  L->base = L->order;
-  if (ld->local_seeds) {
-    int64_t m = 0;
-    for (int64_t i = 0; i < L->n; i++)
-      if (L->sowner[L->order[i]] == ld->machine) L->sel[m++] = L->order[i];
-    n = m;
-    L->base = L->sel;
-  }
-  nb = n / bs + (!L->o.drop_last && n % bs != 0);
-  if (ld->local_seeds) {
-    /* the node loader's plan (fo__local_seed_plan): tail keep, drop or pad over every rank */
-    for (int64_t j = 0; j < L->local_nb && L->local_mb > 0; j++) {
-      const int64_t mb = fo__local_seed_batch(j, ld->local_rank, ld->local_size, L->local_mb);
-      int64_t *e = L->list + 3 * cnt++;
-      e[0] = mb * bs;
-      e[1] = n - mb * bs < bs ? n - mb * bs : bs;
-      e[2] = mb * ld->n_machines + ld->machine;
-    }
-  } else {
-    const int64_t R = ld->n_shards;
-    const int64_t want = ld->tail == FO__TAIL_DROP ? nb / R
-                         : ld->tail == FO__TAIL_PAD ? (nb + R - 1) / R
-                                                    : (nb > ld->shard ? (nb - ld->shard + R - 1) / R : 0);
-    for (int64_t i = 0; i < want && nb > 0; i++) {
-      const int64_t b = (ld->shard + i * R) % nb;
-      int64_t *e = L->list + 3 * cnt++;
-      e[0] = b * bs;
-      e[1] = n - b * bs < bs ? n - b * bs : bs;
-      e[2] = b;
-    }
-  }
-  L->n_list = cnt;
-  L->n_batches = cnt;
-  return FO_OK;
 }
 
 static int set_order(fo_link_loader_t *L, uint64_t epoch) {
@@ -126,7 +69,10 @@ static int set_order(fo_link_loader_t *L, uint64_t epoch) {
   if (L->o.shuffle) rc = fo_random_permutation(L->n, L->o.link.sampler.seed, epoch, L->order);
   else
     for (int64_t i = 0; i < L->n; i++) L->order[i] = i;
-  if (rc == FO_OK && L->remote) rc = deal(L);
+  if (rc == FO_OK && L->remote) {
+    L->base = fo__seed_deal_run(&L->sd, L->order, L->n, L->o.batch_size, L->o.drop_last);
+    L->n_batches = L->sd.n_list;
+  }
   return rc;
 }
 
@@ -190,7 +136,6 @@ static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo_
   L->o.edge_split = NULL;
   L->o.edge_label_time = NULL;
   L->n = o->n_edges;
-  L->T = fo_dataset_num_node_types(d);
   if ((rc = lr ? fo__link_sampler_create_remote(d, &o->link, lr, &L->s)
                 : fo_link_sampler_create(d, &o->link, &L->s)) != FO_OK)
     goto fail;
@@ -291,48 +236,27 @@ static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo_
     for (int64_t i = 0; i < L->n; i++)
       L->label[i] = o->edge_label[i] + (o->link.neg == FO_NEG_BINARY && mn == 0);
   }
-  if (!(L->g = calloc((size_t)L->T, sizeof *L->g)) || !(L->x = calloc((size_t)L->T, sizeof *L->x)) ||
-      !(L->cap_x = calloc((size_t)L->T, sizeof *L->cap_x)) ||
-      !(L->pub_x = calloc((size_t)L->T, sizeof *L->pub_x))) {
-    rc = FO_FAIL(FO_ENOMEM, "link loader");
-    goto fail;
-  }
-  for (int32_t t = 0; t < L->T; t++)
-    if ((rc = fo__gather_init(&L->g[t], fo_dataset_node_data(d, t), o->features, false)) != FO_OK)
-      goto fail;
+  if ((rc = fo__batch_x_init(&L->bx, d, o->features, "link loader")) != FO_OK) goto fail;
   L->n_batches = L->n / bs + (!o->drop_last && L->n % bs != 0);
   if (L->remote) {
-    /* at most one batch of the list per batch of the epoch (pad: ceil(batches / shards)) */
-    if (!(L->list = fo__malloc_n(3 * (L->n_batches + 1), sizeof *L->list)) ||
-        !(L->rb = calloc((size_t)L->T + 1, sizeof *L->rb)) ||
-        (L->ld.local_seeds && (!(L->sel = fo__malloc_n(L->n + 1, sizeof *L->sel)) ||
-                               !(L->sowner = fo__malloc_n(L->n + 1, sizeof *L->sowner))))) {
+    L->sd = (fo__seed_deal){.shard = L->ld.shard, .n_shards = L->ld.n_shards, .tail = L->ld.tail,
+                            .local_seeds = L->ld.local_seeds, .machine = L->ld.machine,
+                            .n_machines = L->ld.n_machines, .local_rank = L->ld.local_rank,
+                            .local_size = L->ld.local_size};
+    if (L->ld.local_seeds && !(L->sd.owner = fo__malloc_n(L->n + 1, sizeof *L->sd.owner))) {
       rc = FO_FAIL(FO_ENOMEM, "link loader");
       goto fail;
     }
     for (int64_t i = 0; L->ld.local_seeds && i < L->n; i++) {
-      L->sowner[i] = L->ld.owner(L->ld.ctx, L->src[i], L->dst[i]);
-      if (L->sowner[i] < 0 || L->sowner[i] >= L->ld.n_machines) {
+      L->sd.owner[i] = L->ld.owner(L->ld.ctx, L->src[i], L->dst[i]);
+      if (L->sd.owner[i] < 0 || L->sd.owner[i] >= L->ld.n_machines) {
         rc = FO_FAIL(FO_EFORMAT, "create link loader: seed edge %lld (%lld, %lld) has owner %d, "
                      "not a machine in [0, %d)", (long long)i, (long long)L->src[i],
-                     (long long)L->dst[i], (int)L->sowner[i], (int)L->ld.n_machines);
+                     (long long)L->dst[i], (int)L->sd.owner[i], (int)L->ld.n_machines);
         goto fail;
       }
     }
-    if (L->ld.local_seeds) {
-      int64_t *cnt = calloc((size_t)L->ld.n_machines, sizeof *cnt);
-      if (!cnt) {
-        rc = FO_FAIL(FO_ENOMEM, "link loader");
-        goto fail;
-      }
-      for (int64_t i = 0; i < L->n; i++) cnt[L->sowner[i]]++;
-      rc = fo__local_seed_plan(cnt, L->ld.n_machines, L->ld.machine, L->ld.local_rank,
-                               L->ld.local_size, bs, o->drop_last, L->ld.tail, L->n, "seed edges",
-                               &L->local_mb, &L->local_nb);
-      free(cnt);
-      if (rc != FO_OK) goto fail;
-    }
-    for (int32_t t = 0; t < L->T; t++) L->rb[t] = L->g[t].x ? L->g[t].row_bytes : 0;
+    if ((rc = fo__seed_deal_init(&L->sd, L->n, bs, o->drop_last, "seed edges")) != FO_OK) goto fail;
   }
   if ((rc = set_order(L, o->epoch)) != FO_OK) goto fail;
   *out = L;
@@ -355,7 +279,7 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
   *out = NULL;
   if (L->next >= L->n_batches) return FO_OK;
   if (L->remote) {
-    const int64_t *e = L->list + 3 * L->next++;
+    const int64_t *e = L->sd.list + 3 * L->next++;
     off = e[0];
     k = e[1];
     index = e[2];
@@ -376,44 +300,16 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
   }
   rc = fo_link_sampler_sample_at(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL,
                                  L->time ? L->btime : NULL, k, L->epoch, (uint64_t)index, L->b);
-  if (rc == FO_OK && L->remote) {
-    /* every type's rows: this machine's here, the others' in one request per machine */
-    for (int32_t t = 0; t < L->T && rc == FO_OK; t++) {
-      const fo_batch_t *nb = fo_batch_node_type(L->b->sample, t);
-      if (L->g[t].x)
-        rc = fo__grow(&L->x[t], &L->cap_x[t], nb->n_nodes * L->g[t].row_bytes + 1, 1, "batch features");
-    }
-    if (rc == FO_OK) {
-      unsigned char *xs[256], **xp = L->T <= 256 ? xs : calloc((size_t)L->T, sizeof *xp);
-      if (!xp) rc = FO_FAIL(FO_ENOMEM, "batch features");
-      for (int32_t t = 0; xp && t < L->T; t++) xp[t] = L->g[t].x ? L->x[t] : NULL;
-      if (xp) rc = L->ld.gather(L->ld.ctx, L->b->sample, xp, L->rb);
-      if (xp && xp != xs) free(xp);
-    }
-  }
+  if (rc != FO_OK && !L->remote) return rc;
+  if (rc == FO_OK) rc = fo__batch_x_fill(&L->bx, L->b->sample, L->remote ? L->ld.gather : NULL, L->ld.ctx);
   if (L->remote) fo__cur_batch_stats = NULL;
-  if (rc != FO_OK) return L->remote ? fo__context(rc, "link batch %lld", (long long)index) : rc;
-  for (int32_t t = 0; t < L->T; t++) {
-    const fo__gather *g = &L->g[t];
-    const fo_batch_t *nb = fo_batch_node_type(L->b->sample, t);
-    fo_loader_features *f = &L->pub_x[t];
-    memset(f, 0, sizeof *f);
-    if (!g->x) continue;
-    if (!L->remote &&
-        ((rc = fo__grow(&L->x[t], &L->cap_x[t], nb->n_nodes * g->row_bytes + 1, 1, "batch features")) != FO_OK ||
-         (rc = fo__gather_rows(g, nb->node, nb->n_nodes, L->x[t])) != FO_OK))
-      return fo__context(rc, "link batch %lld", (long long)index);
-    f->x = L->x[t];
-    f->dim = g->dim;
-    f->itemsize = g->itemsize;
-    f->dtype = g->dtype;
-  }
+  if (rc != FO_OK) return fo__context(rc, "link batch %lld", (long long)index);
   L->pub.epoch = L->epoch;
   L->pub.index = index;
   L->pub.link = L->b;
   L->pub.input_id = L->base + off;
-  L->pub.n_node_types = L->T;
-  L->pub.x = L->pub_x;
+  L->pub.n_node_types = L->bx.T;
+  L->pub.x = L->bx.pub;
   *out = &L->pub;
   return FO_OK;
 }
@@ -421,23 +317,8 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
 uint64_t fo_link_loader_batch_digest(const fo_link_loader_batch_t *b) {
   XXH64_state_t st;
   const fo_link_batch_t *lb = b->link;
-  const fo_batch_t *s = lb->sample;
-  const int32_t T = s->typed ? s->n_node_types : 1, E = s->typed ? s->n_edge_types : 1;
   XXH64_reset(&st, 0);
-  for (int32_t t = 0; t < T; t++) {
-    const fo_batch_t *nb = fo_batch_node_type(s, t);
-    XXH64_update(&st, nb->node, (size_t)nb->n_nodes * sizeof *nb->node);
-  }
-  for (int32_t t = 0; t < E; t++) {
-    const fo_batch_t *eb = fo_batch_edge_type(s, t);
-    XXH64_update(&st, eb->row, (size_t)eb->n_edges * sizeof *eb->row);
-    XXH64_update(&st, eb->col, (size_t)eb->n_edges * sizeof *eb->col);
-    XXH64_update(&st, eb->edge, (size_t)eb->n_edges * sizeof *eb->edge);
-  }
-  for (int32_t t = 0; b->x && t < b->n_node_types; t++)
-    if (b->x[t].x)
-      XXH64_update(&st, b->x[t].x, (size_t)(fo_batch_node_type(s, t)->n_nodes * b->x[t].dim *
-                                            b->x[t].itemsize));
+  fo__digest_sample(&st, lb->sample, b->x, b->n_node_types);
   if (lb->k) {
     XXH64_update(&st, lb->src_index, (size_t)lb->n_pos * sizeof *lb->src_index);
     XXH64_update(&st, lb->dst_pos_index, (size_t)lb->n_pos * sizeof *lb->dst_pos_index);

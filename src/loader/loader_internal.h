@@ -107,6 +107,61 @@ static inline int64_t fo__local_seed_batch(int64_t j, int32_t local_rank, int32_
   return (local_rank + j * local_size) % (machine_batches ? machine_batches : 1);
 }
 
+/* ---- the link and ABLP loaders' shared parts (loader/seedbatch.c) ------------------------- */
+
+/* A distributed link or ABLP loader's seeds (seed edges, anchors) dealt into this process's
+ * batches of an epoch, as fo__loader_hooks deals the node loader's: shards (batch b of the
+ * epoch's order when b mod n_shards == shard, `tail` as there) or seed placement local
+ * (owner[i] the machine of seed i, set by the caller: this machine's seeds in the epoch's
+ * order, cut into machine batches, dealt to its local ranks, as fo__local_seed_plan). */
+typedef struct fo__seed_deal {
+  int32_t shard, n_shards;
+  int tail;
+  bool local_seeds;
+  int32_t machine, n_machines, local_rank, local_size;
+  int32_t *owner;             /* local placement: [n] each seed's machine (malloc, the deal's) */
+  int64_t *sel;               /* local placement: this machine's seeds in the epoch's order */
+  int64_t local_mb, local_nb; /* local placement: this machine's batches, this rank's */
+  int64_t *list, n_list;      /* the epoch's batches: list[3 i ..] = {offset into the base the
+                                 run returned, seeds, batch index (its random streams' key)} */
+} fo__seed_deal;
+/* Allocate for n seeds in batches of bs and (local placement: owner[] filled, each in
+ * [0, n_machines)) plan this rank's batches; `what` names the seeds in errors. FO_ENOMEM, or
+ * fo__local_seed_plan's FO_EINVAL. fo__seed_deal_fini frees, also after a failure. */
+int fo__seed_deal_init(fo__seed_deal *sd, int64_t n, int64_t bs, bool drop_last, const char *what);
+void fo__seed_deal_fini(fo__seed_deal *sd);
+/* Deal the epoch whose seed order is order[0..n): fills list / n_list and returns the array
+ * the list's offsets index (order, or sd->sel for local placement). O(n). */
+const int64_t *fo__seed_deal_run(fo__seed_deal *sd, const int64_t *order, int64_t n, int64_t bs,
+                                 bool drop_last);
+
+/* Every node type's feature rows of a batch (the link and ABLP loaders' batches). */
+typedef struct fo__batch_x {
+  int32_t T;                  /* node types */
+  fo__gather *g;              /* [T] */
+  unsigned char **x;          /* [T] the rows of the last batch (NULL: the type has none) */
+  int64_t *cap_x;             /* [T] bytes allocated in x[t] */
+  int64_t *row_bytes;         /* [T + 1] g[t].row_bytes, 0 for a type without features */
+  fo_loader_features *pub;    /* [T] what the loader's batch shows */
+} fo__batch_x;
+/* Set up for every node type of d (features when `features` and the type has them); `what`
+ * names the loader in FO_ENOMEM. Errors of fo__gather_init. fo__batch_x_fini frees (NULL-safe
+ * after a failure). */
+int fo__batch_x_init(fo__batch_x *bx, const fo_dataset_t *d, bool features, const char *what);
+void fo__batch_x_fini(fo__batch_x *bx);
+/* The rows of every node type of s into x / pub: gathered here (gather NULL; see
+ * fo__gather_rows for its checks), or by gather(ctx, s, x, row_bytes) for every type at once
+ * (a distributed loader's hook). Errors: FO_ENOMEM, or the gather's. */
+int fo__batch_x_fill(fo__batch_x *bx, const fo_batch_t *s,
+                     int (*gather)(void *ctx, const fo_batch_t *b, unsigned char *const *x,
+                                   const int64_t *row_bytes),
+                     void *ctx);
+/* Add s's subgraph (every node type's nodes, every edge type's row, col, edge) and the
+ * feature rows x[0..n_types) (NULL x: none) to a batch digest. */
+struct XXH64_state_s;
+void fo__digest_sample(struct XXH64_state_s *st, const fo_batch_t *s, const fo_loader_features *x,
+                       int32_t n_types);
+
 extern _Thread_local fo_dist_batch_stats *fo__cur_batch_stats;
 /* The batch being produced on this thread: its epoch and this loader's batch number j (NULL
  * outside produce). */
