@@ -11,16 +11,13 @@ typedef struct ablp_sampler {
   PyObject_HEAD
   fo_ablp_sampler_t *s;
   fo_ablp_batch_t *b;
-  PyObject *pin;
-  pthread_mutex_t mu;
-  int mu_ready;
+  fopy_holder h;
 } ablp_sampler;
 
 static void as_dealloc(ablp_sampler *self) {
   fo_ablp_sampler_destroy(self->s);
   fo_ablp_batch_destroy(self->b);
-  Py_XDECREF(self->pin);
-  if (self->mu_ready) pthread_mutex_destroy(&self->mu);
+  fopy_holder_fini(&self->h);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -58,9 +55,7 @@ static int as_init(ablp_sampler *self, PyObject *args, PyObject *kw) {
     fopy_raise(rc);
     return -1;
   }
-  if (!(self->pin = fopy_pin_new((fopy_dataset *)dsobj))) return -1;
-  pthread_mutex_init(&self->mu, NULL);
-  self->mu_ready = 1;
+  if (fopy_holder_set(&self->h, dsobj, NULL) < 0) return -1;
   return 0;
 }
 
@@ -100,16 +95,16 @@ static PyObject *as_sample(ablp_sampler *self, PyObject *args, PyObject *kw) {
     return NULL;
   }
   Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&self->mu);
+  pthread_mutex_lock(&self->h.mu);
   rc = fo_ablp_sampler_sample(self->s, PyArray_DATA(aa), PyArray_DIM(aa, 0), epoch, bi, self->b);
   Py_END_ALLOW_THREADS
   if (rc != FO_OK) {
-    pthread_mutex_unlock(&self->mu);
+    pthread_mutex_unlock(&self->h.mu);
     fopy_raise(rc);
     goto done;
   }
   out = ablp_dict(b);
-  pthread_mutex_unlock(&self->mu);
+  pthread_mutex_unlock(&self->h.mu);
 done:
   Py_XDECREF(aa);
   return out;
@@ -174,21 +169,13 @@ PyTypeObject fopy_ABLPSamplerType = {
 typedef struct dist_ablp_loader {
   PyObject_HEAD
   fo_ablp_loader_t *L;
-  PyObject *pin;
-  PyObject *dist;
-  pthread_mutex_t mu;
-  int mu_ready;
+  fopy_holder h;
 } dist_ablp_loader;
 
 static void da_dealloc(dist_ablp_loader *self) {
   fo_ablp_loader_destroy(self->L); /* local memory only: no remote call */
   self->L = NULL;
-  Py_XDECREF(self->pin);
-  if (self->dist) {
-    fopy_dist_use(self->dist, -1);
-    Py_CLEAR(self->dist);
-  }
-  if (self->mu_ready) pthread_mutex_destroy(&self->mu);
+  fopy_holder_fini(&self->h);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -255,12 +242,7 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
     fopy_raise(rc);
     goto done;
   }
-  if (!(self->pin = fopy_pin_new((fopy_dataset *)dsobj))) goto done;
-  Py_INCREF(ctx);
-  self->dist = ctx;
-  fopy_dist_use(ctx, +1);
-  pthread_mutex_init(&self->mu, NULL);
-  self->mu_ready = 1;
+  if (fopy_holder_set(&self->h, dsobj, ctx) < 0) goto done;
   ret = 0;
 done:
   fopy_sampler_args_free(&o.ablp.sampler);
@@ -282,11 +264,11 @@ static PyObject *da_next(dist_ablp_loader *self, PyObject *unused) {
   int rc;
   if (da_ready(self) < 0) return NULL;
   Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&self->mu);
+  pthread_mutex_lock(&self->h.mu);
   rc = fo_ablp_loader_next(self->L, &b);
   Py_END_ALLOW_THREADS
   if (rc != FO_OK || !b) {
-    pthread_mutex_unlock(&self->mu);
+    pthread_mutex_unlock(&self->h.mu);
     if (rc != FO_OK) return fopy_raise(rc);
     Py_RETURN_NONE;
   }
@@ -303,32 +285,19 @@ static PyObject *da_next(dist_ablp_loader *self, PyObject *unused) {
                                          (long long)st.fetch_requests, "fetch_bytes",
                                          (long long)st.fetch_bytes)) < 0))
     Py_CLEAR(out);
-  pthread_mutex_unlock(&self->mu);
+  pthread_mutex_unlock(&self->h.mu);
   return out;
 }
 
+static int start_epoch(void *L, uint64_t epoch) { return fo_ablp_loader_start_epoch(L, epoch); }
+static int64_t num_batches(const void *L) { return fo_ablp_loader_num_batches(L); }
+
 static PyObject *da_start_epoch(dist_ablp_loader *self, PyObject *args) {
-  unsigned long long epoch;
-  int rc;
-  if (!PyArg_ParseTuple(args, "K:start_epoch", &epoch) || da_ready(self) < 0) return NULL;
-  Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&self->mu);
-  rc = fo_ablp_loader_start_epoch(self->L, epoch);
-  pthread_mutex_unlock(&self->mu);
-  Py_END_ALLOW_THREADS
-  if (rc != FO_OK) return fopy_raise(rc);
-  Py_RETURN_NONE;
+  return fopy_holder_start_epoch(&self->h, args, "DistABLPLoader", start_epoch, self->L);
 }
 
 static PyObject *da_num_batches(dist_ablp_loader *self, PyObject *unused) {
-  int64_t n;
-  if (da_ready(self) < 0) return NULL;
-  Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&self->mu);
-  n = fo_ablp_loader_num_batches(self->L);
-  pthread_mutex_unlock(&self->mu);
-  Py_END_ALLOW_THREADS
-  return PyLong_FromLongLong(n);
+  return fopy_holder_num_batches(&self->h, "DistABLPLoader", num_batches, self->L);
 }
 
 /* (anchor type, label type, positive type, negative type) of the loader's sampler. */

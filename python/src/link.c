@@ -11,17 +11,14 @@ typedef struct link_sampler {
   PyObject_HEAD
   fo_link_sampler_t *s;
   fo_link_batch_t *b;
-  PyObject *pin;
   const fo_dataset_t *d;
-  pthread_mutex_t mu;
-  int mu_ready;
+  fopy_holder h;
 } link_sampler;
 
 static void ls_dealloc(link_sampler *self) {
   fo_link_sampler_destroy(self->s);
   fo_link_batch_destroy(self->b);
-  Py_XDECREF(self->pin);
-  if (self->mu_ready) pthread_mutex_destroy(&self->mu);
+  fopy_holder_fini(&self->h);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -72,10 +69,8 @@ static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
     fopy_raise(rc);
     return -1;
   }
-  if (!(self->pin = fopy_pin_new((fopy_dataset *)dsobj))) return -1;
+  if (fopy_holder_set(&self->h, dsobj, NULL) < 0) return -1;
   self->d = d;
-  pthread_mutex_init(&self->mu, NULL);
-  self->mu_ready = 1;
   return 0;
 }
 
@@ -133,18 +128,18 @@ static PyObject *ls_sample(link_sampler *self, PyObject *args, PyObject *kw) {
     goto done;
   }
   Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&self->mu);
+  pthread_mutex_lock(&self->h.mu);
   rc = fo_link_sampler_sample_at(self->s, PyArray_DATA(sa), PyArray_DATA(da),
                                  la ? PyArray_DATA(la) : NULL, ta ? PyArray_DATA(ta) : NULL, n,
                                  epoch, bi, self->b);
   Py_END_ALLOW_THREADS
   if (rc != FO_OK) {
-    pthread_mutex_unlock(&self->mu);
+    pthread_mutex_unlock(&self->h.mu);
     fopy_raise(rc);
     goto done;
   }
   out = link_dict(lb);
-  pthread_mutex_unlock(&self->mu);
+  pthread_mutex_unlock(&self->h.mu);
 done:
   Py_XDECREF(sa);
   Py_XDECREF(da);
@@ -185,21 +180,13 @@ PyTypeObject fopy_LinkSamplerType = {
 typedef struct dist_link_loader {
   PyObject_HEAD
   fo_link_loader_t *L;
-  PyObject *pin;
-  PyObject *dist;
-  pthread_mutex_t mu;
-  int mu_ready;
+  fopy_holder h;
 } dist_link_loader;
 
 static void dl_dealloc(dist_link_loader *self) {
   fo_link_loader_destroy(self->L); /* local memory only: no remote call */
   self->L = NULL;
-  Py_XDECREF(self->pin);
-  if (self->dist) {
-    fopy_dist_use(self->dist, -1);
-    Py_CLEAR(self->dist);
-  }
-  if (self->mu_ready) pthread_mutex_destroy(&self->mu);
+  fopy_holder_fini(&self->h);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -298,12 +285,7 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
     fopy_raise(rc);
     goto done;
   }
-  if (!(self->pin = fopy_pin_new((fopy_dataset *)dsobj))) goto done;
-  Py_INCREF(ctx);
-  self->dist = ctx;
-  fopy_dist_use(ctx, +1);
-  pthread_mutex_init(&self->mu, NULL);
-  self->mu_ready = 1;
+  if (fopy_holder_set(&self->h, dsobj, ctx) < 0) goto done;
   ret = 0;
 done:
   fopy_sampler_args_free(&o.link.sampler);
@@ -337,11 +319,11 @@ static PyObject *dl_next(dist_link_loader *self, PyObject *unused) {
   int rc;
   if (dl_ready(self) < 0) return NULL;
   Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&self->mu);
+  pthread_mutex_lock(&self->h.mu);
   rc = fo_link_loader_next(self->L, &b);
   Py_END_ALLOW_THREADS
   if (rc != FO_OK || !b) {
-    pthread_mutex_unlock(&self->mu);
+    pthread_mutex_unlock(&self->h.mu);
     if (rc != FO_OK) return fopy_raise(rc);
     Py_RETURN_NONE;
   }
@@ -352,34 +334,19 @@ static PyObject *dl_next(dist_link_loader *self, PyObject *unused) {
        fopy_put(out, "index", PyLong_FromLongLong(b->index)) < 0 ||
        fopy_put(out, "x", fopy_batch_features(b->link->sample, b->x, b->n_node_types, "link")) < 0 || fopy_put(out, "traffic", dl_traffic(&st)) < 0))
     Py_CLEAR(out);
-  pthread_mutex_unlock(&self->mu);
+  pthread_mutex_unlock(&self->h.mu);
   return out;
 }
 
+static int start_epoch(void *L, uint64_t epoch) { return fo_link_loader_start_epoch(L, epoch); }
+static int64_t num_batches(const void *L) { return fo_link_loader_num_batches(L); }
+
 static PyObject *dl_start_epoch(dist_link_loader *self, PyObject *args) {
-  unsigned long long epoch;
-  int rc;
-  if (!PyArg_ParseTuple(args, "K:start_epoch", &epoch) || dl_ready(self) < 0) return NULL;
-  Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&self->mu);
-  rc = fo_link_loader_start_epoch(self->L, epoch);
-  pthread_mutex_unlock(&self->mu);
-  Py_END_ALLOW_THREADS
-  if (rc != FO_OK) return fopy_raise(rc);
-  Py_RETURN_NONE;
+  return fopy_holder_start_epoch(&self->h, args, "DistLinkLoader", start_epoch, self->L);
 }
 
 static PyObject *dl_num_batches(dist_link_loader *self, PyObject *unused) {
-  int64_t n;
-  if (dl_ready(self) < 0) return NULL;
-  /* start_epoch may be dealing this epoch's batches; the GIL released while waiting (a next()
-   * holding the mutex needs the GIL to finish) */
-  Py_BEGIN_ALLOW_THREADS
-  pthread_mutex_lock(&self->mu);
-  n = fo_link_loader_num_batches(self->L);
-  pthread_mutex_unlock(&self->mu);
-  Py_END_ALLOW_THREADS
-  return PyLong_FromLongLong(n);
+  return fopy_holder_num_batches(&self->h, "DistLinkLoader", num_batches, self->L);
 }
 
 static PyMethodDef dl_methods[] = {

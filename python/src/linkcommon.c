@@ -176,3 +176,59 @@ void fopy_hop_traffic(const fo_dist_batch_stats *st, long long *requests, long l
     *bytes += st->hop_bytes[h];
   }
 }
+
+int fopy_holder_set(fopy_holder *h, PyObject *dataset, PyObject *dist) {
+  if (!(h->pin = fopy_pin_new((fopy_dataset *)dataset))) return -1;
+  if (dist) {
+    Py_INCREF(dist);
+    h->dist = dist;
+    fopy_dist_use(dist, +1);
+  }
+  pthread_mutex_init(&h->mu, NULL);
+  h->mu_ready = 1;
+  return 0;
+}
+
+void fopy_holder_fini(fopy_holder *h) {
+  Py_CLEAR(h->pin);
+  if (h->dist) {
+    fopy_dist_use(h->dist, -1);
+    Py_CLEAR(h->dist);
+  }
+  if (h->mu_ready) pthread_mutex_destroy(&h->mu);
+  h->mu_ready = 0;
+}
+
+static PyObject *not_ready(const char *type) {
+  PyErr_Format(PyExc_RuntimeError, "%s is not initialised", type);
+  return NULL;
+}
+
+PyObject *fopy_holder_start_epoch(fopy_holder *h, PyObject *args, const char *type,
+                                  int (*start)(void *L, uint64_t epoch), void *L) {
+  unsigned long long epoch;
+  int rc;
+  if (!PyArg_ParseTuple(args, "K:start_epoch", &epoch)) return NULL;
+  if (!L) return not_ready(type);
+  Py_BEGIN_ALLOW_THREADS
+  pthread_mutex_lock(&h->mu);
+  rc = start(L, epoch);
+  pthread_mutex_unlock(&h->mu);
+  Py_END_ALLOW_THREADS
+  if (rc != FO_OK) return fopy_raise(rc);
+  Py_RETURN_NONE;
+}
+
+PyObject *fopy_holder_num_batches(fopy_holder *h, const char *type,
+                                  int64_t (*num_batches)(const void *L), const void *L) {
+  int64_t n;
+  if (!L) return not_ready(type);
+  /* start_epoch may be dealing this epoch's batches; the GIL released while waiting (a next()
+   * holding the mutex needs the GIL to finish) */
+  Py_BEGIN_ALLOW_THREADS
+  pthread_mutex_lock(&h->mu);
+  n = num_batches(L);
+  pthread_mutex_unlock(&h->mu);
+  Py_END_ALLOW_THREADS
+  return PyLong_FromLongLong(n);
+}

@@ -140,6 +140,27 @@ PyObject *fopy_batch_features(const fo_batch_t *s, const fo_loader_features *x, 
 /** Sums of a batch's per-hop requests and bytes. */
 void fopy_hop_traffic(const fo_dist_batch_stats *st, long long *requests, long long *bytes);
 
+/** What a Python object over a C sampler or loader of link.c / ablp.c holds besides it: a
+ *  pin on its dataset, the DistContext it is a user of (NULL for a sampler), and the mutex
+ *  that makes its calls one at a time. Zero-initialized by tp_alloc. */
+typedef struct fopy_holder {
+  PyObject *pin;
+  PyObject *dist;
+  pthread_mutex_t mu;
+  int mu_ready;
+} fopy_holder;
+/** Pin `dataset` (a fanout.Dataset), take a reference to `dist` (NULL: none) and count the
+ *  object as its user, make the mutex. -1 with an exception (the pin failed). */
+int fopy_holder_set(fopy_holder *h, PyObject *dataset, PyObject *dist);
+/** Undo fopy_holder_set (whatever of it was done). */
+void fopy_holder_fini(fopy_holder *h);
+/** start_epoch(epoch) and num_batches() of a loader L (NULL: RuntimeError "<type> is not
+ *  initialised"), under the mutex with the GIL released. */
+PyObject *fopy_holder_start_epoch(fopy_holder *h, PyObject *args, const char *type,
+                                  int (*start)(void *L, uint64_t epoch), void *L);
+PyObject *fopy_holder_num_batches(fopy_holder *h, const char *type,
+                                  int64_t (*num_batches)(const void *L), const void *L);
+
 /* ---- link.c ---- */
 extern PyTypeObject fopy_LinkSamplerType; /* LinkSampler: fo_link_sampler_t */
 /* DistLinkLoader: fo_dist_link_loader_create (dist.h) */
