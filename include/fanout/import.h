@@ -176,7 +176,10 @@ typedef struct fo_import_label_edges {
                               types; the name is new (not an edge type of the import) */
   const char *path;      /**< its edge list (src_column, dst_column; .gz ok): ids of SRC and DST
                               as the import's edge types give them; an id that is no node of
-                              that type is FO_ERANGE naming file, line and id */
+                              that type is FO_ERANGE naming file, line and id. A file
+                              without edges: positives FO_EFORMAT naming type and file
+                              (nothing written); hard negatives a warning (FO_LOG_WARN),
+                              the type stored empty (docs/IMPORT.md) */
   bool negative;         /**< hard negatives; default false: positives */
 } fo_import_label_edges;
 

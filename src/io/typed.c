@@ -494,10 +494,22 @@ static int parse_per_type(typed *T) {
   }
   /* labels-only types last: the node sets are fixed now, and their ids must be in them */
   T->label_pass = true;
-  for (int i = 0; i < T->n_et; i++)
-    if (T->et[i].label &&
-        (rc = read_fields(T, T->et[i].path, cols, 2, "two node ids", on_edge_line, &T->et[i])) != FO_OK)
-      return rc;
+  for (int i = 0; i < T->n_et; i++) {
+    etype *e = &T->et[i];
+    char nm[3 * MAX_NAME + 8];
+    if (!e->label) continue;
+    if ((rc = read_fields(T, e->path, cols, 2, "two node ids", on_edge_line, e)) != FO_OK) return rc;
+    if (e->edges.n) continue;
+    /* an empty file: positives are what ABLP trains on (an error); hard negatives are
+     * optional per anchor in GiGL (a warning, stored empty) -- docs/IMPORT.md */
+    et_name(T, e->src, e->rel, e->dst, nm, sizeof nm);
+    if (e->label == FO_LABEL_POSITIVE)
+      return FO_FAIL(FO_EFORMAT, "labels-only (supervision) edge type '%s': '%s' has no edges: no "
+                     "anchor would have a positive label; check the file, or leave the type out",
+                     nm, e->path);
+    FO_LOG(FO_LOG_WARN, "hard-negative (supervision) edge type '%s': '%s' has no edges: stored "
+           "empty, no anchor gets a hard negative", nm, e->path);
+  }
   T->label_pass = false;
   return FO_OK;
 }

@@ -38,7 +38,13 @@ fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__likes
 fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__buys__item=likes.txt -o bad
 fo import -q --edge-type user,buys,item buys.txt --supervision-edges likes.txt -o bad
 fo import -q buys.txt --supervision-edges user__likes__item=likes.txt -o bad
+printf '' > none.txt
+fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__likes__item=none.txt -o bad
 ls -d bad 2>/dev/null || echo "no output written"
+echo "== an empty --supervision-negatives file: a warning, the type stored empty"
+fo import -q --edge-type user,buys,item buys.txt --supervision-edges user__likes__item=likes.txt \
+  --supervision-negatives user__dislikes__item=none.txt -o noneg | sed 's/^fo W [a-z_]*\.c:[0-9]* /fo W /'
+fo sample noneg --fanout 0 --anchors 0,1 --json
 echo "== partitions carry labels-only types (format_version 3): the dataset's batches"
 "$FANOUT" partition -q ds --parts 2 -o parts >/dev/null
 grep -o '"format_version": [0-9]*\|"labels_only": true' parts/fanout.json parts/part-0/fanout.json

@@ -514,6 +514,82 @@ static void errors(void **state) {
 }
 
 /* Importer errors: code, message naming file/line/value, nothing written. */
+/* The last warning logged (empty_label_files). */
+static char last_warn[512];
+static void keep_warning(fo_log_level level, const char *file, int lineno, const char *line,
+                         void *userdata) {
+  (void)file;
+  (void)lineno;
+  (void)userdata;
+  if (level == FO_LOG_WARN) snprintf(last_warn, sizeof last_warn, "%s", line);
+}
+
+/* An empty supervision file: positives are an error naming the file and type; hard negatives
+ * a warning, stored empty (the sampler takes the type, no anchor gets a hard negative). */
+static void empty_label_files(void **state) {
+  char *tmp = fot_tmpdir(), *buys = fot_path(tmp, "buys.txt"), *pos = fot_path(tmp, "pos.txt");
+  char *neg = fot_path(tmp, "neg.txt"), *out = fot_path(tmp, "out");
+  fo_import_edge_type et[1] = {{"user", "buys", "item", buys}};
+  fo_import_label_edges le[2] = {{"user__likes__item", pos, false},
+                                 {"user__dislikes__item", neg, true}};
+  const int64_t anchors[2] = {0, 1};
+  const int32_t f[1] = {1};
+  fo_import_opts o;
+  fo_ablp_opts ao;
+  fo_ablp_sampler_t *s;
+  fo_ablp_batch_t *b;
+  fo_dataset_t *d;
+  fo_edge_type ty;
+  struct stat st;
+  (void)state;
+  fot_write_file(buys, "0 0\n0 1\n1 1\n2 2\n");
+  fot_write_file(pos, "");
+  fot_write_file(neg, "0 1\n");
+  fo_import_opts_init(&o);
+  o.edge_types = et;
+  o.n_edge_types = 1;
+  o.label_edges = le;
+  o.n_label_edges = 2;
+  assert_fo_error(fo_import(NULL, 0, out, &o, NULL), FO_EFORMAT,
+                  "labels-only (supervision) edge type 'user__likes__item': '");
+  assert_non_null(strstr(fo_last_error(), "pos.txt' has no edges: no anchor would have a positive label"));
+  assert_int_equal(stat(out, &st), -1); /* nothing written */
+  /* comments only count as empty too */
+  fot_write_file(pos, "# none\n");
+  assert_fo_error(fo_import(NULL, 0, out, &o, NULL), FO_EFORMAT, "pos.txt' has no edges");
+  /* empty hard negatives: a warning, the type stored with no edges */
+  fot_write_file(pos, "0 2\n1 0\n");
+  fot_write_file(neg, "");
+  last_warn[0] = '\0';
+  fo_log_set_handler(keep_warning, NULL);
+  assert_fo_ok(fo_import(NULL, 0, out, &o, NULL));
+  fo_log_set_handler(NULL, NULL);
+  assert_non_null(strstr(last_warn, "hard-negative (supervision) edge type 'user__dislikes__item': '"));
+  assert_non_null(strstr(last_warn, "neg.txt' has no edges: stored empty"));
+  assert_fo_ok(fo_dataset_open(out, NULL, &d));
+  assert_int_equal(fo_dataset_num_label_edge_types(d), 2);
+  assert_fo_ok(fo_dataset_label_edge_type(d, 1, &ty));
+  assert_int_equal(ty.n_edges, 0);
+  assert_int_equal(ty.label, FO_LABEL_NEGATIVE);
+  fo_ablp_opts_init(&ao);
+  ao.sampler.fanouts = f;
+  ao.sampler.n_hops = 1;
+  assert_fo_ok(fo_ablp_sampler_create(d, &ao, &s));
+  assert_int_equal(fo_ablp_sampler_negative_type(s), 1);
+  assert_fo_ok(fo_ablp_batch_create(&b));
+  assert_fo_ok(fo_ablp_sampler_sample(s, anchors, 2, 0, 0, b));
+  assert_int_equal(b->n_pos, 2);
+  assert_int_equal(b->n_neg, 0);
+  fo_ablp_batch_destroy(b);
+  fo_ablp_sampler_destroy(s);
+  fo_dataset_close(d);
+  free(buys);
+  free(pos);
+  free(neg);
+  free(out);
+  fot_rmtree(tmp);
+}
+
 static void import_errors(void **state) {
   char *tmp = fot_tmpdir(), *buys = fot_path(tmp, "buys.txt"), *pos = fot_path(tmp, "pos.txt");
   char *out = fot_path(tmp, "out"), *typed = fot_path(tmp, "typed.txt");
@@ -1382,6 +1458,7 @@ int main(void) {
       cmocka_unit_test(tiny_exact),        cmocka_unit_test(random_negatives),
       cmocka_unit_test(same_type),
       cmocka_unit_test(errors),            cmocka_unit_test(import_errors),
+      cmocka_unit_test(empty_label_files),
       cmocka_unit_test(label_type_choice),
       cmocka_unit_test(dblp_never_traversed), cmocka_unit_test(threads),
       cmocka_unit_test(loader),
