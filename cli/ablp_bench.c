@@ -20,17 +20,7 @@
 
 /* --anchors: LIST or @FILE (whitespace and newlines as commas) into a new array. */
 static int read_anchors(const char *arg, int64_t **out, int64_t *n) {
-  char *text = NULL, opt[300];
-  int ret;
-  snprintf(opt, sizeof opt, "--anchors");
-  if (arg[0] == '@') {
-    if ((ret = cli_read_list_file("bench", "--anchors", arg + 1, "anchors", &text))) return ret;
-    snprintf(opt, sizeof opt, "--anchors %.280s", arg);
-    arg = text;
-  }
-  ret = cli_i64_list("bench", opt, arg, out, n);
-  free(text);
-  return ret;
+  return cli_i64_list_arg("bench", "--anchors", arg, "anchors", out, n);
 }
 
 /* The anchor type of --anchors-split NAME without TYPE: the source type of the supervision

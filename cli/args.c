@@ -155,14 +155,49 @@ int cli_read_list_file(const char *cmd, const char *opt, const char *path, const
     return cli_usage_error(cmd, "%s @%s: not a text file (it holds a NUL byte)", opt, path);
   }
   while (len > 0 && strchr(" \t\r\n,", text[len - 1])) text[--len] = '\0';
-  for (long i = 0; i < len; i++)
-    if (strchr(" \t\r\n", text[i])) text[i] = ',';
+  {
+    /* a run of whitespace is one comma (none at the start or beside a comma) */
+    long j = 0;
+    for (long i = 0; i < len; i++) {
+      if (!strchr(" \t\r\n", text[i])) {
+        text[j++] = text[i];
+        continue;
+      }
+      while (i + 1 < len && strchr(" \t\r\n", text[i + 1])) i++;
+      if (j > 0 && text[j - 1] != ',' && i + 1 < len && text[i + 1] != ',') text[j++] = ',';
+    }
+    text[j] = '\0';
+    len = j;
+  }
   if (len == 0) {
     free(text);
     return cli_usage_error(cmd, "%s @%s: the file holds no %s", opt, path, what);
   }
   *out = text;
   return 0;
+}
+
+int cli_list_arg(const char *cmd, const char *opt, const char *arg, const char *what,
+                 const char **list, char **text, char *opt_out, size_t cap) {
+  int ret;
+  *list = arg;
+  *text = NULL;
+  snprintf(opt_out, cap, "%s", opt);
+  if (arg[0] != '@') return 0;
+  if ((ret = cli_read_list_file(cmd, opt, arg + 1, what, text))) return ret;
+  snprintf(opt_out, cap, "%s %.280s", opt, arg);
+  *list = *text;
+  return 0;
+}
+
+int cli_i64_list_arg(const char *cmd, const char *opt, const char *arg, const char *what,
+                     int64_t **out, int64_t *n) {
+  char *text, o[320];
+  const char *list;
+  int ret = cli_list_arg(cmd, opt, arg, what, &list, &text, o, sizeof o);
+  if (!ret) ret = cli_i64_list(cmd, o, list, out, n);
+  free(text);
+  return ret;
 }
 
 int cli_edge_dir(const char *cmd, const char *s, fo_edge_dir *out) {

@@ -35,11 +35,18 @@ int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
 /* Comma-separated int lists, e.g. "15,10,5"; *out is malloc'ed. */
 int cli_i32_list(const char *cmd, const char *opt, const char *s, int32_t **out, int32_t *n);
 int cli_i64_list(const char *cmd, const char *opt, const char *s, int64_t **out, int64_t *n);
-/* @FILE of a list option (--anchors, --edge-seeds): the text of `path` with whitespace and
- * newlines as commas, malloc'ed into *out. Usage errors name `opt` and the file: unreadable,
- * empty (no `what`), or not text (a NUL byte). */
+/* @FILE of a list option (--seeds, --anchors, --edge-seeds): the text of `path` with each run
+ * of whitespace and newlines as one comma (none beside a comma), malloc'ed into *out. Usage
+ * errors name `opt` and the file: unreadable, empty (no `what`), or not text (a NUL byte). */
 int cli_read_list_file(const char *cmd, const char *opt, const char *path, const char *what,
                        char **out);
+/* A list option's value `arg`: the list itself, or for @FILE the file's text (*text, malloc'ed:
+ * free it; NULL otherwise) with opt_out "OPT @FILE" to name it in the list's errors. */
+int cli_list_arg(const char *cmd, const char *opt, const char *arg, const char *what,
+                 const char **list, char **text, char *opt_out, size_t cap);
+/* cli_i64_list of LIST or @FILE (cli_list_arg; `what` names the items: "anchors"). */
+int cli_i64_list_arg(const char *cmd, const char *opt, const char *arg, const char *what,
+                     int64_t **out, int64_t *n);
 int cli_edge_dir(const char *cmd, const char *s, fo_edge_dir *out);
 int cli_load_mode(const char *cmd, const char *s, fo_load_mode *out);
 
@@ -98,7 +105,8 @@ int cli_node_type(const fo_dataset_t *d, const char *opt, const char *type, int3
 
 /* link.c: --edge-seeds SRC-DST,... into new arrays; --neg binary:R|triplet:K; the link keys of
  * a batch (", \"edge_label_index\": ..." up to, not including, the closing brace). */
-/* `opt` names the option in messages (e.g. "--edge-seeds" or "--edge-seeds @FILE"). */
+/* `opt` names the option in messages; `arg` is SRC-DST,... or @FILE of that text
+ * (cli_list_arg: messages then name "--edge-seeds @FILE"). */
 int cli_edge_pairs(const char *cmd, const char *opt, const char *arg, int64_t **src, int64_t **dst,
                    int64_t *n);
 int cli_neg_arg(const char *cmd, const char *arg, fo_neg_mode *mode, double *amount);

@@ -23,8 +23,9 @@ static void help(void) {
          "  --fanout LIST        neighbors per hop, -1 = all (required)\n"
          "  --fanout ET=LIST     typed datasets: the fanouts of edge type ET (src__rel__dst,\n"
          "                       or a relation name naming one edge type); repeatable\n"
-         "  --seeds LIST         seed node ids (dataset ids, 0-based) (required)\n"
-         "  --seeds TYPE:LIST    typed datasets: seeds of node type TYPE\n"
+         "  --seeds LIST|@FILE   seed node ids (dataset ids, 0-based) (required); @FILE: the\n"
+         "                       same list in a text file (whitespace and newlines as commas)\n"
+         "  --seeds TYPE:LIST    typed datasets: seeds of node type TYPE (TYPE:@FILE too)\n"
          "  --seed N             random seed (default %llu)\n"
          "  --epoch N            epoch, part of the random key (default 0)\n"
          "  --batch-index N      batch index, part of the random key (default 0)\n"
@@ -41,14 +42,14 @@ static void help(void) {
          "  --strict             eligible only if strictly earlier (<) than the seed time\n"
          "  --window W           and not earlier than seed time - W\n"
          "  --orig-ids           print original node ids in 'node' instead of dataset ids\n"
-         "  --edge-seeds LIST    link prediction: seed edges SRC-DST,SRC-DST,... (instead of\n"
-         "                       --seeds); adds edge_label_index and edge_label (triplet:\n"
+         "  --edge-seeds LIST|@FILE  link prediction: seed edges SRC-DST,SRC-DST,... (instead\n"
+         "                       of --seeds); adds edge_label_index and edge_label (triplet:\n"
          "                       src_index, dst_pos_index, dst_neg_index)\n"
          "  --edge-type ET       the seed edges' edge type (typed datasets)\n"
          "  --neg binary:R|triplet:K  random negatives (strict: never an edge)\n"
          "  --no-strict          negatives may be edges (PyG's behaviour)\n"
          "  --exclude-seed-edges the seed edges (and reverses) are not sampled in their batch\n"
-         "  --anchors LIST       anchor-based link prediction (ABLP): anchor node ids (instead\n"
+         "  --anchors LIST|@FILE anchor-based link prediction (ABLP): anchor node ids (instead\n"
          "                       of --seeds); adds anchor_index, y_positive, y_negative\n"
          "  --supervision ET     the positive labels-only edge type (import\n"
          "                       --supervision-edges); default: the only one\n"
@@ -208,9 +209,15 @@ int cmd_sample(int argc, char **argv) {
       const char *list;
       free(seeds);
       seeds = NULL;
-      if ((ret = cli_typed_arg("sample", "--seeds", optarg, &seed_type_name, &list)) ||
-          (ret = cli_i64_list("sample", "--seeds", list, &seeds, &n_seeds)))
+      /* LIST, TYPE:LIST, @FILE or TYPE:@FILE (after '@' a ':' is the path's) */
+      if (optarg[0] == '@') {
+        free(seed_type_name);
+        seed_type_name = NULL;
+        list = optarg;
+      } else if ((ret = cli_typed_arg("sample", "--seeds", optarg, &seed_type_name, &list))) {
         goto out;
+      }
+      if ((ret = cli_i64_list_arg("sample", "--seeds", list, "seeds", &seeds, &n_seeds))) goto out;
       have_seeds = true;
       break;
     }
@@ -250,7 +257,8 @@ int cmd_sample(int argc, char **argv) {
     case OPT_ANCHORS:
       free(anchors);
       anchors = NULL;
-      if ((ret = cli_i64_list("sample", "--anchors", optarg, &anchors, &n_anchors))) goto out;
+      if ((ret = cli_i64_list_arg("sample", "--anchors", optarg, "anchors", &anchors, &n_anchors)))
+        goto out;
       ablp = true;
       break;
     case OPT_SUPERVISION:

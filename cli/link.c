@@ -8,8 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int edge_pairs(const char *cmd, const char *opt, const char *arg, int64_t **src, int64_t **dst,
+                      int64_t *n);
+
 int cli_edge_pairs(const char *cmd, const char *opt, const char *arg, int64_t **src, int64_t **dst,
                    int64_t *n) {
+  char *text, o[320];
+  const char *list;
+  int ret = cli_list_arg(cmd, opt, arg, "seed edges", &list, &text, o, sizeof o);
+  if (!ret) ret = edge_pairs(cmd, o, list, src, dst, n);
+  free(text);
+  return ret;
+}
+
+static int edge_pairs(const char *cmd, const char *opt, const char *arg, int64_t **src, int64_t **dst,
+                      int64_t *n) {
   int64_t cap = 16, k = 0;
   const char *p = arg;
   int64_t *s = malloc((size_t)cap * sizeof *s), *d = malloc((size_t)cap * sizeof *d);
@@ -103,20 +116,11 @@ void cli_print_link(const fo_dataset_t *d, const fo_link_batch_t *lb) {
 
 int cli_link_seed_edges(const char *cmd, const char *edges, fo_link_loader_opts *o, int64_t **ei) {
   int64_t *src = NULL, *dst = NULL, n = 0;
-  char *text = NULL, opt[300];
   int ret;
   *ei = NULL;
   if (!edges) return CLI_OK;
-  snprintf(opt, sizeof opt, "--edge-seeds");
-  if (edges[0] == '@') {
-    /* @FILE: the list read from FILE (whitespace and newlines as commas) */
-    if ((ret = cli_read_list_file(cmd, "--edge-seeds", edges + 1, "seed edges", &text))) return ret;
-    snprintf(opt, sizeof opt, "--edge-seeds %.280s", edges);
-    edges = text;
-  }
-  ret = cli_edge_pairs(cmd, opt, edges, &src, &dst, &n);
-  free(text);
-  if (ret) return ret;
+  /* LIST or @FILE (whitespace and newlines as commas) */
+  if ((ret = cli_edge_pairs(cmd, "--edge-seeds", edges, &src, &dst, &n))) return ret;
   if (!(*ei = malloc((size_t)(2 * n + 1) * sizeof **ei))) {
     free(src);
     free(dst);

@@ -19,6 +19,9 @@ fo verify ds
 fo info ds
 echo "== anchors 0, 1, 0: items 2, 0 (positives) and 1 (user 0's hard negative) are seeds"
 fo sample ds --fanout 0 --anchors 0,1,0 --json
+printf '0\n1\n0\n' > anchors.txt
+"$FANOUT" sample ds --fanout 0 --anchors @anchors.txt --json | cmp - <("$FANOUT" sample ds --fanout 0 --anchors 0,1,0 --json) &&
+  echo "--anchors @anchors.txt: the same batch"
 echo "== all in-neighbors: only buys and rev_buys edges are ever sampled"
 fo sample ds --fanout -1,-1 --anchors 0 --json
 echo "== random negatives (strict: never a positive of the anchor), no hard negatives"

@@ -53,3 +53,18 @@ echo "-- weighted, fanout 4 without replacement: exactly the positive others 1 2
 fo sample wt --fanout 4 --edge-seeds 6-0,3-0 --weighted --exclude-seed-edges --seed 3 --json
 echo "-- temporal last at time 4 (the seed edge 3->0 @3 inside the prefix): the 2 most recent others"
 fo sample wt --fanout 2 --edge-seeds 3-0 --temporal last --seed-time 4 --exclude-seed-edges --json
+echo "== @FILE for --edge-seeds, --seeds and --anchors (a run of whitespace is one comma): the same batch as the list"
+printf ' 0-2,\n1-2 \t 2-3\n\n' > seed_edges.txt
+"$FANOUT" sample directed --fanout -1 --edge-seeds 0-2,1-2,2-3 --neg binary:1 --seed 2 --json > list.json
+fo sample directed --fanout -1 --edge-seeds @seed_edges.txt --neg binary:1 --seed 2 --json | tee file.json
+sed -n 2p file.json | cmp - list.json && echo "--edge-seeds @seed_edges.txt: the same batch"
+printf '3\n0  1\n' > seeds.txt
+"$FANOUT" sample directed --fanout 1,1 --seeds 3,0,1 --seed 4 --json > list.json
+"$FANOUT" sample directed --fanout 1,1 --seeds @seeds.txt --seed 4 --json | cmp - list.json &&
+  echo "--seeds @seeds.txt: the same batch"
+printf '0 user\n' > bad_edges.txt
+printf '' > empty.txt
+fo sample directed --fanout 1 --edge-seeds @bad_edges.txt --json
+fo sample directed --fanout 1 --edge-seeds @empty.txt --json
+fo sample directed --fanout 1 --seeds @missing.txt --json
+fo sample directed --fanout 1 --seeds @empty.txt --json

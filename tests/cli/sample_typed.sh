@@ -12,6 +12,10 @@ echo "== every edge type the same fanouts, then one edge type's own"
 fo sample g --seeds paper:0 --fanout -1,-1 --json
 fo sample g --seeds author:1 --fanout -1,-1 --fanout cites=0,0 --fanout author__rev_writes__paper=1,0 --seed 3 --json
 fo sample g --seeds author:0,1 --fanout -1 --disjoint --json
+printf '0\n1\n' > authors.txt
+"$FANOUT" sample g --seeds author:@authors.txt --fanout -1 --disjoint --json |
+  cmp - <("$FANOUT" sample g --seeds author:0,1 --fanout -1 --disjoint --json) &&
+  echo "--seeds author:@authors.txt: the same batch"
 fo sample g --seeds paper:1 --fanout -1 --edge-dir out --json
 echo "== bench: all nodes of a type; the same digest at any thread count"
 "$FANOUT" bench g --input-type paper --fanout 2,2 --batch-size 2 --digest --threads 1 --json | grep -o '"digest": "[0-9a-f]*"'
