@@ -965,7 +965,10 @@ class LinkNeighborLoader:
     ``edge_label_time`` ([B] times; a split name defaults to its stored edge times): temporal,
     disjoint sampling, every endpoint's tree bounded by its seed edge's time (negatives: their
     positive's), ``batch`` gives each node's tree; ``disjoint=True``: one tree per endpoint
-    without time. A batch is a pure function of
+    without time. ``weighted=True`` (or PyG's ``weight_attr="NAME"``): neighbors drawn by
+    edge weight as :class:`NeighborLoader`'s ``weighted`` (the weights stored at import,
+    ``--edge-weight``; a dataset without them raises ValueError); not with
+    ``exclude_seed_edges`` in :class:`DistLinkNeighborLoader` yet. A batch is a pure function of
     (dataset, options, seed edges, epoch, batch index); each ``iter()`` runs the next epoch.
     Batches are made on the caller's thread.
     """
@@ -978,8 +981,9 @@ class LinkNeighborLoader:
                  replace: bool = False, edge_dir: str = "in", epoch: int = 0,
                  features: bool = True, edge_type: Any = None, neg_sampling_ratio: Any = None,
                  edge_label_time: Any = None, time_attr: Optional[str] = None,
-                 temporal_strategy: str = "uniform", disjoint: bool = False, *,
-                 _dist: Any = None):
+                 temporal_strategy: str = "uniform", disjoint: bool = False,
+                 weighted: bool = False, weight_attr: Any = None, *, _dist: Any = None):
+        weighted = _weight_attr(type(self).__name__, weight_attr, weighted)
         if not isinstance(dataset, _fanout.Dataset):
             raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
         if isinstance(edge_label_index, tuple) and len(edge_label_index) == 2 and not isinstance(
@@ -1084,7 +1088,8 @@ class LinkNeighborLoader:
         if _dist is None:
             self._s = _fanout.LinkSampler(dataset, self._fanouts, et_name, neg, amount, bool(strict),
                                           bool(exclude_seed_edges), int(seed), bool(replace),
-                                          edge_dir, et_fanouts, bool(disjoint), temporal, time_node)
+                                          edge_dir, et_fanouts, bool(disjoint), temporal, time_node,
+                                          weighted=bool(weighted))
         else:
             ctx, extra = _dist
             if not isinstance(edge_dir, str):
@@ -1096,13 +1101,14 @@ class LinkNeighborLoader:
                 bool(disjoint), temporal, time_node,
                 None if self._src is None else np.stack([self._src, self._dst]),
                 self._label, self._time, self.edge_split, batch_size, bool(shuffle),
-                bool(drop_last), int(epoch), bool(features), **extra)
+                bool(drop_last), int(epoch), bool(features), weighted=bool(weighted), **extra)
             self.context = ctx
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
         self.seed = int(seed)
+        self.weighted = bool(weighted)
         self.neg_sampling = None if neg == 0 else (("binary", "triplet")[neg - 1], amount)
         self.features = bool(features)
         self.next_epoch = int(epoch)

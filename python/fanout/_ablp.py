@@ -78,6 +78,9 @@ class ABLPLoader:
     ``num_random_negatives``: k random label nodes per anchor, never a positive of it
     (``strict``). A batch is a pure function of (dataset, options, anchors, epoch, batch
     index); each ``iter()`` runs the next epoch. Batches are made on the caller's thread.
+    ``weighted=True`` (or PyG's ``weight_attr="NAME"``): neighbors drawn by edge weight as
+    :class:`fanout.NeighborLoader`'s ``weighted`` (the traversed types' weights stored at
+    import; a dataset without them raises ValueError).
     """
 
     def __init__(self, dataset, num_neighbors: Any = (10, 10), input_nodes: Any = None,
@@ -85,8 +88,11 @@ class ABLPLoader:
                  hard_negatives: bool = True, num_random_negatives: int = 0,
                  strict: bool = True, batch_size: int = 1, shuffle: bool = False,
                  drop_last: bool = False, seed: int = 0, replace: bool = False,
-                 edge_dir: str = "in", epoch: int = 0, features: bool = True):
-        from . import _bad, _edge_type_fanouts
+                 edge_dir: str = "in", epoch: int = 0, features: bool = True,
+                 weighted: bool = False, weight_attr: Any = None):
+        from . import _bad, _edge_type_fanouts, _weight_attr
+
+        weighted = _weight_attr(type(self).__name__, weight_attr, weighted)
 
         if not isinstance(dataset, _fanout.Dataset):
             raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
@@ -102,7 +108,8 @@ class ABLPLoader:
             dataset, self._fanouts, _label_type_name(dataset, supervision_edge_type,
                                                       "supervision_edge_type"),
             _label_type_name(dataset, negative_edge_type, "negative_edge_type"),
-            bool(hard_negatives), k, bool(strict), int(seed), bool(replace), edge_dir, et_fanouts)
+            bool(hard_negatives), k, bool(strict), int(seed), bool(replace), edge_dir, et_fanouts,
+            weighted=bool(weighted))
         probe = self._s.sample(np.empty(0, dtype=np.int64), 0, 0)
         nts = dataset.node_types
         self._anchor_type = nts[probe["anchor_type"]]
@@ -138,6 +145,7 @@ class ABLPLoader:
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
         self.seed = int(seed)
+        self.weighted = bool(weighted)
         self.num_random_negatives = k
         self.next_epoch = int(epoch)
         self.features = bool(features)
@@ -251,8 +259,11 @@ class DistABLPLoader(ABLPLoader):
                  strict: bool = True, batch_size: int = 1, shuffle: bool = False,
                  drop_last: bool = False, seed: int = 0, replace: bool = False,
                  edge_dir: str = "in", epoch: int = 0, features: bool = True,
-                 tail: str = "keep", seed_placement: str = "global", cache_bytes: int = 0):
-        from . import _bad, _edge_type_fanouts
+                 tail: str = "keep", seed_placement: str = "global", cache_bytes: int = 0,
+                 weighted: bool = False, weight_attr: Any = None):
+        from . import _bad, _edge_type_fanouts, _weight_attr
+
+        weighted = _weight_attr(type(self).__name__, weight_attr, weighted)
 
         if not isinstance(context, _fanout.Dist):
             raise _bad(TypeError, f"context: expected a fanout.DistContext, got "
@@ -296,7 +307,7 @@ class DistABLPLoader(ABLPLoader):
             context, dataset, self._fanouts, anchors, sup, neg, bool(hard_negatives), k,
             bool(strict), int(seed), bool(replace), edge_dir, et_fanouts, batch_size,
             bool(shuffle), bool(drop_last), int(epoch), bool(features), tail, seed_placement,
-            operator.index(cache_bytes))
+            operator.index(cache_bytes), weighted=bool(weighted))
         a_t, p_t, n_t = self._dl.types()
         nts = dataset.node_types
         lts = label_edge_types(dataset)
@@ -311,6 +322,7 @@ class DistABLPLoader(ABLPLoader):
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
         self.seed = int(seed)
+        self.weighted = bool(weighted)
         self.num_random_negatives = k
         self.first_epoch = int(epoch)
         self.next_epoch = int(epoch)

@@ -24,18 +24,18 @@ static void as_dealloc(ablp_sampler *self) {
 static int as_init(ablp_sampler *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"dataset", "fanouts", "supervision_edge_type", "negative_edge_type",
                            "hard_negatives", "num_random_negatives", "strict", "seed", "replace",
-                           "edge_dir", "edge_type_fanouts", NULL};
+                           "edge_dir", "edge_type_fanouts", "weighted", NULL};
   PyObject *dsobj, *fan, *etf = Py_None;
   const char *sup = NULL, *neg = NULL, *edge_dir = "in";
-  int hard = 1, strict = 1, replace = 0;
+  int hard = 1, strict = 1, replace = 0, weighted = 0;
   long long k = 0;
   unsigned long long seed = 0;
   fo_ablp_opts o;
   fo_dataset_t *d;
   int rc;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|zzpLpKpsO:ABLPSampler", kwlist, &fopy_DatasetType,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|zzpLpKpsOp:ABLPSampler", kwlist, &fopy_DatasetType,
                                    &dsobj, &fan, &sup, &neg, &hard, &k, &strict, &seed, &replace,
-                                   &edge_dir, &etf))
+                                   &edge_dir, &etf, &weighted))
     return -1;
   if (self->s) {
     PyErr_SetString(PyExc_RuntimeError, "ABLPSampler is already initialised");
@@ -43,7 +43,7 @@ static int as_init(ablp_sampler *self, PyObject *args, PyObject *kw) {
   }
   if (!(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
   fo_ablp_opts_init(&o);
-  if (fopy_sampler_args(fan, etf, seed, replace, 0, edge_dir, &o.sampler) < 0) return -1;
+  if (fopy_sampler_args(fan, etf, seed, replace, weighted, edge_dir, &o.sampler) < 0) return -1;
   o.supervision_edge_type = sup;
   o.negative_edge_type = neg;
   o.no_hard_negatives = !hard;
@@ -153,7 +153,7 @@ PyTypeObject fopy_ABLPSamplerType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "ABLPSampler(dataset, fanouts, supervision_edge_type=None, negative_edge_type=None, "
               "hard_negatives=True, num_random_negatives=0, strict=True, seed=0, replace=False, "
-              "edge_dir='in', edge_type_fanouts=None): the C ABLP sampler (include/fanout/ablp.h).",
+              "edge_dir='in', edge_type_fanouts=None, weighted=False): the C ABLP sampler (include/fanout/ablp.h).",
     .tp_methods = as_methods,
     .tp_init = (initproc)as_init,
     .tp_new = PyType_GenericNew,
@@ -184,11 +184,11 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
                            "negative_edge_type", "hard_negatives", "num_random_negatives",
                            "strict", "seed", "replace", "edge_dir", "edge_type_fanouts",
                            "batch_size", "shuffle", "drop_last", "epoch", "features", "tail",
-                           "seed_placement", "cache_bytes", NULL};
+                           "seed_placement", "cache_bytes", "weighted", NULL};
   PyObject *ctx, *dsobj, *fan, *in_o, *etf = Py_None;
   PyArrayObject *in = NULL;
   const char *sup = NULL, *neg = NULL, *edge_dir = "in", *tail = "keep", *placement = "global";
-  int hard = 1, strict = 1, replace = 0, shuffle = 0, drop_last = 0, features = 1;
+  int hard = 1, strict = 1, replace = 0, shuffle = 0, drop_last = 0, features = 1, weighted = 0;
   long long k = 0, batch_size = 1, cache_bytes = 0;
   unsigned long long seed = 0, epoch = 0;
   fo_ablp_loader_opts o;
@@ -196,11 +196,11 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
   fo_dataset_t *d;
   fo_dist_t *dd;
   int rc, ret = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKpssL:DistABLPLoader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKpssLp:DistABLPLoader", kwlist,
                                    &ctx, &fopy_DatasetType, &dsobj, &fan, &in_o, &sup, &neg, &hard,
                                    &k, &strict, &seed, &replace, &edge_dir, &etf, &batch_size,
                                    &shuffle, &drop_last, &epoch, &features, &tail, &placement,
-                                   &cache_bytes))
+                                   &cache_bytes, &weighted))
     return -1;
   if (self->L) {
     PyErr_SetString(PyExc_RuntimeError, "DistABLPLoader is already initialised");
@@ -219,7 +219,7 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
     return -1;
   }
   fo_ablp_loader_opts_init(&o); /* before the first goto done */
-  if (fopy_sampler_args(fan, etf, seed, replace, 0, edge_dir, &o.ablp.sampler) < 0) goto done;
+  if (fopy_sampler_args(fan, etf, seed, replace, weighted, edge_dir, &o.ablp.sampler) < 0) goto done;
   o.ablp.supervision_edge_type = sup;
   o.ablp.negative_edge_type = neg;
   o.ablp.no_hard_negatives = !hard;

@@ -26,21 +26,21 @@ static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"dataset", "fanouts", "edge_type", "neg", "neg_amount", "strict",
                            "exclude_seed_edges", "seed", "replace", "edge_dir",
                            "edge_type_fanouts", "disjoint", "temporal", "time_attr",
-                           "time_strict", "time_window", NULL};
+                           "time_strict", "time_window", "weighted", NULL};
   PyObject *dsobj, *fan, *etf = Py_None;
   const char *edge_type = NULL, *edge_dir = "in";
   int neg = 0, strict = 1, excl = 0, replace = 0, disjoint = 0, temporal = 0, time_attr = 0;
-  int time_strict = 0;
+  int time_strict = 0, weighted = 0;
   long long time_window = -1;
   double amount = 1.0;
   unsigned long long seed = 0;
   fo_link_opts o;
   fo_dataset_t *d;
   int rc;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|zidppKpsOpiipL:LinkSampler", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|zidppKpsOpiipLp:LinkSampler", kwlist,
                                    &fopy_DatasetType, &dsobj, &fan, &edge_type, &neg, &amount,
                                    &strict, &excl, &seed, &replace, &edge_dir, &etf, &disjoint,
-                                   &temporal, &time_attr, &time_strict, &time_window))
+                                   &temporal, &time_attr, &time_strict, &time_window, &weighted))
     return -1;
   if (self->s) {
     PyErr_SetString(PyExc_RuntimeError, "LinkSampler is already initialised");
@@ -48,7 +48,7 @@ static int ls_init(link_sampler *self, PyObject *args, PyObject *kw) {
   }
   if (!(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
   fo_link_opts_init(&o);
-  if (fopy_sampler_args(fan, etf, seed, replace, 0, edge_dir, &o.sampler) < 0) return -1;
+  if (fopy_sampler_args(fan, etf, seed, replace, weighted, edge_dir, &o.sampler) < 0) return -1;
   o.sampler.disjoint = disjoint;
   o.sampler.temporal = (fo_temporal_strategy)temporal;
   o.sampler.time_attr = (fo_time_attr)time_attr;
@@ -163,7 +163,8 @@ PyTypeObject fopy_LinkSamplerType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "LinkSampler(dataset, fanouts, edge_type=None, neg=0, neg_amount=1.0, strict=True, "
               "exclude_seed_edges=False, seed=0, replace=False, edge_dir='in', "
-              "edge_type_fanouts=None): the C link sampler (include/fanout/link.h).",
+              "edge_type_fanouts=None, ..., weighted=False): the C link sampler "
+              "(include/fanout/link.h).",
     .tp_methods = ls_methods,
     .tp_init = (initproc)ls_init,
     .tp_new = PyType_GenericNew,
@@ -208,14 +209,14 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
                            "edge_type_fanouts", "disjoint", "temporal", "time_attr",
                            "edge_label_index", "edge_label", "edge_label_time", "edge_split",
                            "batch_size", "shuffle", "drop_last", "epoch", "features", "tail",
-                           "seed_placement", "cache_bytes", "pipeline", NULL};
+                           "seed_placement", "cache_bytes", "pipeline", "weighted", NULL};
   PyObject *ctx, *dsobj, *fan, *etf = Py_None, *eli_o = Py_None, *lab_o = Py_None,
            *time_o = Py_None;
   PyArrayObject *eli = NULL, *lab = NULL, *tim = NULL;
   const char *edge_type = NULL, *edge_dir = "in", *edge_split = NULL, *tail = "keep",
              *placement = "global";
   int neg = 0, strict = 1, excl = 0, replace = 0, disjoint = 0, temporal = 0, time_attr = 0;
-  int shuffle = 0, drop_last = 0, features = 1, pipeline = 0;
+  int shuffle = 0, drop_last = 0, features = 1, pipeline = 0, weighted = 0;
   long long batch_size = 1, cache_bytes = 0;
   double amount = 1.0;
   unsigned long long seed = 0, epoch = 0;
@@ -224,12 +225,13 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
   fo_dataset_t *d;
   fo_dist_t *dd;
   int rc = FO_OK, ret = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!O|zidppKpsOpiiOOOzLppKpssLi:DistLinkLoader",
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!O|zidppKpsOpiiOOOzLppKpssLip:DistLinkLoader",
                                    kwlist, &ctx, &fopy_DatasetType, &dsobj, &fan, &edge_type,
                                    &neg, &amount, &strict, &excl, &seed, &replace, &edge_dir, &etf,
                                    &disjoint, &temporal, &time_attr, &eli_o, &lab_o, &time_o,
                                    &edge_split, &batch_size, &shuffle, &drop_last, &epoch,
-                                   &features, &tail, &placement, &cache_bytes, &pipeline))
+                                   &features, &tail, &placement, &cache_bytes, &pipeline,
+                                   &weighted))
     return -1;
   if (self->L) {
     PyErr_SetString(PyExc_RuntimeError, "DistLinkLoader is already initialised");
@@ -256,7 +258,7 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
                  eli ? (long long)PyArray_DIM(eli, 1) : 0LL);
     goto done;
   }
-  if (fopy_sampler_args(fan, etf, seed, replace, 0, edge_dir, &o.link.sampler) < 0) goto done;
+  if (fopy_sampler_args(fan, etf, seed, replace, weighted, edge_dir, &o.link.sampler) < 0) goto done;
   o.link.sampler.disjoint = disjoint;
   o.link.sampler.temporal = (fo_temporal_strategy)temporal;
   o.link.sampler.time_attr = (fo_time_attr)time_attr;

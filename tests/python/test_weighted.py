@@ -144,3 +144,100 @@ def test_typed_weighted(cli, tmp_path):
     with pytest.raises(ValueError, match="edge type 'paper__cites__paper'"):
         fanout.NeighborLoader(ds, num_neighbors=[2], input_nodes=("author", [0]), weighted=True)
     ds.close()
+
+
+def _chi2_against(count, expect):
+    keep = expect >= 5
+    return ((count[keep] - expect[keep]) ** 2 / expect[keep]).sum()
+
+
+def test_link_loader_weighted(cli, star_dir):
+    """LinkNeighborLoader(weighted=True): seed edge (1, 0), the in-neighbors of 0 drawn by
+    weight (chi-square against the weights, far from uniform), leaf 3 (weight 0) never; the
+    same batch as `fanout sample --edge-seeds --weighted`; weight_attr; the errors."""
+    path, w = star_dir
+    ds = fanout.Dataset(path)
+    n = 1500
+    eli = np.array([[1] * n, [0] * n])
+    loader = fanout.LinkNeighborLoader(ds, [3], edge_label_index=eli, batch_size=1,
+                                       replace=True, weighted=True, features=False)
+    assert loader.weighted
+    count = np.zeros(8)
+    for b in loader:
+        nodes, (row, col) = b.n_id, b.edge_index
+        leaves = nodes[row[nodes[col] == 0]]
+        assert len(leaves) == 3 and 3 not in leaves
+        np.add.at(count, leaves, 1)
+    expect = 3 * n * np.concatenate([[0], w]) / w.sum()
+    assert _chi2_against(count, expect) < 40, (count, expect)  # df 4: p ~ 1e-7
+    assert _chi2_against(count, np.full(8, 3 * n / 7.0)) > 1000  # uniform would be far off
+    # the CLI's batch: the same C sampler
+    want = json.loads(subprocess.run(
+        [cli, "sample", path, "--fanout", "4,2", "--edge-seeds", "1-0,9-20,30-40", "--weighted",
+         "--seed", "6", "--neg", "binary:1", "--json"],
+        check=True, capture_output=True, text=True).stdout)
+    (b,) = list(fanout.LinkNeighborLoader(ds, [4, 2], edge_label_index=[[1, 9, 30], [0, 20, 40]],
+                                          batch_size=3, seed=6, weighted=True,
+                                          neg_sampling=("binary", 1), features=False))
+    assert b.n_id.tolist() == want["node"]
+    assert b.edge_index.tolist() == [want["row"], want["col"]]
+    assert b.edge_label_index.tolist() == want["edge_label_index"]
+    uni = list(fanout.LinkNeighborLoader(ds, [4, 2], edge_label_index=[[1, 9, 30], [0, 20, 40]],
+                                         batch_size=3, seed=6, features=False,
+                                         neg_sampling=("binary", 1)))[0]
+    assert uni.e_id.tolist() != b.e_id.tolist()  # uniform draws other edges
+    # PyG's weight_attr="NAME" means weighted=True
+    (p,) = list(fanout.LinkNeighborLoader(ds, [4, 2], edge_label_index=[[1, 9, 30], [0, 20, 40]],
+                                          batch_size=3, seed=6, weight_attr="edge_weight",
+                                          neg_sampling=("binary", 1), features=False))
+    assert p.e_id.tolist() == b.e_id.tolist()
+    with pytest.raises(TypeError, match="LinkNeighborLoader: weight_attr: expected an edge "
+                                        "attribute name"):
+        fanout.LinkNeighborLoader(ds, [2], edge_label_index=[[1], [0]], weight_attr=2)
+    ds.close()
+
+
+def test_link_loader_weighted_without_weights(cora):
+    with pytest.raises(ValueError, match="stores no edge weights for its CSC"):
+        fanout.LinkNeighborLoader(cora, [2], edge_label_index=[[0], [1]], weighted=True)
+
+
+def test_ablp_loader_weighted(cli, tmp_path):
+    """ABLPLoader(weighted=True): the zero-weight buys edge is never drawn, the others are;
+    the batch equals `fanout sample --anchors --weighted`'s; without weights: an error."""
+    (tmp_path / "buys.txt").write_text("0 0\n1 0\n2 0\n3 0\n0 1\n")
+    (tmp_path / "likes.txt").write_text("0 0\n1 1\n")  # item 0: a label node of anchor 0
+    np.save(tmp_path / "w.npy", np.array([1, 0, 3, 2, 1], dtype=np.float32))
+    out = str(tmp_path / "ds")
+    _import(cli, ["--edge-type", "user,buys,item", str(tmp_path / "buys.txt"),
+                  "--edge-weight", f"user__buys__item={tmp_path / 'w.npy'}",
+                  "--supervision-edges", f"user__likes__item={tmp_path / 'likes.txt'}", "-o", out])
+    ds = fanout.Dataset(out)
+    et = ("user", "buys", "item")
+    L = fanout.ABLPLoader(ds, [2], input_nodes=("user", [0] * 200), weighted=True)
+    assert L.weighted
+    seen = set()
+    for b in L:
+        (row, col) = b.edge_index_dict[et]
+        users = b.n_id_dict["user"][row[b.n_id_dict["item"][col] == 0]]
+        assert len(users) == 2 and 1 not in users.tolist()  # user 1's edge has weight 0
+        seen.update(users.tolist())
+    assert seen == {0, 2, 3}
+    # the CLI's batch (`fanout sample --anchors --weighted`): the same C sampler
+    b = fanout.ABLPLoader(ds, [2, 2], seed=4, weighted=True).sample([0, 2], epoch=1, batch_index=3)
+    r = json.loads(subprocess.run(
+        [cli, "sample", out, "--fanout", "2,2", "--anchors", "0,2", "--weighted", "--seed", "4",
+         "--epoch", "1", "--batch-index", "3", "--json"],
+        check=True, capture_output=True, text=True).stdout)
+    assert r["node"] == {t: v.tolist() for t, v in b.n_id_dict.items()}
+    assert r["row"]["user__buys__item"] == b.edge_index_dict[et][0].tolist()
+    ds.close()
+    out2 = str(tmp_path / "now")
+    _import(cli, ["--edge-type", "user,buys,item", str(tmp_path / "buys.txt"),
+                  "--supervision-edges", f"user__likes__item={tmp_path / 'likes.txt'}", "-o", out2])
+    ds = fanout.Dataset(out2)
+    with pytest.raises(ValueError, match="no edge weights"):
+        fanout.ABLPLoader(ds, [2], weighted=True)
+    with pytest.raises(TypeError, match="ABLPLoader: weight_attr"):
+        fanout.ABLPLoader(ds, [2], weight_attr=1)
+    ds.close()
