@@ -20,8 +20,8 @@ struct fo_ablp_loader {
   fo_ablp_batch_t *b;
   fo__batch_x bx;
   fo_ablp_loader_batch_t pub;
-  /* distributed (fo__ablp_loader_create_remote): this process's batches of the epoch, list[i]
-   * = {offset into order, anchors, batch index} */
+  /* distributed (fo__ablp_loader_create_remote): this process's batches of the epoch in
+   * sd.list ({offset into base, anchors, batch index}, fo__seed_deal) */
   bool remote;
   fo__ablp_loader_dist ld;
   fo__seed_deal sd;

@@ -24,9 +24,9 @@ struct fo_link_loader {
   fo_link_batch_t *b;
   fo__batch_x bx;
   fo_link_loader_batch_t pub;
-  /* distributed (fo__link_loader_create_remote): this process's batches of the epoch, list[i] =
-   * {offset into base, seed edges, batch index}, base = order (global placement) or sel (the
-   * order restricted to this machine's seed edges, local placement) */
+  /* distributed (fo__link_loader_create_remote): this process's batches of the epoch in
+   * sd.list ({offset into base, seed edges, batch index}, fo__seed_deal), base = order (global
+   * placement) or sd.sel (the order restricted to this machine's seed edges, local placement) */
   bool remote;
   fo__link_loader_dist ld;
   fo__seed_deal sd;
