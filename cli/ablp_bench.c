@@ -231,10 +231,10 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
                         double deadline_s, int tail, int seed_placement,
-                        int64_t cache_bytes, int cache_policy) {
+                        int64_t cache_bytes, int cache_policy, int32_t lookahead) {
   (void)path, (void)dopts, (void)fanouts, (void)lo, (void)ab, (void)max_batches, (void)epochs,
       (void)json, (void)digest, (void)procs_per_machine, (void)deadline_s, (void)tail,
-      (void)seed_placement, (void)cache_bytes, (void)cache_policy;
+      (void)seed_placement, (void)cache_bytes, (void)cache_policy, (void)lookahead;
   return cli_fail(fo_set_error(FO_ENOSYS, "bench --dist: this fanout was built without MPI"));
 }
 #else
@@ -267,7 +267,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
                         double deadline_s, int tail, int seed_placement,
-                        int64_t cache_bytes, int cache_policy) {
+                        int64_t cache_bytes, int cache_policy, int32_t lookahead) {
   static const char *const tails[] = {"keep", "drop", "pad"};
   MPI_Comm world = MPI_COMM_WORLD;
   fo_dist_opts dop;
@@ -320,6 +320,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   dlo.seed_placement = (fo_dist_seed_placement)seed_placement;
   dlo.cache_bytes = cache_bytes;
   dlo.cache_policy = (fo_dist_cache_policy)cache_policy;
+  dlo.lookahead = lookahead;
   if ((rc = fo_dist_ablp_loader_create(dd, d, &o, &dlo, &L)) != FO_OK) goto fail;
   {
     char ev[24], bv[24];

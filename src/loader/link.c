@@ -387,7 +387,11 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
       unsigned char *xs[256], **xp = L->T <= 256 ? xs : calloc((size_t)L->T, sizeof *xp);
       if (!xp) rc = FO_FAIL(FO_ENOMEM, "batch features");
       for (int32_t t = 0; xp && t < L->T; t++) xp[t] = L->g[t].x ? L->x[t] : NULL;
+      /* the batch's place (the look-ahead cache plans the batches after it) */
+      const fo__batch_pos pos = {L->epoch, L->next - 1};
+      fo__cur_batch_pos = &pos;
       if (xp) rc = L->ld.gather(L->ld.ctx, L->b->sample, xp, L->rb);
+      fo__cur_batch_pos = NULL;
       if (xp && xp != xs) free(xp);
     }
   }

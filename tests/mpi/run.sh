@@ -676,29 +676,26 @@ open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))"
       else fail "link --seed-placement local --tail $t over $2: $nt batches (keep $nk)"; cat lt.json; fi
     done
   done
-  # --cache-mb (policy degree) for link batches' feature gather: the digest of no cache, hits,
-  # fewer remote feature bytes; frequency fails on every rank (FO_ENOSYS)
+  # --cache-mb for link batches' feature gather, every policy (lookahead with --lookahead 4):
+  # the digest of no cache, hits, fewer remote feature bytes
   for pr in "2 cora-m2 global" "2 cora-m2 local" "4 cora-h4 local"; do
     set -- $pr
     cb=(--edge-seeds @eseeds.txt --fanout 5,5 --batch-size 32 --neg binary:1 --features
         --seed-placement "$3" --digest --json)
     mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" > c0.json 2>&1
-    mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.5 > c1.json 2>&1
     f0=$(field_of remote_fetch_bytes c0.json)
-    f1=$(field_of remote_fetch_bytes c1.json)
-    h=$(field_of cache_hits c1.json)
-    if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
-      [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
-      echo "ok   link --cache-mb 0.5 over $2 ($3, $1 ranks): same digest, $h hits, remote feature" \
-        "bytes $f0 -> $f1"
-    else fail "link --cache-mb over $2 ($3)"; cat c0.json c1.json; fi
+    for pol in degree frequency lookahead; do
+      mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.5 \
+        --cache-policy $pol --lookahead 4 > c1.json 2>&1
+      f1=$(field_of remote_fetch_bytes c1.json)
+      h=$(field_of cache_hits c1.json)
+      if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
+        [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
+        echo "ok   link --cache-mb 0.5 --cache-policy $pol over $2 ($3, $1 ranks): same digest, $h" \
+          "hits, remote feature bytes $f0 -> $f1"
+      else fail "link --cache-mb --cache-policy $pol over $2 ($3)"; cat c0.json c1.json; fi
+    done
   done
-  mpi 2 "$FANOUT" bench "$D/cora-m2" --dist --procs-per-machine 1 --edge-seeds @eseeds.txt \
-    --fanout 5,5 --features --cache-mb 0.5 --cache-policy frequency --json > err.out 2>&1
-  rc=$?
-  if [ $rc != 0 ] && [ "$(grep -c "cache_policy frequency is not implemented for these batches" err.out)" = 2 ]; then
-    echo "ok   link --cache-policy frequency: FO_ENOSYS on every rank"
-  else fail "link --cache-policy frequency (exit $rc)"; cat err.out; fi
   # options that differ: seed placement and tail
   for o in "--seed-placement local|--seed-placement global|seed_placement" \
       "--seed-placement local --tail drop|--seed-placement local --tail pad|tail" \
@@ -858,29 +855,27 @@ EOF
       else fail "ablp --seed-placement local --tail $t over $2: $nt batches (keep $nk)"; cat lt.json; fi
     done
   done
-  # --cache-mb (policy degree) for ABLP batches' feature gather: the digest of no cache, hits,
-  # fewer remote feature bytes; frequency fails on every rank (FO_ENOSYS)
+  # --cache-mb for ABLP batches' feature gather (a typed graph: one store per node type),
+  # every policy (lookahead with --lookahead 4): the digest of no cache, hits, fewer remote
+  # feature bytes
   for pr in "2 ablp/g-m2 global" "2 ablp/g-m2 local" "4 ablp/g-h4 local"; do
     set -- $pr
     cb=(--anchors "@$A" --fanout 5,5 --batch-size 24 --random-negatives 2 --features
         --seed-placement "$3" --digest --json)
     mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" > c0.json 2>&1
-    mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.002 > c1.json 2>&1
     f0=$(field_of remote_fetch_bytes c0.json)
-    f1=$(field_of remote_fetch_bytes c1.json)
-    h=$(field_of cache_hits c1.json)
-    if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
-      [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
-      echo "ok   ablp --cache-mb 0.002 over $2 ($3, $1 ranks): same digest, $h hits, remote" \
-        "feature bytes $f0 -> $f1"
-    else fail "ablp --cache-mb over $2 ($3)"; cat c0.json c1.json; fi
+    for pol in degree frequency lookahead; do
+      mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.002 \
+        --cache-policy $pol --lookahead 4 > c1.json 2>&1
+      f1=$(field_of remote_fetch_bytes c1.json)
+      h=$(field_of cache_hits c1.json)
+      if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
+        [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
+        echo "ok   ablp --cache-mb 0.002 --cache-policy $pol over $2 ($3, $1 ranks): same digest," \
+          "$h hits, remote feature bytes $f0 -> $f1"
+      else fail "ablp --cache-mb --cache-policy $pol over $2 ($3)"; cat c0.json c1.json; fi
+    done
   done
-  mpi 2 "$FANOUT" bench "$D/ablp/g-m2" --dist --procs-per-machine 1 --anchors "@$A" --fanout 5,5 \
-    --features --cache-mb 0.5 --cache-policy lookahead --json > err.out 2>&1
-  rc=$?
-  if [ $rc != 0 ] && [ "$(grep -c "cache_policy lookahead is not implemented for these batches" err.out)" = 2 ]; then
-    echo "ok   ablp --cache-policy lookahead: FO_ENOSYS on every rank"
-  else fail "ablp --cache-policy lookahead (exit $rc)"; cat err.out; fi
   # ranks with different ABLP options fail together, naming the option
   for o in "--random-negatives 1|--random-negatives 2|num_random_negatives" \
       "--supervision likes|--supervision user__likes__item|supervision_edge_type" \
