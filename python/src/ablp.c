@@ -284,11 +284,12 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
                            "negative_edge_type", "hard_negatives", "num_random_negatives",
                            "strict", "seed", "replace", "edge_dir", "edge_type_fanouts",
                            "batch_size", "shuffle", "drop_last", "epoch", "features", "tail",
-                           "seed_placement", "cache_bytes", NULL};
+                           "seed_placement", "cache_bytes", "cache_policy", "lookahead", NULL};
   PyObject *ctx, *dsobj, *fan, *in_o, *etf = Py_None;
   PyArrayObject *in = NULL;
-  const char *sup = NULL, *neg = NULL, *edge_dir = "in", *tail = "keep", *placement = "global";
-  int hard = 1, strict = 1, replace = 0, shuffle = 0, drop_last = 0, features = 1;
+  const char *sup = NULL, *neg = NULL, *edge_dir = "in", *tail = "keep", *placement = "global",
+             *cache_policy = "degree";
+  int hard = 1, strict = 1, replace = 0, shuffle = 0, drop_last = 0, features = 1, lookahead = 8;
   long long k = 0, batch_size = 1, cache_bytes = 0;
   unsigned long long seed = 0, epoch = 0;
   int32_t *f = NULL, *ef = NULL;
@@ -298,11 +299,11 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
   fo_dataset_t *d;
   fo_dist_t *dd;
   int rc, ret = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKpssL:DistABLPLoader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKpssLsi:DistABLPLoader", kwlist,
                                    &ctx, &fopy_DatasetType, &dsobj, &fan, &in_o, &sup, &neg, &hard,
                                    &k, &strict, &seed, &replace, &edge_dir, &etf, &batch_size,
                                    &shuffle, &drop_last, &epoch, &features, &tail, &placement,
-                                   &cache_bytes))
+                                   &cache_bytes, &cache_policy, &lookahead))
     return -1;
   if (self->L) {
     PyErr_SetString(PyExc_RuntimeError, "DistABLPLoader is already initialised");
@@ -323,11 +324,7 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_ValueError, "seed_placement: '%s' is not 'global' or 'local'", placement);
     return -1;
   }
-  if (cache_bytes < 0) {
-    PyErr_Format(PyExc_ValueError, "cache_bytes: expected >= 0, got %lld", cache_bytes);
-    return -1;
-  }
-  dlo.cache_bytes = cache_bytes;
+  if (fopy_cache_opts(cache_bytes, cache_policy, lookahead, &dlo) < 0) return -1;
   if (!(in = (PyArrayObject *)PyArray_FROMANY(in_o, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY))) {
     PyErr_Clear();
     PyErr_SetString(PyExc_ValueError, "input_nodes: expected a 1-D array of int64");

@@ -14,7 +14,7 @@
 int fo__link_scan(const fo_dataset_t *d, int32_t part, const int64_t *pairs, int64_t n,
                   int64_t *count, int64_t **pos, int64_t *cap_pos, int64_t *n_pos) {
   const fo_dataset_t *pd = fo_dataset_part(d, part);
-  int32_t last_et = -1;
+  int64_t last_key = -1;
   fo_topology t;
   fo_edge_type ty;
   int rc;
@@ -23,23 +23,24 @@ int fo__link_scan(const fo_dataset_t *d, int32_t part, const int64_t *pairs, int
   if (!pd) return FO_FAIL(FO_EINVAL, "link lookup: part %d of '%s' is not open here", (int)part, d->path);
   for (int64_t i = 0; i < n; i++) {
     const int32_t et = (int32_t)(pairs[3 * i] & 0xffffffff);
-    const bool want = pairs[3 * i] & FO__LINK_WANT_POS;
-    const int64_t row = pairs[3 * i + 1], nbr = pairs[3 * i + 2];
+    const bool want = pairs[3 * i] & FO__LINK_WANT_POS, out = pairs[3 * i] & FO__LINK_OUT;
+    const int64_t row = pairs[3 * i + 1], nbr = pairs[3 * i + 2], key = 2 * (int64_t)et + out;
     int64_t r, a, b, c = 0;
+    int32_t rt;
     int k;
-    if (et != last_et) {
+    if (key != last_key) {
       if ((rc = fo_dataset_edge_type(d, et, &ty)) != FO_OK) return rc;
-      if ((rc = fo_dataset_edge_topology(pd, et, FO_EDGE_DIR_IN, &t)) != FO_OK)
-        return FO_FAIL(FO_EINVAL, "link lookup: part %d of '%s' stores no CSC of edge type '%s' "
-                       "(strict negatives and exclusion read the parts' CSC rows)", (int)part,
-                       d->path, ty.name);
-      last_et = et;
+      if ((rc = fo_dataset_edge_topology(pd, et, out ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN, &t)) != FO_OK)
+        return FO_FAIL(FO_EINVAL, "link lookup: part %d of '%s' stores no %s of edge type '%s' "
+                       "(strict negatives read the parts' CSC rows, exclusion those of the "
+                       "sampler's edge_dir)", (int)part, d->path, out ? "CSR" : "CSC", ty.name);
+      last_key = key;
     }
-    if ((rc = fo_dataset_node_part(fo_dataset_node_data(d, ty.dst_type), row, &k, &r)) != FO_OK)
-      return rc;
+    rt = out ? ty.src_type : ty.dst_type; /* the row's node type */
+    if ((rc = fo_dataset_node_part(fo_dataset_node_data(d, rt), row, &k, &r)) != FO_OK) return rc;
     if (k != part)
       return FO_FAIL(FO_EINVAL, "link lookup for part %d: node %lld of node type '%s' is owned by "
-                     "part %d", (int)part, (long long)row, fo_dataset_node_type_name(d, ty.dst_type), k);
+                     "part %d", (int)part, (long long)row, fo_dataset_node_type_name(d, rt), k);
     if (r < 0 || r >= t.n_rows)
       return FO_FAIL(FO_EFORMAT, "link lookup: part %d: node %lld maps to row %lld of %lld", (int)part,
                      (long long)row, (long long)r, (long long)t.n_rows);
@@ -180,16 +181,18 @@ static int link_check(void *ctx, const int64_t *pairs, int64_t n, int64_t *count
   for (int64_t i = 0; i < n; i++) {
     const int32_t et = (int32_t)(pairs[3 * i] & 0xffffffff);
     const fo_dataset_t *v;
+    int32_t rt;
     int k;
     if (et != last_et) {
       if ((rc = fo_dataset_edge_type(d, et, &ty)) != FO_OK) return rc;
       last_et = et;
     }
-    /* the book only (the row's part need not be open here) */
-    v = fo_dataset_node_data(d, ty.dst_type);
+    /* the book only (the row's part need not be open here); a CSR row is a source's */
+    rt = pairs[3 * i] & FO__LINK_OUT ? ty.src_type : ty.dst_type;
+    v = fo_dataset_node_data(d, rt);
     if (!v || pairs[3 * i + 1] < 0 || pairs[3 * i + 1] >= fo_dataset_num_nodes(v))
       return FO_FAIL(FO_ERANGE, "link lookup: node %lld is not a node of type '%s'",
-                     (long long)pairs[3 * i + 1], fo_dataset_node_type_name(d, ty.dst_type));
+                     (long long)pairs[3 * i + 1], fo_dataset_node_type_name(d, rt));
     k = fo__owner(v, pairs[3 * i + 1]);
     if (FO_UNLIKELY(k < 0 || k >= P))
       return FO_FAIL(FO_EFORMAT, "partition book: node %lld is in part %d of %d",

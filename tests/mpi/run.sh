@@ -48,7 +48,9 @@
 #            partitioned by hash and range into 2 and 4 parts: --dist digests equal single
 #            process for --weighted (with and without replacement), --temporal uniform and last,
 #            --time edge and node, --strict, --window; a typed graph with per-type weights;
-#            DistNeighborLoader weighted and temporal (py_dist.py temporal)
+#            link batches with --exclude-seed-edges under --weighted and --edge-dir out (typed,
+#            digests equal single process, positions excluded); DistNeighborLoader weighted and
+#            temporal (py_dist.py temporal)
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
@@ -1068,6 +1070,7 @@ EOF
   "$FANOUT" import -q --edge-type a,r,b ab.txt --edge-type b,s,b bb.txt --num-nodes a=300 \
     --num-nodes b=200 --reverse-edges --csc --csr --edge-weight a__r__b=abw.npy \
     --edge-weight b__s__b=bbw.npy -o ty > /dev/null || exit 1
+  head -100 ab.txt | tr ' ' '-' | paste -sd, > ab-seeds.txt
   for g in g gn ty; do
     for p in 2 4; do
       "$FANOUT" partition $g -n $p -q -o $g-h$p > /dev/null || exit 1
@@ -1093,6 +1096,16 @@ EOF
       --batch-size 16 --seed 3 --threads 1 --weighted --edge-dir out
     same_digest "typed weighted, replace, $parts" "$r" 1 ty-$parts ty --input-type a --fanout 3,3 \
       --batch-size 16 --seed 4 --threads 0 --weighted --replace
+    # link batches with seed-edge exclusion under weighted sampling and edge_dir out (the
+    # excluded positions of a CSR row, and a weighted kernel's, travel in the hop requests)
+    for o in "--weighted" "--edge-dir out" "--weighted --edge-dir out" "--weighted --edge-dir out --replace"; do
+      # shellcheck disable=SC2086
+      same_digest "link exclusion $o, typed, $parts" "$r" 1 ty-$parts ty --edge-type a__r__b \
+        --edge-seeds @"$D/ab-seeds.txt" --fanout 5,3 --batch-size 16 --neg binary:1 \
+        --exclude-seed-edges $o
+      [ "$(field_of num_excluded dist.json)" -gt 0 ] 2> /dev/null ||
+        fail "link exclusion $o, typed, $parts: nothing excluded (the case tests nothing)"
+    done
   done
   # DistNeighborLoader(weighted=True, time_attr=..., input_time=...), where the module is built
   if [ -f "${PYFANOUT:-}/fanout/__init__.py" ] && PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then
