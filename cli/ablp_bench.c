@@ -241,7 +241,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
 /* Per kept batch: epoch, index, digest, label requests, label bytes, hop requests, hop bytes,
  * fetch requests, fetch bytes. */
 enum { R_EPOCH, R_INDEX, R_DIGEST, R_AREQ, R_ABYTES, R_HREQ, R_HBYTES, R_FREQ, R_FBYTES, R_CHITS,
-       R_CSAVED, R_LEN };
+       R_CSAVED, R_XREQ, R_XBYTES, R_LEN };
 
 static int cmp_rec(const void *a, const void *b) {
   const int64_t *x = a, *y = b;
@@ -372,6 +372,8 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
       r[R_FBYTES] = bs.fetch_bytes;
       r[R_CHITS] = bs.cache_hits;
       r[R_CSAVED] = bs.cache_bytes_saved;
+      r[R_XREQ] = bs.ahead_requests; /* cache policy lookahead: its loader's requests */
+      r[R_XBYTES] = bs.ahead_bytes;
     }
   }
   secs = cli_now_s() - t0;
@@ -437,8 +439,10 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
              nb ? (double)t[R_ABYTES] / (double)nb : 0.0, (long long)max_areq, (long long)t[R_HREQ],
              (long long)t[R_HBYTES], (long long)t[R_FREQ], (long long)t[R_FBYTES]);
       printf(", \"cache_bytes\": %lld, \"cache_hits\": %lld, \"cache_bytes_saved\": %lld, "
-             "\"remote_fetch_bytes_per_batch\": %.1f", (long long)cache_bytes,
-             (long long)t[R_CHITS], (long long)t[R_CSAVED], nb ? (double)t[R_FBYTES] / (double)nb : 0.0);
+             "\"remote_fetch_bytes_per_batch\": %.1f, \"lookahead_requests\": %lld, "
+             "\"lookahead_bytes\": %lld", (long long)cache_bytes, (long long)t[R_CHITS],
+             (long long)t[R_CSAVED], nb ? (double)t[R_FBYTES] / (double)nb : 0.0,
+             (long long)t[R_XREQ], (long long)t[R_XBYTES]);
       if (digest) printf(", \"digest\": \"%016llx\"", (unsigned long long)dg);
       printf("}\n");
     } else {

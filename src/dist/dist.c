@@ -607,8 +607,8 @@ static int seq_next(fo__seq_source *q, void *L, const fo_batch_t **b) {
       cur->ahead_requests += st.hop_requests[h];
       cur->ahead_bytes += st.hop_bytes[h];
     }
-    cur->ahead_requests += st.link_requests;
-    cur->ahead_bytes += st.link_bytes;
+    cur->ahead_requests += st.link_requests + st.label_requests;
+    cur->ahead_bytes += st.link_bytes + st.label_bytes;
   }
   return rc;
 }
