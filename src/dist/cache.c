@@ -1044,8 +1044,8 @@ static int lookahead_step(fo__dist_cache *c, uint64_t epoch, int64_t j, const in
   /* the claimed plans are this thread's until they are released below */
   for (; rc == FO_OK && done < n_claim; done++) {
     plan *p = &c->plans[claim[done] % (c->K + 1)];
-    if ((rc = c->src ? plan_fill_src(c, p, epoch, claim[done]) : plan_fill(c, a, p, epoch, claim[done])) != FO_OK)
-      break;
+    rc = c->src ? plan_fill_src(c, p, epoch, claim[done]) : plan_fill(c, a, p, epoch, claim[done]);
+    if (rc != FO_OK) break;
   }
   pthread_mutex_lock(&c->mu);
   for (int64_t q = 0; q < n_claim; q++)

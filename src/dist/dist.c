@@ -687,8 +687,9 @@ int fo__dist_batch_gather_new(fo_dist_t *dd, const fo_dataset_t *d, const fo_dis
   g->c.dd = dd;
   g->c.d = d;
   g->c.seed_type = 0; /* no labels gathered: the seed type only keys the cache's label store */
-  if (cached && (rc = fo__dist_cache_create(dd, d, cache_bytes, policy, dlo->lookahead, 0, true, false, gather_plain,
-                                            gather_typed_nodes, 0, &g->c, &g->c.cache)) != FO_OK)
+  if (cached && (rc = fo__dist_cache_create(dd, d, cache_bytes, policy, dlo->lookahead, 0, true,
+                                            false, gather_plain, gather_typed_nodes, 0, &g->c,
+                                            &g->c.cache)) != FO_OK)
     goto fail;
   if (g->c.cache && policy == FO_DIST_CACHE_DEGREE) {
     rc = fo__dist_cache_prepare_degree(g->c.cache, dir);
