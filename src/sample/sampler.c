@@ -2742,10 +2742,10 @@ static int req_exclusion(fo_sampler_t *s, const fo__hop_req *req) {
   const int32_t E = s->n_etypes > 0 ? s->n_etypes : 1;
   int64_t m = 0, nr = 0, np = 0;
   int rc;
-  if ((!s->rx_n && (!(s->rx_n = calloc((size_t)E, sizeof *s->rx_n)) ||
-                    !(s->rx_nodep = calloc((size_t)E, sizeof *s->rx_nodep)) ||
-                    !(s->rx_offp = calloc((size_t)E, sizeof *s->rx_offp)) ||
-                    !(s->rx_posp = calloc((size_t)E, sizeof *s->rx_posp)))))
+  if ((!s->rx_n && !(s->rx_n = calloc((size_t)E, sizeof *s->rx_n))) ||
+      (!s->rx_nodep && !(s->rx_nodep = calloc((size_t)E, sizeof *s->rx_nodep))) ||
+      (!s->rx_offp && !(s->rx_offp = calloc((size_t)E, sizeof *s->rx_offp))) ||
+      (!s->rx_posp && !(s->rx_posp = calloc((size_t)E, sizeof *s->rx_posp))))
     return FO_FAIL(FO_ENOMEM, "sampler scratch");
   if ((rc = fo__grow(&s->rx_key, &s->cap_rx_key, req->n + 1, sizeof *s->rx_key, "sampler scratch")) != FO_OK ||
       (rc = fo__grow(&s->rx_node, &s->cap_rx_node, req->n + 1, sizeof *s->rx_node, "sampler scratch")) != FO_OK ||
