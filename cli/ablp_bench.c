@@ -221,17 +221,17 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
                         double deadline_s, int tail, int seed_placement,
-                        int64_t cache_bytes, int cache_policy) {
+                        int64_t cache_bytes, int cache_policy, int32_t lookahead) {
   (void)path, (void)dopts, (void)fanouts, (void)lo, (void)ab, (void)max_batches, (void)epochs,
       (void)json, (void)digest, (void)procs_per_machine, (void)deadline_s, (void)tail,
-      (void)seed_placement, (void)cache_bytes, (void)cache_policy;
+      (void)seed_placement, (void)cache_bytes, (void)cache_policy, (void)lookahead;
   return cli_fail(fo_set_error(FO_ENOSYS, "bench --dist: this fanout was built without MPI"));
 }
 #else
 /* Per kept batch: epoch, index, digest, label requests, label bytes, hop requests, hop bytes,
  * fetch requests, fetch bytes. */
 enum { R_EPOCH, R_INDEX, R_DIGEST, R_AREQ, R_ABYTES, R_HREQ, R_HBYTES, R_FREQ, R_FBYTES, R_CHITS,
-       R_CSAVED, R_LEN };
+       R_CSAVED, R_XREQ, R_XBYTES, R_LEN };
 
 static int cmp_rec(const void *a, const void *b) {
   const int64_t *x = a, *y = b;
@@ -257,7 +257,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
                         double deadline_s, int tail, int seed_placement,
-                        int64_t cache_bytes, int cache_policy) {
+                        int64_t cache_bytes, int cache_policy, int32_t lookahead) {
   static const char *const tails[] = {"keep", "drop", "pad"};
   MPI_Comm world = MPI_COMM_WORLD;
   fo_dist_opts dop;
@@ -310,6 +310,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   dlo.seed_placement = (fo_dist_seed_placement)seed_placement;
   dlo.cache_bytes = cache_bytes;
   dlo.cache_policy = (fo_dist_cache_policy)cache_policy;
+  dlo.lookahead = lookahead;
   if ((rc = fo_dist_ablp_loader_create(dd, d, &o, &dlo, &L)) != FO_OK) goto fail;
   {
     char ev[24], bv[24];
@@ -361,6 +362,8 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
       r[R_FBYTES] = bs.fetch_bytes;
       r[R_CHITS] = bs.cache_hits;
       r[R_CSAVED] = bs.cache_bytes_saved;
+      r[R_XREQ] = bs.ahead_requests; /* cache policy lookahead: its loader's requests */
+      r[R_XBYTES] = bs.ahead_bytes;
     }
   }
   secs = cli_now_s() - t0;
@@ -426,8 +429,10 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
              nb ? (double)t[R_ABYTES] / (double)nb : 0.0, (long long)max_areq, (long long)t[R_HREQ],
              (long long)t[R_HBYTES], (long long)t[R_FREQ], (long long)t[R_FBYTES]);
       printf(", \"cache_bytes\": %lld, \"cache_hits\": %lld, \"cache_bytes_saved\": %lld, "
-             "\"remote_fetch_bytes_per_batch\": %.1f", (long long)cache_bytes,
-             (long long)t[R_CHITS], (long long)t[R_CSAVED], nb ? (double)t[R_FBYTES] / (double)nb : 0.0);
+             "\"remote_fetch_bytes_per_batch\": %.1f, \"lookahead_requests\": %lld, "
+             "\"lookahead_bytes\": %lld", (long long)cache_bytes, (long long)t[R_CHITS],
+             (long long)t[R_CSAVED], nb ? (double)t[R_FBYTES] / (double)nb : 0.0,
+             (long long)t[R_XREQ], (long long)t[R_XBYTES]);
       if (digest) printf(", \"digest\": \"%016llx\"", (unsigned long long)dg);
       printf("}\n");
     } else {

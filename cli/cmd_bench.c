@@ -994,7 +994,7 @@ int cmd_bench(int argc, char **argv) {
       }
       ret = cli_bench_ablp_dist(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json,
                                 digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail,
-                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy);
+                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy, dc.lookahead);
       goto out;
     }
     ret = cli_bench_ablp(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json, digest);
@@ -1026,7 +1026,7 @@ int cmd_bench(int argc, char **argv) {
       }
       ret = cli_bench_link_dist(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs,
                                 json, digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail,
-                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy);
+                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy, dc.lookahead);
       goto out;
     }
     ret = cli_bench_link(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs, json,

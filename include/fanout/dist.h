@@ -363,13 +363,16 @@ FO_API void fo_dist_batch_stats_get(const fo_loader_batch_t *b, fo_dist_batch_st
  *    again, up to FO_LINK_REDRAWS rounds (one request per machine that has pairs, per round).
  *    There is no exact fallback (parts store CSC rows), so a negative whose FO_LINK_REDRAWS
  *    candidates were all edges is missing, as over in-process parts without a CSR.
- *  - exclude_seed_edges (edge_dir in): every seed edge's (and reverse's) (row, neighbor) pair is
- *    looked up once per batch, all excluded edge types in one request per machine, answered with
- *    the owning part's CSC positions; the node sampler makes them ineligible (fo__exclusion) in
- *    its in-place hops and carries them in its remote hop requests, whose servers skip them.
+ *  - exclude_seed_edges: every seed edge's (and reverse's) (row, neighbor) pair is looked up
+ *    once per batch, all excluded edge types in one request per machine, answered with the
+ *    owning part's positions in the rows of the sampler's edge_dir (in: the CSC row of the
+ *    edge's destination, out: the CSR row of its source); the node sampler makes them
+ *    ineligible (fo__exclusion) in its in-place hops and carries them in its remote hop
+ *    requests, whose servers skip them in every kernel (uniform, weighted, temporal uniform
+ *    and last, as single process: the same batches).
  * Traffic per batch: fo_dist_link_loader_stats (link_requests, link_bytes, link_rounds).
  * @return as fo_link_sampler_create; FO_EINVAL when `d` does not have one part per machine
- *         with this machine's part open; FO_ENOSYS for exclusion with edge_dir out. Remote
+ *         with this machine's part open. Remote
  *         failures come out of fo_link_sampler_sample as FO_EMPI (deadline, peer failure) or
  *         FO_EFORMAT (malformed answer), and fail the context (fo_dist_failed).
  * Not collective. Thread-safety: as a link sampler; must not outlive `dd` or `d`.
@@ -398,10 +401,23 @@ FO_API int fo_dist_link_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, con
  * edge_type_fanouts, replace, edge_dir, disjoint, seed, weighted, temporal, edge_type,
  * neg_sampling (mode and amount), strict, exclude_seed_edges, batch_size, edge_label_index,
  * edge_label and edge_label_time (count and digest), edge_split, shuffle, drop_last, epoch,
- * features, tail, seed_placement): processes that differ fail together, naming the option.
+ * features, tail, seed_placement, cache_bytes, cache_policy, pipeline, lookahead): processes
+ * that differ fail together, naming the option.
+ * Remote feature cache (dlo->cache_bytes > 0, dlo->cache_policy; docs/DIST.md): the node
+ * loader's cache of other machines' rows (one store per node type on a typed dataset), the
+ * gather copying hits and fetching misses in one request per machine. degree: the rows of the
+ * remote nodes with the most edges into this part (static). frequency: the rows most often in
+ * up to 32 of this process's batches of the epoch + 2^62 (static; a second loader of the same
+ * options samples them once at creation). lookahead: Belady's rule with the next uses of this
+ * process's next dlo->lookahead batches, sampled by a second loader of the same options that
+ * runs ahead of this one (each batch is sampled twice: once ahead for the plan, once for the
+ * batch; the look-ahead's hop and LINK traffic is counted in ahead_requests and ahead_bytes).
+ * Batches are bit-identical with or without a cache. Cost: frequency adds 32 batches'
+ * sampling at creation, lookahead one batch's sampling per batch.
  * @return as fo_link_loader_create; FO_EINVAL on every process for options that differ, for a
- *         bad tail or placement; FO_ENOSYS for cache_bytes or pipeline (not for link batches
- *         yet); FO_EMPI when not every process took part within the deadline.
+ *         bad tail or placement, a bad cache_policy or lookahead; FO_ENOSYS for pipeline > 0
+ *         (not for link batches yet); FO_EMPI when not every process took part within the
+ *         deadline.
  */
 FO_API int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d,
                                       const fo_link_loader_opts *o, const fo_dist_loader_opts *dlo,
@@ -431,12 +447,16 @@ FO_API void fo_dist_link_loader_stats(const fo_link_loader_t *L, fo_dist_batch_s
  * edge_type_fanouts, replace, edge_dir, disjoint, seed, weighted, temporal,
  * supervision_edge_type, negative_edge_type, no_hard_negatives, num_random_negatives, strict,
  * batch_size, input_nodes (count and digest), shuffle, drop_last, epoch, features, tail,
- * seed_placement): processes that differ fail together, naming the option.
+ * seed_placement, cache_bytes, cache_policy, pipeline, lookahead): processes that differ fail
+ * together, naming the option. The remote feature cache: every policy, as
+ * fo_dist_link_loader_create's (the pass and look-ahead loaders are ABLP loaders of the same
+ * options).
  * @return as fo_ablp_loader_create (an unknown supervision type is FO_EINVAL on every process,
  *         after the comparison); FO_EINVAL for a NULL argument, options that differ (on every
  *         process), a bad tail or placement, a dataset without one part per machine and this
- *         machine's part open; FO_ENOSYS for seed placement local, cache_bytes or pipeline (not
- *         for ABLP batches yet); FO_EMPI when not every process took part within the deadline.
+ *         machine's part open, a bad cache_policy or lookahead; FO_ENOSYS for pipeline > 0
+ *         (not for ABLP batches yet); FO_EMPI when not every process took part within the
+ *         deadline.
  *         Remote failures come out of fo_ablp_loader_next as FO_EMPI (deadline, peer failure)
  *         or FO_EFORMAT (malformed answer) and fail the context (fo_dist_failed).
  * Thread-safety: as an ABLP loader; must not outlive `dd` or `d`.

@@ -81,8 +81,8 @@
  *
  * Distributed datasets (a part not open in this process): fo_link_sampler_create refuses them
  * (FO_ENOSYS); fo_dist_link_sampler_create and fo_dist_link_loader_create (dist.h) sample them
- * with the same batches. Not yet supported there (FO_ENOSYS): weighted or temporal sampling with
- * exclusion (single process supports both).
+ * with the same batches, exclusion included in every mode (edge_dir in and out, weighted,
+ * temporal).
  *
  * Thread-safety: a link sampler is used by one thread at a time; any number share one dataset.
  */

@@ -1633,7 +1633,8 @@ class DistNeighborLoader(NeighborLoader):
 class DistLinkNeighborLoader(LinkNeighborLoader):
     """DistLinkNeighborLoader(context, dataset, num_neighbors=(10, 10), edge_label_index=None,
     edge_label=None, neg_sampling=None, strict=True, exclude_seed_edges=False, batch_size=1,
-    shuffle=False, drop_last=False, seed=0, ..., tail="keep", seed_placement="global")
+    shuffle=False, drop_last=False, seed=0, ..., tail="keep", seed_placement="global",
+    cache_bytes=0, cache_policy="degree", lookahead=8, pipeline=0)
 
     :class:`LinkNeighborLoader` over a partitioned dataset under a :class:`DistContext`
     (``fo_dist_link_loader_create``, docs/DIST.md): this process's share of every epoch.
@@ -1657,11 +1658,14 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
       machine); ``tail`` over every rank as :class:`DistNeighborLoader`'s. Not the
       single-process batches.
     - Strict negatives and ``exclude_seed_edges`` ask the machines owning the rows in one
-      LINK request per machine per round; exclusion needs ``edge_dir="in"`` and is not
-      supported with time yet (RuntimeError, FO_ENOSYS).
-      ``cache_bytes``: the remote feature cache with the ``degree`` fill (batches equal those
-      of no cache, fewer fetch bytes); ``pipeline`` is not supported for link batches yet
-      (RuntimeError, FO_ENOSYS).
+      LINK request per machine per round (exclusion in every mode: ``edge_dir`` "in" and
+      "out", weighted, temporal).
+    - ``cache_bytes``: the remote feature cache, chosen by ``cache_policy``: "degree" (most
+      edges into this machine's part), "frequency" (most frequent in this rank's first 32
+      batches of another epoch) or "lookahead" (Belady's rule over this rank's next
+      ``lookahead`` batches, sampled ahead by a second loader: each batch is sampled twice).
+      Batches equal those of no cache, fewer fetch bytes. ``pipeline`` is not supported for
+      link batches yet (RuntimeError, FO_ENOSYS).
 
     Every batch is a :class:`LinkBatch` with ``x`` (``x_dict``) gathered from the owning
     machines, plus ``traffic``: the batch's remote requests (``link_requests``,
@@ -1673,15 +1677,17 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
 
     def __init__(self, context: DistContext, dataset: Dataset, *args: Any, tail: str = "keep",
                  seed_placement: str = "global", cache_bytes: int = 0, pipeline: int = 0,
-                 **kwargs: Any):
+                 cache_policy: str = "degree", lookahead: int = 8, **kwargs: Any):
         if not isinstance(context, _fanout.Dist):
             raise _bad(TypeError, f"context: expected a fanout.DistContext, got "
                                   f"{type(context).__name__}")
-        for name, v in (("tail", tail), ("seed_placement", seed_placement)):
+        for name, v in (("tail", tail), ("seed_placement", seed_placement),
+                        ("cache_policy", cache_policy)):
             if not isinstance(v, str):
                 raise _bad(TypeError, f"{name}: expected a string, got {type(v).__name__}")
         extra = {"tail": tail, "seed_placement": seed_placement,
-                 "cache_bytes": operator.index(cache_bytes), "pipeline": operator.index(pipeline)}
+                 "cache_bytes": operator.index(cache_bytes), "pipeline": operator.index(pipeline),
+                 "cache_policy": cache_policy, "lookahead": operator.index(lookahead)}
         super().__init__(dataset, *args, _dist=(context, extra), **kwargs)
 
     def __reduce__(self):

@@ -224,7 +224,7 @@ class DistABLPLoader(ABLPLoader):
     supervision_edge_type=None, negative_edge_type=None, hard_negatives=True,
     num_random_negatives=0, strict=True, batch_size=1, shuffle=False, drop_last=False, seed=0,
     replace=False, edge_dir="in", epoch=0, features=True, tail="keep", seed_placement="global",
-    cache_bytes=0)
+    cache_bytes=0, cache_policy="degree", lookahead=8)
 
     GiGL's ``DistABLPLoader``: :class:`ABLPLoader` over a partitioned dataset under a
     :class:`DistContext` (``fo_dist_ablp_loader_create``, docs/DIST.md): this process's share
@@ -248,9 +248,12 @@ class DistABLPLoader(ABLPLoader):
       the fewest any rank has, "pad": the most, wrapping; pad fails when a machine owns no
       anchor). Batches are a pure function of (dataset, partitioning, world size, options,
       epoch, batch index), not the single-process batches.
-    - ``cache_bytes``: bytes of other machines' feature rows to keep (0: none), filled by the
-      ``degree`` policy (remote nodes by their edges into this machine's part); batches equal
-      those of no cache, ``traffic`` counts fewer fetch bytes.
+    - ``cache_bytes``: bytes of other machines' feature rows to keep (0: none), chosen by
+      ``cache_policy``: "degree" (remote nodes by their edges into this machine's part),
+      "frequency" (most frequent in this rank's first 32 batches of another epoch) or
+      "lookahead" (Belady's rule over this rank's next ``lookahead`` batches, sampled ahead by
+      a second loader: each batch is sampled twice); batches equal those of no cache,
+      ``traffic`` counts fewer fetch bytes.
     """
 
     def __init__(self, context, dataset, num_neighbors: Any = (10, 10), input_nodes: Any = None,
@@ -260,6 +263,7 @@ class DistABLPLoader(ABLPLoader):
                  drop_last: bool = False, seed: int = 0, replace: bool = False,
                  edge_dir: str = "in", epoch: int = 0, features: bool = True,
                  tail: str = "keep", seed_placement: str = "global", cache_bytes: int = 0,
+                 cache_policy: str = "degree", lookahead: int = 8,
                  weighted: bool = False, weight_attr: Any = None):
         from . import _bad, _edge_type_fanouts, _weight_attr
 
@@ -270,7 +274,8 @@ class DistABLPLoader(ABLPLoader):
                                   f"{type(context).__name__}")
         if not isinstance(dataset, _fanout.Dataset):
             raise _bad(TypeError, f"dataset: expected a fanout.Dataset, got {type(dataset).__name__}")
-        for name, v in (("tail", tail), ("seed_placement", seed_placement)):
+        for name, v in (("tail", tail), ("seed_placement", seed_placement),
+                        ("cache_policy", cache_policy)):
             if not isinstance(v, str):
                 raise _bad(TypeError, f"{name}: expected a string, got {type(v).__name__}")
         et_fanouts = None
@@ -307,7 +312,8 @@ class DistABLPLoader(ABLPLoader):
             context, dataset, self._fanouts, anchors, sup, neg, bool(hard_negatives), k,
             bool(strict), int(seed), bool(replace), edge_dir, et_fanouts, batch_size,
             bool(shuffle), bool(drop_last), int(epoch), bool(features), tail, seed_placement,
-            operator.index(cache_bytes), weighted=bool(weighted))
+            operator.index(cache_bytes), cache_policy, operator.index(lookahead),
+            weighted=bool(weighted))
         a_t, p_t, n_t = self._dl.types()
         nts = dataset.node_types
         lts = label_edge_types(dataset)

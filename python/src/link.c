@@ -209,14 +209,15 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
                            "edge_type_fanouts", "disjoint", "temporal", "time_attr",
                            "edge_label_index", "edge_label", "edge_label_time", "edge_split",
                            "batch_size", "shuffle", "drop_last", "epoch", "features", "tail",
-                           "seed_placement", "cache_bytes", "pipeline", "weighted", NULL};
+                           "seed_placement", "cache_bytes", "pipeline", "cache_policy",
+                           "lookahead", "weighted", NULL};
   PyObject *ctx, *dsobj, *fan, *etf = Py_None, *eli_o = Py_None, *lab_o = Py_None,
            *time_o = Py_None;
   PyArrayObject *eli = NULL, *lab = NULL, *tim = NULL;
   const char *edge_type = NULL, *edge_dir = "in", *edge_split = NULL, *tail = "keep",
-             *placement = "global";
+             *placement = "global", *cache_policy = "degree";
   int neg = 0, strict = 1, excl = 0, replace = 0, disjoint = 0, temporal = 0, time_attr = 0;
-  int shuffle = 0, drop_last = 0, features = 1, pipeline = 0, weighted = 0;
+  int shuffle = 0, drop_last = 0, features = 1, pipeline = 0, lookahead = 8, weighted = 0;
   long long batch_size = 1, cache_bytes = 0;
   double amount = 1.0;
   unsigned long long seed = 0, epoch = 0;
@@ -225,13 +226,13 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
   fo_dataset_t *d;
   fo_dist_t *dd;
   int rc = FO_OK, ret = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!O|zidppKpsOpiiOOOzLppKpssLip:DistLinkLoader",
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!O|zidppKpsOpiiOOOzLppKpssLisip:DistLinkLoader",
                                    kwlist, &ctx, &fopy_DatasetType, &dsobj, &fan, &edge_type,
                                    &neg, &amount, &strict, &excl, &seed, &replace, &edge_dir, &etf,
                                    &disjoint, &temporal, &time_attr, &eli_o, &lab_o, &time_o,
                                    &edge_split, &batch_size, &shuffle, &drop_last, &epoch,
                                    &features, &tail, &placement, &cache_bytes, &pipeline,
-                                   &weighted))
+                                   &cache_policy, &lookahead, &weighted))
     return -1;
   if (self->L) {
     PyErr_SetString(PyExc_RuntimeError, "DistLinkLoader is already initialised");
@@ -239,7 +240,7 @@ static int dl_init(dist_link_loader *self, PyObject *args, PyObject *kw) {
   }
   if (!(dd = fopy_dist_get(ctx)) || !(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
   if (fopy_dist_loader_args(tail, placement, &dlo) < 0) return -1;
-  dlo.cache_bytes = cache_bytes;
+  if (fopy_cache_opts(cache_bytes, cache_policy, lookahead, &dlo) < 0) return -1;
   dlo.pipeline = pipeline;
   fo_link_loader_opts_init(&o); /* before the first goto done */
   if (dl_array(eli_o, 2, "edge_label_index", &eli) < 0 || dl_array(lab_o, 1, "edge_label", &lab) < 0 ||

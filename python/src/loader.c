@@ -74,6 +74,33 @@ typedef struct batch {
 } batch;
 
 /* Lock the loader's mutex; waits with the GIL released if another thread has it. */
+
+int fopy_cache_opts(long long cache_bytes, const char *cache_policy, int lookahead,
+                    fo_dist_loader_opts *dlo) {
+  if (!strcmp(cache_policy, "degree")) {
+    dlo->cache_policy = FO_DIST_CACHE_DEGREE;
+  } else if (!strcmp(cache_policy, "frequency")) {
+    dlo->cache_policy = FO_DIST_CACHE_FREQUENCY;
+  } else if (!strcmp(cache_policy, "lookahead")) {
+    dlo->cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+  } else {
+    PyErr_Format(PyExc_ValueError, "cache_policy: '%s' is not 'degree', 'frequency' or "
+                 "'lookahead'", cache_policy);
+    return -1;
+  }
+  if (cache_bytes < 0) {
+    PyErr_Format(PyExc_ValueError, "cache_bytes: expected >= 0, got %lld", cache_bytes);
+    return -1;
+  }
+  if (lookahead < 1 || lookahead > 1024) {
+    PyErr_Format(PyExc_ValueError, "lookahead: expected 1..1024, got %d", lookahead);
+    return -1;
+  }
+  dlo->cache_bytes = cache_bytes;
+  dlo->lookahead = lookahead;
+  return 0;
+}
+
 static void lock_loader(loader *l) {
   if (pthread_mutex_trylock(&l->mu) != 0) {
     Py_BEGIN_ALLOW_THREADS
@@ -181,31 +208,11 @@ static PyObject *loader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_ValueError, "seed_placement: '%s' is not 'global' or 'local'", seed_placement);
     return NULL;
   }
-  if (!strcmp(cache_policy, "degree")) {
-    dlo.cache_policy = FO_DIST_CACHE_DEGREE;
-  } else if (!strcmp(cache_policy, "frequency")) {
-    dlo.cache_policy = FO_DIST_CACHE_FREQUENCY;
-  } else if (!strcmp(cache_policy, "lookahead")) {
-    dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
-  } else {
-    PyErr_Format(PyExc_ValueError, "cache_policy: '%s' is not 'degree', 'frequency' or "
-                 "'lookahead'", cache_policy);
-    return NULL;
-  }
-  if (cache_bytes < 0) {
-    PyErr_Format(PyExc_ValueError, "cache_bytes: expected >= 0, got %lld", cache_bytes);
-    return NULL;
-  }
-  if (lookahead < 1 || lookahead > 1024) {
-    PyErr_Format(PyExc_ValueError, "lookahead: expected 1..1024, got %d", lookahead);
-    return NULL;
-  }
+  if (fopy_cache_opts(cache_bytes, cache_policy, lookahead, &dlo) < 0) return NULL;
   if (pipeline < 0 || pipeline > 64) {
     PyErr_Format(PyExc_ValueError, "pipeline: expected 0..64, got %d", pipeline);
     return NULL;
   }
-  dlo.cache_bytes = cache_bytes;
-  dlo.lookahead = lookahead;
   dlo.pipeline = pipeline;
   if (!(d = fopy_dataset_get(ds))) return NULL;
   if (dist != Py_None && !(dd = fopy_dist_get(dist))) return NULL;

@@ -173,6 +173,12 @@ extern PyTypeObject fopy_DistABLPLoaderType; /* DistABLPLoader: fo_dist_ablp_loa
  *  (finalized) set. */
 fo_dist_t *fopy_dist_get(PyObject *dist);
 
+/** The remote feature cache's Python arguments into dlo (cache_bytes >= 0, cache_policy
+ *  "degree" | "frequency" | "lookahead", lookahead 1..1024): 0, or -1 with ValueError naming
+ *  the argument. Shared by DistNeighborLoader, DistLinkNeighborLoader and DistABLPLoader. */
+int fopy_cache_opts(long long cache_bytes, const char *cache_policy, int lookahead,
+                    fo_dist_loader_opts *dlo);
+
 /** Count a loader over `dist` as a user (+1) or no longer (-1): finalize() refuses while
  *  any is left. Called with the GIL held. */
 void fopy_dist_use(PyObject *dist, int delta);

@@ -279,6 +279,55 @@ static int aload_gather(void *ctx, const fo_batch_t *b, unsigned char *const *x,
   return fo__dist_batch_gather_run(c->g, b, x, row_bytes);
 }
 
+/* The feature cache's view of ABLP loaders (its pass and look-ahead, fo__seq_ops). */
+static int aseq_next(void *L, const fo_batch_t **b) {
+  fo_ablp_loader_batch_t *ab;
+  const int rc = fo_ablp_loader_next(L, &ab);
+  *b = rc == FO_OK && ab ? ab->ablp->sample : NULL;
+  return rc;
+}
+static int aseq_start(void *L, uint64_t epoch) { return fo_ablp_loader_start_epoch(L, epoch); }
+static int64_t aseq_num(const void *L) { return fo_ablp_loader_num_batches(L); }
+static void aseq_traffic(const void *L, fo_dist_batch_stats *out) { fo__ablp_loader_traffic(L, out); }
+static void aseq_destroy(void *L) { fo_ablp_loader_destroy(L); }
+static const fo__seq_ops aseq_ops = {aseq_next, aseq_start, aseq_num, aseq_traffic, aseq_destroy};
+
+/* What the cache's loaders are made of: the loader's options and placement. */
+typedef struct aseq_arg {
+  fo_dist_t *dd;
+  const fo_dataset_t *d;
+  const fo_ablp_loader_opts *o;
+  const fo__ablp_loader_dist *ld;
+} aseq_arg;
+
+static int aseq_make(void *arg, uint64_t epoch, void **out) {
+  const aseq_arg *a = arg;
+  fo_ablp_loader_opts o = *a->o;
+  fo__ablp_loader_dist ld = *a->ld;
+  fo__ablp_remote r;
+  label_ctx *lc;
+  aload_ctx *ac;
+  int rc;
+  *out = NULL;
+  o.features = false;
+  o.epoch = epoch;
+  if ((rc = label_ctx_new(a->dd, a->d, &lc)) != FO_OK) return rc;
+  if (!(ac = calloc(1, sizeof *ac))) {
+    label_ctx_free(lc);
+    return FO_FAIL(FO_ENOMEM, "distributed ABLP loader");
+  }
+  ac->dd = a->dd;
+  ac->d = a->d;
+  memset(&r, 0, sizeof r);
+  r.ctx = lc;
+  r.make_sampler = label_make_sampler;
+  r.rows = label_rows;
+  r.free_ctx = label_ctx_free;
+  ld.ctx = ac;
+  ld.gather = fo__dist_no_gather;
+  return fo__ablp_loader_create_remote(a->d, &o, &r, &ld, (fo_ablp_loader_t **)out);
+}
+
 /* FNV-1a 64 of n bytes. */
 static uint64_t bytes_digest(const void *p, int64_t n) {
   uint64_t h = UINT64_C(1469598103934665603);
@@ -288,7 +337,7 @@ static uint64_t bytes_digest(const void *p, int64_t n) {
 
 enum { K_FANOUTS, K_ET_FANOUTS, K_REPLACE, K_EDGE_DIR, K_DISJOINT, K_SEED, K_WEIGHTED, K_TEMPORAL,
        K_SUP, K_NEGT, K_NO_HARD, K_RANDOM, K_STRICT, K_BATCH, K_INPUT, K_SHUFFLE, K_DROP_LAST,
-       K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_PIPELINE, K_N };
+       K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_PIPELINE, K_LOOKAHEAD, K_N };
 
 /* The ABLP loader's options that decide which batches a process makes, compared between the
  * processes (fo_dist_check_same); the anchors by count and digest. */
@@ -298,7 +347,7 @@ static int check_ablp_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_ablp_l
     "disjoint", "seed", "weighted", "temporal", "supervision_edge_type", "negative_edge_type",
     "no_hard_negatives", "num_random_negatives", "strict", "batch_size", "input_nodes", "shuffle",
     "drop_last", "epoch", "features", "tail", "seed_placement", "cache_bytes", "cache_policy",
-    "pipeline"};
+    "pipeline", "lookahead"};
   char text[K_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[K_N];
   const fo_sampler_opts *so = &o->ablp.sampler;
@@ -345,6 +394,7 @@ static int check_ablp_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_ablp_l
   snprintf(text[K_CACHE], sizeof text[0], "%lld", (long long)dlo->cache_bytes);
   snprintf(text[K_POLICY], sizeof text[0], "%d", (int)dlo->cache_policy);
   snprintf(text[K_PIPELINE], sizeof text[0], "%d", (int)dlo->pipeline);
+  snprintf(text[K_LOOKAHEAD], sizeof text[0], "%d", (int)dlo->lookahead);
   for (int i = 0; i < K_N; i++) {
     opts[i].name = names[i];
     opts[i].value = text[i];
@@ -357,6 +407,7 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
   fo_dist_loader_opts def;
   fo__ablp_remote r;
   fo__ablp_loader_dist ld;
+  aseq_arg asa;
   label_ctx *lc;
   aload_ctx *ac;
   int rc;
@@ -388,13 +439,6 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
   }
   ac->dd = dd;
   ac->d = d;
-  if ((rc = fo__dist_batch_gather_new(dd, d, dlo->cache_bytes, (int)dlo->cache_policy,
-                                      o->ablp.sampler.edge_dir, o->features,
-                                      "create distributed ABLP loader", &ac->g)) != FO_OK) {
-    label_ctx_free(lc);
-    free(ac);
-    return rc;
-  }
   memset(&r, 0, sizeof r);
   r.ctx = lc;
   r.make_sampler = label_make_sampler;
@@ -413,7 +457,20 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
   ld.local_size = dd->local_size;
   ld.owner = aload_owner;
   ld.free_ctx = aload_free;
-  return fo__ablp_loader_create_remote(d, o, &r, &ld, out);
+  if ((rc = fo__ablp_loader_create_remote(d, o, &r, &ld, out)) != FO_OK) return rc;
+  /* the feature gather (its cache's pass and look-ahead loaders are this loader's copies) */
+  asa.dd = dd;
+  asa.d = d;
+  asa.o = o;
+  asa.ld = &ld;
+  if ((rc = fo__dist_batch_gather_new(dd, d, dlo,
+                                      o->ablp.sampler.edge_dir, o->features, o->epoch, &aseq_ops,
+                                      aseq_make, &asa, "create distributed ABLP loader",
+                                      &ac->g)) != FO_OK) {
+    fo_ablp_loader_destroy(*out);
+    *out = NULL;
+  }
+  return rc;
 }
 
 void fo_dist_ablp_loader_stats(const fo_ablp_loader_t *L, fo_dist_batch_stats *out) {

@@ -292,6 +292,9 @@ struct fo__dist_cache {
   plan *plans;        /* [K + 1], batch j at j mod (K + 1) */
   fo__nextuse nu;
   int64_t filled;     /* rows of the static fill */
+  /* a link or ABLP loader's batches (fo__dist_cache_prepare_source; L NULL): frequency's pass
+   * and the batches ahead come from src instead of the node loader's seeds and sampler */
+  const fo__cache_source *src;
 };
 
 void (*fo__cache_fetch_hook)(void);
@@ -622,28 +625,46 @@ static int fetch_plan_typed(fo__dist_cache *c, plan *p) {
   return rc;
 }
 
-static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64_t t) {
+/* A plan's keys: the remote nodes of batch b (typed: id x T + type). */
+static int plan_keys(fo__dist_cache *c, plan *p, const fo_batch_t *b) {
   const int me = c->dd->machine;
-  fo_batch_t *b;
-  int rc;
   int64_t all = 0;
-  if ((rc = sample_ahead(c, a, epoch, t, &p->traffic)) != FO_OK) return rc;
-  if (!c->rcs) all = a->b->n_nodes;
-  for (int32_t q = 0; c->rcs && q < c->T; q++) all += fo_batch_node_type(a->b, q)->n_nodes;
+  int rc;
+  if (!c->rcs) all = b->n_nodes;
+  for (int32_t q = 0; c->rcs && q < c->T; q++) all += fo_batch_node_type(b, q)->n_nodes;
   if ((rc = fo__grow(&p->nodes, &p->cap, all, sizeof *p->nodes, "plan")) != FO_OK) return rc;
   p->n = 0;
   if (!c->rcs) {
-    for (int64_t i = 0; i < a->b->n_nodes; i++)
-      if (fo__owner(c->d, a->b->node[i]) != me) p->nodes[p->n++] = a->b->node[i];
+    for (int64_t i = 0; i < b->n_nodes; i++)
+      if (fo__owner(c->d, b->node[i]) != me) p->nodes[p->n++] = b->node[i];
   } else { /* typed: the keys (node type, id) of every type's remote nodes */
     for (int32_t q = 0; q < c->T; q++) {
-      const fo_batch_t *nb = fo_batch_node_type(a->b, q);
+      const fo_batch_t *nb = fo_batch_node_type(b, q);
       const fo_dataset_t *v = fo_dataset_node_data(c->d, q);
       if (!c->rowt[q]) continue;
       for (int64_t i = 0; i < nb->n_nodes; i++)
         if (fo__owner(v, nb->node[i]) != me) p->nodes[p->n++] = nb->node[i] * c->T + q;
     }
   }
+  return FO_OK;
+}
+
+/* A source's plan (fo__cache_source): its batch t's keys; nothing to take, nothing fetched. */
+static int plan_fill_src(fo__dist_cache *c, plan *p, uint64_t epoch, int64_t t) {
+  const fo_batch_t *b = NULL;
+  int rc;
+  p->n = 0;
+  p->n_pf = 0;
+  memset(&p->traffic, 0, sizeof p->traffic);
+  if ((rc = c->src->ahead(c->src->ctx, epoch, t, &b)) != FO_OK) return rc;
+  return b ? plan_keys(c, p, b) : FO_OK;
+}
+
+static int plan_fill(fo__dist_cache *c, ahead *a, plan *p, uint64_t epoch, int64_t t) {
+  fo_batch_t *b;
+  int rc;
+  if ((rc = sample_ahead(c, a, epoch, t, &p->traffic)) != FO_OK) return rc;
+  if ((rc = plan_keys(c, p, a->b)) != FO_OK) return rc;
   b = p->b; /* the plan keeps the topology; the sampler gets the plan's old batch */
   p->b = a->b;
   a->b = b;
@@ -764,6 +785,39 @@ static int cmp_tscored(const void *a, const void *b) {
   return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* Frequency's pre-sampling pass: how often each remote node (typed: each (type, node), at
+ * score[off[t] + id]) is in up to 32 batches of another epoch, those of the node loader L or
+ * (L NULL) of c->src's pass; bytes[t] (when not NULL) adds the remote row bytes of type t. */
+static int presample(fo__dist_cache *c, fo_loader_t *L, const int64_t *off, uint32_t *score,
+                     double *bytes) {
+  const fo_dataset_t *d = c->d;
+  const int me = c->dd->machine;
+  const uint64_t epoch = L ? fo__loader_epoch(L) + (UINT64_C(1) << 62) : 0;
+  int64_t nb = L ? fo_loader_num_batches(L) : c->src ? c->src->n_pass : 0;
+  ahead *a = NULL;
+  int rc = FO_OK;
+  if (nb > 32) nb = 32;
+  if (L && (rc = ahead_new(c, &a)) != FO_OK) return rc;
+  for (int64_t j = 0; rc == FO_OK && j < nb; j++) {
+    const fo_batch_t *b = NULL;
+    if (!L) rc = c->src->pass(c->src->ctx, j, &b);
+    else if ((rc = sample_ahead(c, a, epoch, j, NULL)) == FO_OK) b = a->b;
+    for (int32_t t = 0; rc == FO_OK && b && t < c->T; t++) {
+      const fo_batch_t *bt = c->rcs ? fo_batch_node_type(b, t) : b;
+      const fo_dataset_t *v = c->rcs ? fo_dataset_node_data(d, t) : d;
+      if (c->rcs && !c->rowt[t]) continue;
+      for (int64_t i = 0; i < bt->n_nodes; i++) {
+        const int64_t u = bt->node[i];
+        if (fo__owner(v, u) == me) continue;
+        if (score[off[t] + u] < UINT32_MAX) score[off[t] + u]++;
+        if (bytes) bytes[t] += (double)c->rowt[t];
+      }
+    }
+  }
+  ahead_free(a);
+  return rc;
+}
+
 /* Typed: split the byte budget between the node types and make their stores (and, for degree
  * and frequency, fill them). Scores per (type, node) pair: degree, the edges of every edge type
  * from a remote node into this machine's part (along the sampler's edge_dir); frequency and
@@ -784,7 +838,6 @@ static int prepare_typed(fo__dist_cache *c, fo_loader_t *L, fo_edge_dir dir) {
   unsigned char **rows = calloc((size_t)T, sizeof *rows);
   uint32_t *score = NULL;
   tscored *sc = NULL;
-  ahead *a = NULL;
   int rc = FO_OK;
   if (!off || !cap || !bytes || !nodes || !rows) {
     rc = FO_FAIL(FO_ENOMEM, "feature cache");
@@ -818,24 +871,8 @@ static int prepare_typed(fo__dist_cache *c, fo_loader_t *L, fo_edge_dir dir) {
           score[off[nt] + u]++;
       }
     }
-  } else { /* how often each remote (type, node) is in up to 32 batches of another epoch */
-    const uint64_t epoch = fo__loader_epoch(L) + (UINT64_C(1) << 62);
-    const int64_t nb = fo_loader_num_batches(L) < 32 ? fo_loader_num_batches(L) : 32;
-    if ((rc = ahead_new(c, &a)) != FO_OK) goto out;
-    for (int64_t j = 0; j < nb; j++) {
-      if ((rc = sample_ahead(c, a, epoch, j, NULL)) != FO_OK) goto out;
-      for (int32_t t = 0; t < T; t++) {
-        const fo_batch_t *b = fo_batch_node_type(a->b, t);
-        const fo_dataset_t *v = fo_dataset_node_data(d, t);
-        if (!c->rowt[t]) continue;
-        for (int64_t i = 0; i < b->n_nodes; i++) {
-          int64_t u = b->node[i];
-          if (fo__owner(v, u) == me) continue;
-          if (score[off[t] + u] < UINT32_MAX) score[off[t] + u]++;
-          bytes[t] += (double)c->rowt[t];
-        }
-      }
-    }
+  } else if ((rc = presample(c, L, off, score, bytes)) != FO_OK) { /* frequency, lookahead */
+    goto out;
   }
   for (int32_t t = 0; t < T; t++)
     for (int64_t u = 0; c->rowt[t] && u < off[t + 1] - off[t]; u++) m += score[off[t] + u] > 0;
@@ -890,7 +927,6 @@ static int prepare_typed(fo__dist_cache *c, fo_loader_t *L, fo_edge_dir dir) {
     c->filled += cap[t];
   }
 out:
-  ahead_free(a);
   for (int32_t t = 0; nodes && rows && t < T; t++) {
     free(nodes[t]);
     free(rows[t]);
@@ -905,71 +941,51 @@ out:
   return rc;
 }
 
-int fo__dist_cache_prepare_degree(fo__dist_cache *c, fo_edge_dir dir) {
-  const fo_dataset_t *d = c->d;
-  const int me = c->dd->machine;
-  uint32_t *score;
-  fo_topology t;
+/* Lookahead's plans; with a node loader (L) also its batches begun and a sampler, and the
+ * pipelining threads. */
+static int lookahead_init(fo__dist_cache *c, fo_loader_t *L) {
+  ahead *a = NULL;
   int rc;
-  if (c->policy != FO_DIST_CACHE_DEGREE)
-    return FO_FAIL(FO_EINVAL, "feature cache: policy %s has no fill without a node loader",
-                   fo__cache_policy_name(c->policy));
-  if (c->rcs) {
-    rc = prepare_typed(c, NULL, dir);
-    return rc == FO_OK ? FO_OK : fo__context(rc, "fill the degree feature cache");
+  if (!(c->plans = calloc((size_t)c->K + 1, sizeof *c->plans))) return FO_FAIL(FO_ENOMEM, "feature cache");
+  c->n_started = L ? fo_loader_num_batches(L) : 0;
+  if (!(c->started = calloc((size_t)(c->n_started ? c->n_started : 1), 1)))
+    return FO_FAIL(FO_ENOMEM, "feature cache");
+  c->started_epoch = L ? fo__loader_epoch(L) : 0;
+  for (int32_t i = 0; i <= c->K; i++) {
+    c->plans[i].j = -1;
+    if ((rc = fo_batch_create(&c->plans[i].b)) != FO_OK) return fo__context(rc, "feature cache");
   }
-  /* as fo__dist_cache_prepare's degree fill: edges from each remote node into this part */
-  if (!(score = calloc((size_t)(d->n_nodes ? d->n_nodes : 1), sizeof *score)))
-    return FO_FAIL(FO_ENOMEM, "feature cache: scores of %lld nodes", (long long)d->n_nodes);
-  if ((rc = fo_dataset_topology(d->parts[me], FO_EDGE_DIR_IN, &t)) == FO_OK) {
-    for (int64_t e = 0; e < t.n_edges; e++) {
-      int64_t v = t.indices_bytes == 4 ? ((const int32_t *)t.indices)[e] : ((const int64_t *)t.indices)[e];
-      if (v >= 0 && v < d->n_nodes && fo__owner(d, v) != me && score[v] < UINT32_MAX) score[v]++;
-    }
-    rc = fill_top(c, score);
+  if (!L) return FO_OK; /* a source's batches: sampled by its own loader */
+  /* one sampler now: a bad option fails the creation, not the first batch */
+  if ((rc = ahead_new(c, &a)) != FO_OK) return rc;
+  ahead_put_locked(c, a); /* no other thread yet */
+  if (!c->n_threads) return FO_OK;
+  if (!(c->threads = calloc((size_t)c->n_threads, sizeof *c->threads)) ||
+      !(c->thread_ahead = calloc((size_t)c->n_threads, sizeof *c->thread_ahead)))
+    return FO_FAIL(FO_ENOMEM, "feature cache: %d pipelining threads", (int)c->n_threads);
+  for (int32_t i = 0; i < c->n_threads; i++) {
+    if ((rc = ahead_new(c, &c->thread_ahead[i])) != FO_OK) return rc;
+    c->thread_ahead[i]->owner = c;
+    c->thread_ahead[i]->sc.own = true; /* the loader's order may change under it */
   }
-  free(score);
-  return rc == FO_OK ? FO_OK : fo__context(rc, "fill the degree feature cache");
+  for (int32_t i = 0; i < c->n_threads; i++) {
+    int err = pthread_create(&c->threads[i], NULL, ahead_main, c->thread_ahead[i]);
+    if (err) return FO_FAIL(FO_EIO, "feature cache: start pipelining thread %d: %s", (int)i, strerror(err));
+    c->started_threads = i + 1;
+  }
+  return FO_OK;
 }
 
-int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
+/* Every policy's preparation: the batches from the node loader L or (L NULL) from c->src (or
+ * none: degree); `dir` the sampler's edge direction. */
+static int prepare(fo__dist_cache *c, fo_loader_t *L, fo_edge_dir dir) {
+  static const int64_t zero_off[1] = {0};
   const fo_dataset_t *d = c->d;
   const int me = c->dd->machine;
   uint32_t *score = NULL;
-  ahead *a = NULL;
   int rc = FO_OK;
-  c->L = L;
-  if (c->rcs && (rc = prepare_typed(c, L, fo__loader_sampler_opts(L)->edge_dir)) != FO_OK)
-    return fo__context(rc, "fill the %s feature cache", fo__cache_policy_name(c->policy));
-  if (c->policy == FO_DIST_CACHE_LOOKAHEAD) {
-    if (!(c->plans = calloc((size_t)c->K + 1, sizeof *c->plans))) return FO_FAIL(FO_ENOMEM, "feature cache");
-    c->n_started = fo_loader_num_batches(L);
-    if (!(c->started = calloc((size_t)(c->n_started ? c->n_started : 1), 1)))
-      return FO_FAIL(FO_ENOMEM, "feature cache");
-    c->started_epoch = fo__loader_epoch(L);
-    for (int32_t i = 0; i <= c->K; i++) {
-      c->plans[i].j = -1;
-      if ((rc = fo_batch_create(&c->plans[i].b)) != FO_OK) return fo__context(rc, "feature cache");
-    }
-    /* one sampler now: a bad option fails the creation, not the first batch */
-    if ((rc = ahead_new(c, &a)) != FO_OK) return rc;
-    ahead_put_locked(c, a); /* no other thread yet */
-    if (!c->n_threads) return FO_OK;
-    if (!(c->threads = calloc((size_t)c->n_threads, sizeof *c->threads)) ||
-        !(c->thread_ahead = calloc((size_t)c->n_threads, sizeof *c->thread_ahead)))
-      return FO_FAIL(FO_ENOMEM, "feature cache: %d pipelining threads", (int)c->n_threads);
-    for (int32_t i = 0; i < c->n_threads; i++) {
-      if ((rc = ahead_new(c, &c->thread_ahead[i])) != FO_OK) return rc;
-      c->thread_ahead[i]->owner = c;
-      c->thread_ahead[i]->sc.own = true; /* the loader's order may change under it */
-    }
-    for (int32_t i = 0; i < c->n_threads; i++) {
-      int err = pthread_create(&c->threads[i], NULL, ahead_main, c->thread_ahead[i]);
-      if (err) return FO_FAIL(FO_EIO, "feature cache: start pipelining thread %d: %s", (int)i, strerror(err));
-      c->started_threads = i + 1;
-    }
-    return FO_OK;
-  }
+  if (c->rcs && (rc = prepare_typed(c, L, dir)) != FO_OK) goto out;
+  if (c->policy == FO_DIST_CACHE_LOOKAHEAD) return lookahead_init(c, L);
   if (c->rcs) return FO_OK; /* typed: filled by prepare_typed */
   if (!(score = calloc((size_t)(d->n_nodes ? d->n_nodes : 1), sizeof *score)))
     return FO_FAIL(FO_ENOMEM, "feature cache: scores of %lld nodes", (long long)d->n_nodes);
@@ -980,23 +996,30 @@ int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
       int64_t v = t.indices_bytes == 4 ? ((const int32_t *)t.indices)[e] : ((const int64_t *)t.indices)[e];
       if (v >= 0 && v < d->n_nodes && fo__owner(d, v) != me && score[v] < UINT32_MAX) score[v]++;
     }
-  } else { /* frequency: how often each remote node is in up to 32 batches of another epoch */
-    const uint64_t epoch = fo__loader_epoch(L) + (UINT64_C(1) << 62);
-    const int64_t nb = fo_loader_num_batches(L) < 32 ? fo_loader_num_batches(L) : 32;
-    if ((rc = ahead_new(c, &a)) != FO_OK) goto out;
-    for (int64_t j = 0; j < nb; j++) {
-      if ((rc = sample_ahead(c, a, epoch, j, NULL)) != FO_OK) goto out;
-      for (int64_t i = 0; i < a->b->n_nodes; i++) {
-        int64_t v = a->b->node[i];
-        if (fo__owner(d, v) != me && score[v] < UINT32_MAX) score[v]++;
-      }
-    }
+  } else if ((rc = presample(c, L, zero_off, score, NULL)) != FO_OK) { /* frequency */
+    goto out;
   }
   rc = fill_top(c, score);
 out:
-  ahead_free(a);
   free(score);
   return rc == FO_OK ? FO_OK : fo__context(rc, "fill the %s feature cache", fo__cache_policy_name(c->policy));
+}
+
+int fo__dist_cache_prepare_degree(fo__dist_cache *c, fo_edge_dir dir) {
+  if (c->policy != FO_DIST_CACHE_DEGREE)
+    return FO_FAIL(FO_EINVAL, "feature cache: policy %s has no fill without a node loader",
+                   fo__cache_policy_name(c->policy));
+  return prepare(c, NULL, dir);
+}
+
+int fo__dist_cache_prepare_source(fo__dist_cache *c, const fo__cache_source *src, fo_edge_dir dir) {
+  c->src = src;
+  return prepare(c, NULL, dir);
+}
+
+int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L) {
+  c->L = L;
+  return prepare(c, L, fo__loader_sampler_opts(L)->edge_dir);
 }
 
 /* Lookahead, after batch j's gather: plan batches j+1 .. j+K (sampling, without the lock, those
@@ -1004,7 +1027,7 @@ out:
  * (fetched[0..nf), rows of the store's row size) with the next uses of the plans at hand. */
 static int lookahead_step(fo__dist_cache *c, uint64_t epoch, int64_t j, const int64_t *const *fetched,
                           const unsigned char *const *rows, const int64_t *nf) {
-  const int64_t nb = fo_loader_num_batches(c->L);
+  const int64_t nb = c->src ? c->src->num_batches(c->src->ctx, epoch) : fo_loader_num_batches(c->L);
   int64_t claim[1024], n_claim = 0, done = 0;
   ahead *a = NULL;
   int rc = FO_OK;
@@ -1017,10 +1040,13 @@ static int lookahead_step(fo__dist_cache *c, uint64_t epoch, int64_t j, const in
       claim[n_claim++] = t;
     }
   pthread_mutex_unlock(&c->mu);
-  if (n_claim) rc = ahead_get(c, &a);
+  if (n_claim && !c->src) rc = ahead_get(c, &a);
   /* the claimed plans are this thread's until they are released below */
-  for (; rc == FO_OK && done < n_claim; done++)
-    if ((rc = plan_fill(c, a, &c->plans[claim[done] % (c->K + 1)], epoch, claim[done])) != FO_OK) break;
+  for (; rc == FO_OK && done < n_claim; done++) {
+    plan *p = &c->plans[claim[done] % (c->K + 1)];
+    rc = c->src ? plan_fill_src(c, p, epoch, claim[done]) : plan_fill(c, a, p, epoch, claim[done]);
+    if (rc != FO_OK) break;
+  }
   pthread_mutex_lock(&c->mu);
   for (int64_t q = 0; q < n_claim; q++)
     plan_release(c, &c->plans[claim[q] % (c->K + 1)], epoch, claim[q], q < done);

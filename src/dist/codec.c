@@ -4,6 +4,7 @@
  * each is checked against the message's size and the graph before anything is read.
  */
 #include "dist/dist_internal.h"
+#include "sample/link_internal.h"
 
 void fo__buf_free(fo__buf *b) {
   free(b->w);
@@ -660,13 +661,17 @@ int fo__dec_link_req(const void *msg, size_t len, const fo_dataset_t *d, fo__lin
     const int64_t w = p[2 + 3 * i], row = p[3 + 3 * i], nbr = p[4 + 3 * i];
     const int64_t et = w & 0xffffffff;
     fo_edge_type ty;
-    if ((w & ~(int64_t)0x1ffffffff) || et >= E || fo_dataset_edge_type(d, (int32_t)et, &ty) != FO_OK)
+    bool out;
+    if ((w & ~(int64_t)(0xffffffff | FO__LINK_WANT_POS | FO__LINK_OUT)) || et >= E ||
+        fo_dataset_edge_type(d, (int32_t)et, &ty) != FO_OK)
       return FO_FAIL(FO_EFORMAT, "malformed link request: pair %lld has word %lld (edge types: %d)",
                      (long long)i, (long long)w, (int)E);
-    if (row < 0 || row >= fo_dataset_num_nodes(fo_dataset_node_data(d, ty.dst_type)) || nbr < 0 ||
-        nbr >= fo_dataset_num_nodes(fo_dataset_node_data(d, ty.src_type)))
-      return FO_FAIL(FO_EFORMAT, "malformed link request: pair %lld (%lld, %lld) is not a (dst, src) "
-                     "pair of edge type '%s'", (long long)i, (long long)row, (long long)nbr, ty.name);
+    out = (w & FO__LINK_OUT) != 0; /* a CSR row: (src, dst) */
+    if (row < 0 || row >= fo_dataset_num_nodes(fo_dataset_node_data(d, out ? ty.src_type : ty.dst_type)) ||
+        nbr < 0 || nbr >= fo_dataset_num_nodes(fo_dataset_node_data(d, out ? ty.dst_type : ty.src_type)))
+      return FO_FAIL(FO_EFORMAT, "malformed link request: pair %lld (%lld, %lld) is not a (%s) "
+                     "pair of edge type '%s'", (long long)i, (long long)row, (long long)nbr,
+                     out ? "src, dst" : "dst, src", ty.name);
   }
   r->part = (int32_t)p[0];
   r->n = n;

@@ -582,37 +582,146 @@ int fo__dist_gather_batch(fo_dist_t *dd, const fo_dataset_t *d, const fo_batch_t
   return gather_plain(&c, b->node, b->n_nodes, x[0], row_bytes[0], NULL, 0);
 }
 
-struct fo__dist_batch_gather {
-  loader_ctx c;
+/* ---- the link and ABLP loaders' gather through the cache ---------------------------------- */
+
+struct fo__seq_source {
+  const fo__seq_ops *ops;
+  void *pass, *ahead;
+  fo__cache_source src;
+  bool begun;      /* ahead has started `epoch` */
+  uint64_t epoch;
+  int64_t next;    /* ahead's next batch of the epoch */
 };
 
-int fo__dist_batch_gather_new(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
-                              fo_edge_dir dir, bool features, const char *what,
-                              fo__dist_batch_gather **out) {
-  fo__dist_batch_gather *g;
+/* Run `ahead` or `pass` for one batch with the current batch's counters and place kept: its
+ * traffic is the look-ahead's (ahead_requests, ahead_bytes of the current batch). */
+static int seq_next(fo__seq_source *q, void *L, const fo_batch_t **b) {
+  fo_dist_batch_stats *cur = fo__cur_batch_stats, st;
+  const fo__batch_pos *pos = fo__cur_batch_pos;
+  int rc = q->ops->next(L, b);
+  fo__cur_batch_stats = cur;
+  fo__cur_batch_pos = pos;
+  if (cur) {
+    q->ops->traffic(L, &st);
+    for (int h = 0; h < 64; h++) {
+      cur->ahead_requests += st.hop_requests[h];
+      cur->ahead_bytes += st.hop_bytes[h];
+    }
+    cur->ahead_requests += st.link_requests + st.label_requests;
+    cur->ahead_bytes += st.link_bytes + st.label_bytes;
+  }
+  return rc;
+}
+
+static int seq_pass(void *ctx, int64_t j, const fo_batch_t **b) {
+  fo__seq_source *q = ctx;
+  (void)j; /* called in order: the pass loader's next batch is batch j */
+  return seq_next(q, q->pass, b);
+}
+
+/* `ahead` at the start of batch t of `epoch` (restarted when it has gone past t). */
+static int seq_sync(fo__seq_source *q, uint64_t epoch, int64_t t) {
   int rc;
+  if (q->begun && q->epoch == epoch && q->next <= t) return FO_OK;
+  if ((rc = q->ops->start_epoch(q->ahead, epoch)) != FO_OK) return rc;
+  q->begun = true;
+  q->epoch = epoch;
+  q->next = 0;
+  return FO_OK;
+}
+
+static int seq_ahead(void *ctx, uint64_t epoch, int64_t t, const fo_batch_t **b) {
+  fo__seq_source *q = ctx;
+  int rc;
+  *b = NULL;
+  if ((rc = seq_sync(q, epoch, t)) != FO_OK) return rc;
+  while (q->next <= t) {
+    if ((rc = seq_next(q, q->ahead, b)) != FO_OK || !*b) return rc;
+    q->next++;
+  }
+  return FO_OK;
+}
+
+static int64_t seq_num_batches(void *ctx, uint64_t epoch) {
+  fo__seq_source *q = ctx;
+  if (seq_sync(q, epoch, q->begun && q->epoch == epoch ? q->next : 0) != FO_OK) return 0;
+  return q->ops->num_batches(q->ahead);
+}
+
+static void seq_free(fo__seq_source *q) {
+  if (!q) return;
+  if (q->pass) q->ops->destroy(q->pass);
+  if (q->ahead) q->ops->destroy(q->ahead);
+  free(q);
+}
+
+struct fo__dist_batch_gather {
+  loader_ctx c;
+  fo__seq_source *q; /* frequency and lookahead */
+};
+
+int fo__dist_no_gather(void *ctx, const fo_batch_t *b, unsigned char *const *x, const int64_t *row_bytes) {
+  (void)ctx, (void)b, (void)x, (void)row_bytes;
+  return FO_OK;
+}
+
+int fo__dist_batch_gather_new(fo_dist_t *dd, const fo_dataset_t *d, const fo_dist_loader_opts *dlo,
+                              fo_edge_dir dir, bool features, uint64_t epoch, const fo__seq_ops *ops,
+                              fo__seq_make_fn make, void *arg, const char *what,
+                              fo__dist_batch_gather **out) {
+  const int64_t cache_bytes = dlo->cache_bytes;
+  const int policy = (int)dlo->cache_policy;
+  const bool cached = cache_bytes > 0 && features && d->parts && d->parts[dd->machine];
+  fo__dist_batch_gather *g = NULL;
+  fo__seq_source *q = NULL;
+  int rc = FO_OK;
   *out = NULL;
   if (cache_bytes < 0)
     return FO_FAIL(FO_EINVAL, "%s: cache_bytes %lld is negative", what, (long long)cache_bytes);
-  if (cache_bytes > 0 && policy != FO_DIST_CACHE_DEGREE)
-    return FO_FAIL(FO_ENOSYS, "%s: cache_policy %s is not implemented for these batches yet "
-                   "(degree is)", what, (unsigned)policy <= FO_DIST_CACHE_LOOKAHEAD
-                   ? fo__cache_policy_name(policy) : "(unknown)");
+  if ((unsigned)policy > FO_DIST_CACHE_LOOKAHEAD)
+    return FO_FAIL(FO_EINVAL, "%s: unknown cache_policy %d (degree 0, frequency 1, lookahead 2)",
+                   what, policy);
+  if (policy == FO_DIST_CACHE_LOOKAHEAD && (dlo->lookahead < 1 || dlo->lookahead > 1024))
+    return FO_FAIL(FO_EINVAL, "%s: lookahead %d is not in 1..1024", what, (int)dlo->lookahead);
   if (!(g = calloc(1, sizeof *g))) return FO_FAIL(FO_ENOMEM, "%s", what);
   g->c.dd = dd;
   g->c.d = d;
   g->c.seed_type = 0; /* no labels gathered: the seed type only keys the cache's label store */
-  if (cache_bytes > 0 && features && d->parts && d->parts[dd->machine]) {
-    if ((rc = fo__dist_cache_create(dd, d, cache_bytes, policy, 8, 0, true, false, gather_plain,
-                                    gather_typed_nodes, 0, &g->c, &g->c.cache)) != FO_OK ||
-        (g->c.cache && (rc = fo__dist_cache_prepare_degree(g->c.cache, dir)) != FO_OK)) {
-      fo__dist_cache_destroy(g->c.cache);
-      free(g);
-      return fo__context(rc, "%s", what);
+  if (cached && (rc = fo__dist_cache_create(dd, d, cache_bytes, policy, dlo->lookahead, 0, true,
+                                            false, gather_plain, gather_typed_nodes, 0, &g->c,
+                                            &g->c.cache)) != FO_OK)
+    goto fail;
+  if (g->c.cache && policy == FO_DIST_CACHE_DEGREE) {
+    rc = fo__dist_cache_prepare_degree(g->c.cache, dir);
+  } else if (g->c.cache) { /* the pass (frequency; typed lookahead's split), the look-ahead */
+    if (!(q = calloc(1, sizeof *q))) {
+      rc = FO_FAIL(FO_ENOMEM, "feature cache's batches");
+      goto fail;
     }
+    q->ops = ops;
+    q->src.ctx = q;
+    q->src.pass = seq_pass;
+    q->src.ahead = seq_ahead;
+    q->src.num_batches = seq_num_batches;
+    if ((policy == FO_DIST_CACHE_FREQUENCY || d->typed) &&
+        (rc = make(arg, epoch + (UINT64_C(1) << 62), &q->pass)) != FO_OK)
+      goto fail;
+    if (policy == FO_DIST_CACHE_LOOKAHEAD && (rc = make(arg, epoch, &q->ahead)) != FO_OK) goto fail;
+    q->src.n_pass = q->pass ? ops->num_batches(q->pass) : 0;
+    rc = fo__dist_cache_prepare_source(g->c.cache, &q->src, dir);
+    /* the pass served the fill; the look-ahead's loader stays while the cache plans with it */
+    if (q->pass) ops->destroy(q->pass);
+    q->pass = NULL;
   }
+  if (rc != FO_OK) goto fail;
+  g->q = q;
   *out = g;
   return FO_OK;
+fail:
+  fo__dist_cache_destroy(g->c.cache);
+  seq_free(q);
+  free(g);
+  return fo__context(rc, "%s", what);
 }
 
 int fo__dist_batch_gather_run(fo__dist_batch_gather *g, const fo_batch_t *b, unsigned char *const *x,
@@ -626,6 +735,7 @@ int fo__dist_batch_gather_run(fo__dist_batch_gather *g, const fo_batch_t *b, uns
 void fo__dist_batch_gather_free(fo__dist_batch_gather *g) {
   if (!g) return;
   fo__dist_cache_destroy(g->c.cache);
+  seq_free(g->q);
   free(g);
 }
 

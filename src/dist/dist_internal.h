@@ -202,15 +202,34 @@ int fo__link_scan(const fo_dataset_t *d, int32_t part, const int64_t *pairs, int
  * the distributed loaders' gather). */
 int fo__dist_gather_batch(fo_dist_t *dd, const fo_dataset_t *d, const fo_batch_t *b,
                           unsigned char *const *x, const int64_t *row_bytes);
+/* A loader that makes its batches one after another (the link and ABLP loaders over a
+ * distributed dataset), as the feature cache's source of batches (fo__seq_source). */
+typedef struct fo__seq_ops {
+  int (*next)(void *L, const fo_batch_t **b); /* its next batch's node batch (NULL: the end) */
+  int (*start_epoch)(void *L, uint64_t epoch);
+  int64_t (*num_batches)(const void *L); /* in its current epoch */
+  void (*traffic)(const void *L, fo_dist_batch_stats *out); /* of its last batch */
+  void (*destroy)(void *L);
+} fo__seq_ops;
+typedef struct fo__seq_source fo__seq_source;
+/* Makes a loader of the same options and seeds as the one being made, in `epoch`, that gathers
+ * no rows (its batch gather: fo__dist_no_gather). */
+typedef int (*fo__seq_make_fn)(void *arg, uint64_t epoch, void **L);
+int fo__dist_no_gather(void *ctx, const fo_batch_t *b, unsigned char *const *x, const int64_t *row_bytes);
 /* The same gather through a remote feature cache (the node loader's, cache.c), for the link
- * and ABLP loaders: *out holds a cache of cache_bytes filled by policy FO_DIST_CACHE_DEGREE
- * (the static fill: remote nodes by their edges into this part, in the sampler's direction
- * `dir`) and gathers batch b's feature rows (no labels) through it; *out is a plain gather when
- * cache_bytes is 0 or no row fits. Other policies: FO_ENOSYS (their fills need the node
- * loader's batches). fo__dist_batch_gather_free(NULL) does nothing. */
+ * and ABLP loaders: *out holds a cache of cache_bytes filled by `policy` and gathers batch b's
+ * feature rows (no labels) through it; *out is a plain gather when cache_bytes is 0 or no row
+ * fits. degree: remote nodes by their edges into this part, in the sampler's direction `dir`.
+ * frequency: by how often they are in up to 32 batches of a loader make() makes in epoch +
+ * 2^62 (destroyed after the fill; typed lookahead splits its budget with it too). lookahead:
+ * Belady's rule with the next uses of the dlo->lookahead batches after the current one (the batch's
+ * place: fo__cur_batch_pos), taken from a loader make() makes that runs ahead of the loader
+ * (batch t of an epoch is the loader's batch t; each batch is sampled twice, once ahead). ops
+ * describes make's loaders. fo__dist_batch_gather_free(NULL) does nothing. */
 typedef struct fo__dist_batch_gather fo__dist_batch_gather;
-int fo__dist_batch_gather_new(fo_dist_t *dd, const fo_dataset_t *d, int64_t cache_bytes, int policy,
-                              fo_edge_dir dir, bool features, const char *what,
+int fo__dist_batch_gather_new(fo_dist_t *dd, const fo_dataset_t *d, const fo_dist_loader_opts *dlo,
+                              fo_edge_dir dir, bool features, uint64_t epoch, const fo__seq_ops *ops,
+                              fo__seq_make_fn make, void *arg, const char *what,
                               fo__dist_batch_gather **out);
 int fo__dist_batch_gather_run(fo__dist_batch_gather *g, const fo_batch_t *b, unsigned char *const *x,
                               const int64_t *row_bytes);
@@ -325,6 +344,20 @@ int fo__dist_cache_prepare(fo__dist_cache *c, fo_loader_t *L);
 /* The degree fill without a node loader (the link and ABLP loaders): `dir` the sampler's edge
  * direction. FO_EINVAL for another policy. */
 int fo__dist_cache_prepare_degree(fo__dist_cache *c, fo_edge_dir dir);
+/* Batches of a loader other than the node loader: pass(ctx, j, &b), j < n_pass: the node batch
+ * of frequency's pre-sampling pass batch j (called for j = 0, 1, ... in order); ahead(ctx,
+ * epoch, t, &b): the loader's batch t of `epoch` (b NULL past the end); num_batches(ctx,
+ * epoch): the loader's batches in that epoch. b is valid until the next call. No pipelining
+ * threads and no take: the loader samples its batches itself. */
+typedef struct fo__cache_source {
+  void *ctx;
+  int64_t n_pass;
+  int (*pass)(void *ctx, int64_t j, const fo_batch_t **b);
+  int (*ahead)(void *ctx, uint64_t epoch, int64_t t, const fo_batch_t **b);
+  int64_t (*num_batches)(void *ctx, uint64_t epoch);
+} fo__cache_source;
+/* Every policy's fill (or, lookahead, its plans) from src (kept by c until destroyed). */
+int fo__dist_cache_prepare_source(fo__dist_cache *c, const fo__cache_source *src, fo_edge_dir dir);
 /* The loader's gather through the cache (hits from it, the rest through `plain`). Any number
  * of loader threads at once: lookahead copies hits and changes the store under the cache's
  * mutex, but fetches the misses and samples the batches ahead without it. */

@@ -14,7 +14,7 @@
 int fo__link_scan(const fo_dataset_t *d, int32_t part, const int64_t *pairs, int64_t n,
                   int64_t *count, int64_t **pos, int64_t *cap_pos, int64_t *n_pos) {
   const fo_dataset_t *pd = fo_dataset_part(d, part);
-  int32_t last_et = -1;
+  int64_t last_key = -1;
   fo_topology t;
   fo_edge_type ty;
   int rc;
@@ -23,23 +23,24 @@ int fo__link_scan(const fo_dataset_t *d, int32_t part, const int64_t *pairs, int
   if (!pd) return FO_FAIL(FO_EINVAL, "link lookup: part %d of '%s' is not open here", (int)part, d->path);
   for (int64_t i = 0; i < n; i++) {
     const int32_t et = (int32_t)(pairs[3 * i] & 0xffffffff);
-    const bool want = pairs[3 * i] & FO__LINK_WANT_POS;
-    const int64_t row = pairs[3 * i + 1], nbr = pairs[3 * i + 2];
+    const bool want = pairs[3 * i] & FO__LINK_WANT_POS, out = pairs[3 * i] & FO__LINK_OUT;
+    const int64_t row = pairs[3 * i + 1], nbr = pairs[3 * i + 2], key = 2 * (int64_t)et + out;
     int64_t r, a, b, c = 0;
+    int32_t rt;
     int k;
-    if (et != last_et) {
+    if (key != last_key) {
       if ((rc = fo_dataset_edge_type(d, et, &ty)) != FO_OK) return rc;
-      if ((rc = fo_dataset_edge_topology(pd, et, FO_EDGE_DIR_IN, &t)) != FO_OK)
-        return FO_FAIL(FO_EINVAL, "link lookup: part %d of '%s' stores no CSC of edge type '%s' "
-                       "(strict negatives and exclusion read the parts' CSC rows)", (int)part,
-                       d->path, ty.name);
-      last_et = et;
+      if ((rc = fo_dataset_edge_topology(pd, et, out ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN, &t)) != FO_OK)
+        return FO_FAIL(FO_EINVAL, "link lookup: part %d of '%s' stores no %s of edge type '%s' "
+                       "(strict negatives read the parts' CSC rows, exclusion those of the "
+                       "sampler's edge_dir)", (int)part, d->path, out ? "CSR" : "CSC", ty.name);
+      last_key = key;
     }
-    if ((rc = fo_dataset_node_part(fo_dataset_node_data(d, ty.dst_type), row, &k, &r)) != FO_OK)
-      return rc;
+    rt = out ? ty.src_type : ty.dst_type; /* the row's node type */
+    if ((rc = fo_dataset_node_part(fo_dataset_node_data(d, rt), row, &k, &r)) != FO_OK) return rc;
     if (k != part)
       return FO_FAIL(FO_EINVAL, "link lookup for part %d: node %lld of node type '%s' is owned by "
-                     "part %d", (int)part, (long long)row, fo_dataset_node_type_name(d, ty.dst_type), k);
+                     "part %d", (int)part, (long long)row, fo_dataset_node_type_name(d, rt), k);
     if (r < 0 || r >= t.n_rows)
       return FO_FAIL(FO_EFORMAT, "link lookup: part %d: node %lld maps to row %lld of %lld", (int)part,
                      (long long)row, (long long)r, (long long)t.n_rows);
@@ -180,16 +181,18 @@ static int link_check(void *ctx, const int64_t *pairs, int64_t n, int64_t *count
   for (int64_t i = 0; i < n; i++) {
     const int32_t et = (int32_t)(pairs[3 * i] & 0xffffffff);
     const fo_dataset_t *v;
+    int32_t rt;
     int k;
     if (et != last_et) {
       if ((rc = fo_dataset_edge_type(d, et, &ty)) != FO_OK) return rc;
       last_et = et;
     }
-    /* the book only (the row's part need not be open here) */
-    v = fo_dataset_node_data(d, ty.dst_type);
+    /* the book only (the row's part need not be open here); a CSR row is a source's */
+    rt = pairs[3 * i] & FO__LINK_OUT ? ty.src_type : ty.dst_type;
+    v = fo_dataset_node_data(d, rt);
     if (!v || pairs[3 * i + 1] < 0 || pairs[3 * i + 1] >= fo_dataset_num_nodes(v))
       return FO_FAIL(FO_ERANGE, "link lookup: node %lld is not a node of type '%s'",
-                     (long long)pairs[3 * i + 1], fo_dataset_node_type_name(d, ty.dst_type));
+                     (long long)pairs[3 * i + 1], fo_dataset_node_type_name(d, rt));
     k = fo__owner(v, pairs[3 * i + 1]);
     if (FO_UNLIKELY(k < 0 || k >= P))
       return FO_FAIL(FO_EFORMAT, "partition book: node %lld is in part %d of %d",
@@ -301,6 +304,51 @@ static int lload_gather(void *ctx, const fo_batch_t *b, unsigned char *const *x,
   return fo__dist_batch_gather_run(c->g, b, x, row_bytes);
 }
 
+/* The feature cache's view of link loaders (its pass and look-ahead, fo__seq_ops). */
+static int lseq_next(void *L, const fo_batch_t **b) {
+  fo_link_loader_batch_t *lb;
+  const int rc = fo_link_loader_next(L, &lb);
+  *b = rc == FO_OK && lb ? lb->link->sample : NULL;
+  return rc;
+}
+static int lseq_start(void *L, uint64_t epoch) { return fo_link_loader_start_epoch(L, epoch); }
+static int64_t lseq_num(const void *L) { return fo_link_loader_num_batches(L); }
+static void lseq_traffic(const void *L, fo_dist_batch_stats *out) { fo__link_loader_traffic(L, out); }
+static void lseq_destroy(void *L) { fo_link_loader_destroy(L); }
+static const fo__seq_ops lseq_ops = {lseq_next, lseq_start, lseq_num, lseq_traffic, lseq_destroy};
+
+/* What the cache's loaders are made of: the loader's options and placement. */
+typedef struct lseq_arg {
+  fo_dist_t *dd;
+  const fo_dataset_t *d;
+  const fo_link_loader_opts *o;
+  const fo__link_loader_dist *ld;
+  int32_t dst_type;
+} lseq_arg;
+
+static int lseq_make(void *arg, uint64_t epoch, void **out) {
+  const lseq_arg *a = arg;
+  fo_link_loader_opts o = *a->o;
+  fo__link_loader_dist ld = *a->ld;
+  fo__link_remote r;
+  lload_ctx *lc;
+  int rc;
+  *out = NULL;
+  o.features = false;
+  o.epoch = epoch;
+  if ((rc = remote_of(a->dd, a->d, &r)) != FO_OK) return rc;
+  if (!(lc = calloc(1, sizeof *lc))) {
+    link_ctx_free(r.ctx);
+    return FO_FAIL(FO_ENOMEM, "distributed link loader");
+  }
+  lc->dd = a->dd;
+  lc->d = a->d;
+  lc->dst_type = a->dst_type;
+  ld.ctx = lc;
+  ld.gather = fo__dist_no_gather;
+  return fo__link_loader_create_remote(a->d, &o, &r, &ld, (fo_link_loader_t **)out);
+}
+
 static void lload_free(void *ctx) {
   lload_ctx *c = ctx;
   if (!c) return;
@@ -326,7 +374,7 @@ static uint64_t bytes_digest(const void *p, int64_t n) {
 
 enum { K_FANOUTS, K_ET_FANOUTS, K_REPLACE, K_EDGE_DIR, K_DISJOINT, K_SEED, K_WEIGHTED, K_TEMPORAL,
        K_EDGE_TYPE, K_NEG, K_STRICT, K_EXCLUDE, K_BATCH, K_EDGES, K_LABELS, K_TIMES, K_SPLIT,
-       K_SHUFFLE, K_DROP_LAST, K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_PIPELINE, K_N };
+       K_SHUFFLE, K_DROP_LAST, K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_PIPELINE, K_LOOKAHEAD, K_N };
 
 /* The link loader's options that decide which batches a process makes, compared between the
  * processes (fo_dist_check_same); seed edges, labels and times by count and digest. */
@@ -336,7 +384,7 @@ static int check_link_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_link_l
     "disjoint", "seed", "weighted", "temporal", "edge_type", "neg_sampling", "strict",
     "exclude_seed_edges", "batch_size", "edge_label_index", "edge_label", "edge_label_time",
     "edge_split", "shuffle", "drop_last", "epoch", "features", "tail", "seed_placement",
-    "cache_bytes", "cache_policy", "pipeline"};
+    "cache_bytes", "cache_policy", "pipeline", "lookahead"};
   static const char *const negs[] = {"none", "binary", "triplet"};
   char text[K_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[K_N];
@@ -394,6 +442,7 @@ static int check_link_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_link_l
   snprintf(text[K_CACHE], sizeof text[0], "%lld", (long long)dlo->cache_bytes);
   snprintf(text[K_POLICY], sizeof text[0], "%d", (int)dlo->cache_policy);
   snprintf(text[K_PIPELINE], sizeof text[0], "%d", (int)dlo->pipeline);
+  snprintf(text[K_LOOKAHEAD], sizeof text[0], "%d", (int)dlo->lookahead);
   for (int i = 0; i < K_N; i++) {
     opts[i].name = names[i];
     opts[i].value = text[i];
@@ -406,6 +455,7 @@ int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_li
   fo_dist_loader_opts def;
   fo__link_remote r;
   fo__link_loader_dist ld;
+  lseq_arg lsa;
   lload_ctx *lc;
   int32_t et;
   int rc;
@@ -439,13 +489,6 @@ int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_li
   lc->dd = dd;
   lc->d = d;
   lc->dst_type = 0;
-  if ((rc = fo__dist_batch_gather_new(dd, d, dlo->cache_bytes, (int)dlo->cache_policy,
-                                      o->link.sampler.edge_dir, o->features,
-                                      "create distributed link loader", &lc->g)) != FO_OK) {
-    link_ctx_free(r.ctx);
-    free(lc);
-    return rc;
-  }
   if (et >= 0) {
     fo_edge_type ty;
     if (fo_dataset_edge_type(d, et, &ty) == FO_OK) lc->dst_type = ty.dst_type;
@@ -463,7 +506,21 @@ int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_li
   ld.local_size = dd->local_size;
   ld.owner = lload_owner;
   ld.free_ctx = lload_free;
-  return fo__link_loader_create_remote(d, o, &r, &ld, out);
+  if ((rc = fo__link_loader_create_remote(d, o, &r, &ld, out)) != FO_OK) return rc;
+  /* the feature gather (its cache's pass and look-ahead loaders are this loader's copies) */
+  lsa.dd = dd;
+  lsa.d = d;
+  lsa.o = o;
+  lsa.ld = &ld;
+  lsa.dst_type = lc->dst_type;
+  if ((rc = fo__dist_batch_gather_new(dd, d, dlo,
+                                      o->link.sampler.edge_dir, o->features, o->epoch, &lseq_ops,
+                                      lseq_make, &lsa, "create distributed link loader",
+                                      &lc->g)) != FO_OK) {
+    fo_link_loader_destroy(*out);
+    *out = NULL;
+  }
+  return rc;
 }
 
 void fo_dist_link_loader_stats(const fo_link_loader_t *L, fo_dist_batch_stats *out) {

@@ -218,7 +218,13 @@ int fo_ablp_loader_next(fo_ablp_loader_t *L, fo_ablp_loader_batch_t **out) {
   for (int64_t i = 0; i < k; i++) L->banchor[i] = L->anchor[L->base[off + i]];
   rc = fo_ablp_sampler_sample(L->s, L->banchor, k, L->epoch, (uint64_t)index, L->b);
   if (rc != FO_OK && !L->remote) return rc;
-  if (rc == FO_OK) rc = fo__batch_x_fill(&L->bx, L->b->sample, L->remote ? L->ld.gather : NULL, L->ld.ctx);
+  if (rc == FO_OK) {
+    /* the batch's place (the look-ahead cache plans the batches after it) */
+    const fo__batch_pos pos = {L->epoch, L->next - 1};
+    if (L->remote) fo__cur_batch_pos = &pos;
+    rc = fo__batch_x_fill(&L->bx, L->b->sample, L->remote ? L->ld.gather : NULL, L->ld.ctx);
+    if (L->remote) fo__cur_batch_pos = NULL;
+  }
   if (L->remote) fo__cur_batch_stats = NULL;
   if (rc != FO_OK) return fo__context(rc, "ABLP batch %lld", (long long)index);
   L->pub.epoch = L->epoch;

@@ -301,7 +301,13 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
   rc = fo_link_sampler_sample_at(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL,
                                  L->time ? L->btime : NULL, k, L->epoch, (uint64_t)index, L->b);
   if (rc != FO_OK && !L->remote) return rc;
-  if (rc == FO_OK) rc = fo__batch_x_fill(&L->bx, L->b->sample, L->remote ? L->ld.gather : NULL, L->ld.ctx);
+  if (rc == FO_OK) {
+    /* the batch's place (the look-ahead cache plans the batches after it) */
+    const fo__batch_pos pos = {L->epoch, L->next - 1};
+    if (L->remote) fo__cur_batch_pos = &pos;
+    rc = fo__batch_x_fill(&L->bx, L->b->sample, L->remote ? L->ld.gather : NULL, L->ld.ctx);
+    if (L->remote) fo__cur_batch_pos = NULL;
+  }
   if (L->remote) fo__cur_batch_stats = NULL;
   if (rc != FO_OK) return fo__context(rc, "link batch %lld", (long long)index);
   L->pub.epoch = L->epoch;

@@ -391,9 +391,6 @@ static int link_create(const fo_dataset_t *d, const fo_link_opts *o, const fo__l
   int rc;
   if (out) *out = NULL;
   if (!d || !o || !out) return FO_FAIL(FO_EINVAL, "create link sampler: dataset, options or out is NULL");
-  if (lr && o->exclude_seed_edges && o->sampler.edge_dir != FO_EDGE_DIR_IN)
-    return FO_FAIL(FO_ENOSYS, "create link sampler: distributed exclude_seed_edges needs edge_dir "
-                   "in (the parts' CSC rows)");
   if (o->neg != FO_NEG_NONE && o->neg != FO_NEG_BINARY && o->neg != FO_NEG_TRIPLET)
     return FO_FAIL(FO_EINVAL, "create link sampler: unknown negative sampling mode %d", (int)o->neg);
   if (o->neg != FO_NEG_NONE && !(o->neg_amount > 0))
@@ -405,11 +402,6 @@ static int link_create(const fo_dataset_t *d, const fo_link_opts *o, const fo__l
       (o->neg_amount != floor(o->neg_amount) || o->neg_amount > (double)MAX_TRIPLET_K))
     return FO_FAIL(FO_EINVAL, "create link sampler: triplet negative amount %g is not an integer "
                    "in 1..%lld", o->neg_amount, (long long)MAX_TRIPLET_K);
-  if (lr && o->exclude_seed_edges &&
-      (o->sampler.temporal != FO_TEMPORAL_NONE || o->sampler.weighted))
-    return FO_FAIL(FO_ENOSYS, "create link sampler: distributed exclude_seed_edges with %s "
-                   "sampling is not supported yet (single process only)",
-                   o->sampler.weighted ? "weighted" : "temporal");
   if (!lr && fo_dataset_num_parts(d) > 0) {
     for (int k = 0; k < fo_dataset_num_parts(d); k++)
       if (!fo_dataset_part(d, k))
@@ -793,9 +785,10 @@ static int build_exclusion_remote(fo_link_sampler_t *s, const int64_t *src, cons
                        "link exclusion")) != FO_OK)
       return rc;
     for (int64_t i = 0; i < n; i++) {
-      /* the edge u -> w: row w, neighbor u in the CSC (edge_dir in) */
+      /* the edge u -> w: row w, neighbor u in the CSC (edge_dir in); row u, neighbor w in the
+       * CSR (out) */
       const int64_t u = s->x_rev[k] ? dst[i] : src[i], w = s->x_rev[k] ? src[i] : dst[i];
-      x->pairs[x->n_pairs++] = (xpair){w, u};
+      x->pairs[x->n_pairs++] = s->o.sampler.edge_dir == FO_EDGE_DIR_IN ? (xpair){w, u} : (xpair){u, w};
     }
   }
   for (int32_t et = 0; et < s->E; et++) {
@@ -814,7 +807,8 @@ static int build_exclusion_remote(fo_link_sampler_t *s, const int64_t *src, cons
     return rc;
   for (int32_t et = 0; et < s->E; et++)
     for (int64_t q = 0; q < s->xt[et].n_pairs; q++, at++) {
-      s->lk_pairs[3 * at] = et | FO__LINK_WANT_POS;
+      s->lk_pairs[3 * at] = et | FO__LINK_WANT_POS |
+                            (s->o.sampler.edge_dir == FO_EDGE_DIR_OUT ? FO__LINK_OUT : 0);
       s->lk_pairs[3 * at + 1] = s->xt[et].pairs[q].row;
       s->lk_pairs[3 * at + 2] = s->xt[et].pairs[q].nbr;
     }

@@ -11,9 +11,12 @@
 #include "fanout/dist.h"
 #include "fanout/link.h"
 
-/* A lookup pair: three words, (etype | want_positions << 32, row, nbr): the CSC row `row` (a
- * node of et's dst type) of edge type et, searched for neighbor `nbr` (a node of its src type). */
+/* A lookup pair: three words, (etype | want_positions << 32 | out << 34, row, nbr): the CSC row
+ * `row` (a node of et's dst type) of edge type et, searched for neighbor `nbr` (a node of its
+ * src type); with FO__LINK_OUT the CSR row `row` (a node of the src type) searched for `nbr` (a
+ * node of the dst type): exclusion under edge_dir out, whose positions are the CSR's. */
 #define FO__LINK_WANT_POS (INT64_C(1) << 32)
+#define FO__LINK_OUT (INT64_C(1) << 34)
 
 typedef struct fo__link_remote {
   void *ctx;
@@ -32,7 +35,8 @@ typedef struct fo__link_remote {
 /* fo_link_sampler_create over a distributed dataset: parts need not be open here; the hops
  * come from r->make_sampler, strict negatives and exclusion ask r->check. Strict negatives
  * read CSC rows only (no exact fallback: a negative whose FO_LINK_REDRAWS candidates were all
- * edges is missing, as over parts without CSR); exclusion needs edge_dir in. r is copied; its
+ * edges is missing, as over parts without CSR); exclusion reads the rows of the sampler's
+ * edge_dir (FO__LINK_OUT: CSR rows). r is copied; its
  * ctx is the sampler's from the call on (freed on failure too). */
 int fo__link_sampler_create_remote(const fo_dataset_t *d, const fo_link_opts *o,
                                    const fo__link_remote *r, fo_link_sampler_t **out);

@@ -174,6 +174,13 @@ struct fo_sampler {
   /* distributed: the exclusion of a hop's groups (fo__hop_req.xcount, .xpos), per part start */
   int64_t *gx_count, *gx_pos, *gx_start;
   int64_t cap_gx_count, cap_gx_pos, cap_gx_start;
+  /* a weighted or temporal one-hop request's excluded positions as an exclusion table of its
+   * edge type (req_exclusion): rows, offsets, positions; [n_etypes] views, only etype's set */
+  fo__exclusion rx;
+  int64_t *rx_node, *rx_off, *rx_pos, *rx_n;
+  struct rxkey { int64_t node, i, at; } *rx_key;
+  int64_t cap_rx_node, cap_rx_off, cap_rx_pos, cap_rx_key;
+  const int64_t **rx_nodep, **rx_offp, **rx_posp;
   /* temporal sampling: strategy, mode, bounds; per-type node times; per-tree times */
   fo_temporal_strategy temporal;
   bool time_node, strict;
@@ -577,6 +584,14 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->xbits);
   free(s->gx_count);
   free(s->gx_pos);
+  free(s->rx_node);
+  free(s->rx_off);
+  free(s->rx_pos);
+  free(s->rx_key);
+  free(s->rx_n);
+  free(s->rx_nodep);
+  free(s->rx_offp);
+  free(s->rx_posp);
   free(s->gx_start);
   free(s->ntype_time);
   free(s->tree_time);
@@ -2733,6 +2748,57 @@ static int hop_mode_check(const fo_sampler_t *s, const fo__hop_req *req) {
   return FO_OK;
 }
 
+/* req_exclusion's order: by node id, then request index. */
+static int cmp_rx(const void *a, const void *b) {
+  const struct rxkey *x = a, *y = b;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A weighted or temporal one-hop request's excluded positions (req->xcount, xpos) as the
+ * exclusion table s->rx of its edge type (rows ascending, one per distinct node: a node that
+ * comes several times, in disjoint trees, has the same positions each time), so that the
+ * kernels of the single-process driver apply them (kx). */
+static int req_exclusion(fo_sampler_t *s, const fo__hop_req *req) {
+  const int32_t E = s->n_etypes > 0 ? s->n_etypes : 1;
+  int64_t m = 0, nr = 0, np = 0;
+  int rc;
+  if ((!s->rx_n && !(s->rx_n = calloc((size_t)E, sizeof *s->rx_n))) ||
+      (!s->rx_nodep && !(s->rx_nodep = calloc((size_t)E, sizeof *s->rx_nodep))) ||
+      (!s->rx_offp && !(s->rx_offp = calloc((size_t)E, sizeof *s->rx_offp))) ||
+      (!s->rx_posp && !(s->rx_posp = calloc((size_t)E, sizeof *s->rx_posp))))
+    return FO_FAIL(FO_ENOMEM, "sampler scratch");
+  if ((rc = fo__grow(&s->rx_key, &s->cap_rx_key, req->n + 1, sizeof *s->rx_key, "sampler scratch")) != FO_OK ||
+      (rc = fo__grow(&s->rx_node, &s->cap_rx_node, req->n + 1, sizeof *s->rx_node, "sampler scratch")) != FO_OK ||
+      (rc = fo__grow(&s->rx_off, &s->cap_rx_off, req->n + 2, sizeof *s->rx_off, "sampler scratch")) != FO_OK)
+    return rc;
+  /* the nodes holding some, with their first position in xpos */
+  for (int64_t i = 0, at = 0; i < req->n; at += req->xcount[i], i++)
+    if (req->xcount[i]) s->rx_key[m++] = (struct rxkey){req->nodes[i], i, at};
+  if (m > 1) qsort(s->rx_key, (size_t)m, sizeof *s->rx_key, cmp_rx);
+  s->rx_off[0] = 0;
+  for (int64_t q = 0; q < m; q++) {
+    const int64_t i = s->rx_key[q].i, c = req->xcount[i];
+    if (nr && s->rx_node[nr - 1] == req->nodes[i]) continue;
+    if ((rc = fo__grow(&s->rx_pos, &s->cap_rx_pos, np + c + 1, sizeof *s->rx_pos, "sampler scratch")) != FO_OK)
+      return rc;
+    memcpy(s->rx_pos + np, req->xpos + s->rx_key[q].at, (size_t)c * sizeof *s->rx_pos);
+    np += c;
+    s->rx_node[nr++] = req->nodes[i];
+    s->rx_off[nr] = np;
+  }
+  memset(s->rx_n, 0, (size_t)E * sizeof *s->rx_n);
+  s->rx_n[req->etype] = nr;
+  s->rx_nodep[req->etype] = s->rx_node;
+  s->rx_offp[req->etype] = s->rx_off;
+  s->rx_posp[req->etype] = s->rx_pos;
+  s->rx.row_node = s->rx_nodep;
+  s->rx.off = s->rx_offp;
+  s->rx.pos = s->rx_posp;
+  s->rx.n_rows = s->rx_n;
+  return FO_OK;
+}
+
 int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo__hop_res *res) {
   const hop_params hp = {req->hop, req->etype, req->fanout, req->replace, req->disjoint, req->seed,
                          req->epoch, req->batch};
@@ -2765,12 +2831,14 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
   if ((rc = hop_mode_check(s, req)) != FO_OK) return rc;
   if ((rc = read_rows_sharded(s, sb, 0, req->n, &hp, &total)) != FO_OK) return rc;
   s->n_xl = 0;
-  if (req->xcount && (req->weighted || req->temporal))
-    return FO_FAIL(FO_EINVAL, "one-hop request: excluded positions with %s sampling",
-                   req->weighted ? "weighted" : "temporal");
-  if (req->xcount && (rc = exclude_req(s, req, &hp, &total)) != FO_OK) return rc;
+  /* excluded positions: uniform rows shortened here, weighted and temporal kernels apply them
+   * themselves (kx), as in the single-process driver */
+  const bool kx = req->xcount && (req->weighted || req->temporal);
+  if (kx && (rc = req_exclusion(s, req)) != FO_OK) return rc;
+  if (req->xcount && !kx && (rc = exclude_req(s, req, &hp, &total)) != FO_OK) return rc;
   if ((rc = batch_edges(sb, total)) != FO_OK) return rc;
   {
+    const fo__exclusion *x0 = s->excl;
     /* the request's mode: the kernel the asking sampler runs locally (weighted, temporal with
      * the request's per-node times), then this sampler's own mode back */
     const fo_temporal_strategy t0 = s->temporal;
@@ -2782,16 +2850,23 @@ int fo__sampler_hop(fo_sampler_t *s, const fo__hop_req *req, fo_batch_t *sb, fo_
     s->strict = req->strict;
     s->window = req->window;
     s->req_time = req->times;
+    if (kx) {
+      s->excl = &s->rx;
+      s->kx = true;
+    }
     rc = req->temporal ? choose_temporal(s, &s->topos[req->etype], sb, sb, 0, req->n, &hp)
+         : kx ? weighted_excl(s, &s->topos[req->etype], sb, sb, 0, req->n, &hp, choose_weighted)
          : req->weighted ? choose_weighted(s, &s->topos[req->etype], sb, sb, 0, req->n, &hp)
                          : choose_positions(s, sb, sb, 0, req->n, &hp);
+    s->excl = x0;
+    s->kx = false;
     s->temporal = t0;
     s->weighted = w0;
     s->time_node = n0;
     s->strict = st0;
     s->window = win0;
     s->req_time = NULL;
-    if (rc == FO_OK && req->xcount && s->n_xl) remap_pos(s, req->xpos, sb, 0, 0, sb->n_edges);
+    if (rc == FO_OK && req->xcount && !kx && s->n_xl) remap_pos(s, req->xpos, sb, 0, 0, sb->n_edges);
     if (rc != FO_OK || (rc = gather_sharded_any(s, sb, 0, 0, sb->n_edges)) != FO_OK) return rc;
   }
   /* counts per node from col (edges come node by node) */
@@ -2853,9 +2928,11 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
   const fo_dataset_t *d = s->d;
   const int P = d->n_parts;
   const int64_t nf = fe - fb, e0 = out->n_edges;
-  /* seed-edge exclusion (link sampling): as the single-process passes apply it */
-  const bool excl = s->excl && !s->weighted && s->temporal == FO_TEMPORAL_NONE &&
-                    (hp->hop == 0 || s->disjoint) && s->excl->n_rows[hp->etype] > 0;
+  /* seed-edge exclusion (link sampling): as the single-process passes apply it (requests carry
+   * the positions in every mode; uniform rows are shortened before the kernel, weighted and
+   * temporal kernels apply them themselves, kx) */
+  const bool excl = s->excl && (hp->hop == 0 || s->disjoint) && s->excl->n_rows[hp->etype] > 0;
+  const bool kx = excl && (s->weighted || s->temporal != FO_TEMPORAL_NONE);
   int64_t total = 0, *start;
   int n_req = 0, rc;
   fo__hop_res local;
@@ -2894,12 +2971,16 @@ static int dist_hop(fo_sampler_t *s, fo_batch_t *out, int64_t fb, int64_t fe, co
     parts_select(s, hp->etype);
     if ((rc = read_rows_sharded(s, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
     s->n_xl = 0;
-    if (excl && (rc = exclude_rows(s, hp->etype, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
+    if (excl && !kx && (rc = exclude_rows(s, hp->etype, out, fb, fe, hp, &n_out)) != FO_OK) return rc;
     if (n_out > INT64_MAX / 4 - e0) return FO_FAIL(FO_ERANGE, "batch too large: %lld edges", (long long)n_out);
-    if ((rc = batch_edges(out, e0 + n_out)) != FO_OK ||
-        (rc = s->choose(s, &s->topos[hp->etype], out, out, fb, fe, hp)) != FO_OK)
-      return rc;
-    if (excl && s->n_xl) remap_excluded(s, hp->etype, out, fb, e0, out->n_edges);
+    if ((rc = batch_edges(out, e0 + n_out)) != FO_OK) return rc;
+    s->kx = kx;
+    rc = kx && s->temporal == FO_TEMPORAL_NONE
+             ? weighted_excl(s, &s->topos[hp->etype], out, out, fb, fe, hp, choose_weighted)
+             : s->choose(s, &s->topos[hp->etype], out, out, fb, fe, hp);
+    s->kx = false;
+    if (rc != FO_OK) return rc;
+    if (excl && !kx && s->n_xl) remap_excluded(s, hp->etype, out, fb, e0, out->n_edges);
     if ((rc = gather_sharded_any(s, out, fb, e0, out->n_edges)) != FO_OK) return rc;
     *n_new = out->n_edges - e0;
     return FO_OK;
@@ -3072,8 +3153,7 @@ static int dist_hops_typed(fo_sampler_t *s, fo_batch_t *out, int hop, uint64_t e
   }
   for (int64_t g = 0; g < (int64_t)E * P; g++) ty->start[g] -= ty->count[g];
   /* seed-edge exclusion (link sampling): every group's positions, before requests point in */
-  const bool excl = s->excl && !s->weighted && s->temporal == FO_TEMPORAL_NONE &&
-                    (hop == 0 || s->disjoint);
+  const bool excl = s->excl && (hop == 0 || s->disjoint);
   if (excl) {
     int64_t n_pos = 0;
     if ((rc = fo__grow(&s->gx_start, &s->cap_gx_start, (int64_t)E * P + 1, sizeof *s->gx_start,

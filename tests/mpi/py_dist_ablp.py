@@ -187,15 +187,25 @@ def errors(parts, ppm):
         else:
             fails.append("unknown supervision type: no ValueError")
         checks += 1
-        # the remote feature cache (policy degree) gives the batches of no cache
+        # the remote feature cache (every policy) gives the batches of no cache
         kw = dict(num_neighbors=[3, 2], input_nodes=np.arange(0, 300, 3), batch_size=16, seed=3)
         plain = [(b.index, b.x_dict) for b in fanout.DistABLPLoader(ctx, ds, **kw)]
-        cached = [(b.index, b.x_dict, b.traffic) for b in
-                  fanout.DistABLPLoader(ctx, ds, cache_bytes=4096, **kw)]
-        if [p[0] for p in plain] != [c[0] for c in cached] or not all(
-                set(p[1]) == set(c[1]) and all(np.array_equal(p[1][t], c[1][t]) for t in p[1])
-                for p, c in zip(plain, cached)):
-            fails.append("cache_bytes 4096: x_dict differs from no cache")
+        for pol in ("degree", "frequency", "lookahead"):
+            cached = [(b.index, b.x_dict, b.traffic) for b in
+                      fanout.DistABLPLoader(ctx, ds, cache_bytes=4096, cache_policy=pol,
+                                            lookahead=3, **kw)]
+            if [p[0] for p in plain] != [c[0] for c in cached] or not all(
+                    set(p[1]) == set(c[1]) and all(np.array_equal(p[1][t], c[1][t]) for t in p[1])
+                    for p, c in zip(plain, cached)):
+                fails.append(f"cache_bytes 4096, {pol}: x_dict differs from no cache")
+            checks += 1
+        try:
+            fanout.DistABLPLoader(ctx, ds, num_neighbors=[2], input_nodes=[0], cache_policy="lru")
+        except ValueError as e:
+            if "cache_policy: 'lru' is not 'degree', 'frequency' or 'lookahead'" not in str(e):
+                fails.append(f"cache_policy lru: {e}")
+        else:
+            fails.append("cache_policy lru: no ValueError")
         checks += 1
         try:
             fanout.DistABLPLoader(ctx, ds, num_neighbors=[2], input_nodes=[0], seed_placement="x")

@@ -28,9 +28,10 @@ tests/mpi/run.sh, case "python_link"; PYTHONPATH names the build's python/ direc
                          out of the dst type's range and an unknown edge type raise naming them
                          (prints "ok   python link typed rank R: ...")
   temporal PARTS PLAIN PPM  a graph with edge times: edge_label_time seeds, time_attr "edge",
-                         temporal_strategy uniform and last, binary negatives: every rank's
-                         batches equal LinkNeighborLoader's (n_id, e_id, edge_index, batch,
-                         edge_label_index, edge_label, input_id) (prints "ok   python link
+                         temporal_strategy uniform and last, binary negatives, with and
+                         without exclude_seed_edges: every rank's batches equal
+                         LinkNeighborLoader's (n_id, e_id, edge_index, batch, edge_label_index,
+                         edge_label, input_id, num_excluded) (prints "ok   python link
                          temporal rank R: ...")
   abort PARTS PPM        rank 1 alone gives a seed id out of range (refused before the
                          collective step) and calls ctx.abort with the message: rank 0, waiting
@@ -76,6 +77,13 @@ CASES = [
     ("binary 2 non-strict", dict(neg_sampling=("binary", 2.0), strict=False, shuffle=True,
                                  label=True), "drop"),
     ("no negatives exclude", dict(exclude_seed_edges=True, shuffle=True, drop_last=True), "keep"),
+    # the remote feature cache (DistLinkNeighborLoader only): batches as without
+    ("binary lookahead cache", dict(neg_sampling=("binary", 1.0), shuffle=True,
+                                    dist=dict(cache_bytes=1 << 18, cache_policy="lookahead",
+                                              lookahead=3)), "keep"),
+    ("binary frequency cache", dict(neg_sampling=("binary", 1.0), exclude_seed_edges=True,
+                                    dist=dict(cache_bytes=1 << 18, cache_policy="frequency")),
+     "keep"),
 ]
 COMMON = dict(num_neighbors=[5, 5], batch_size=64, seed=11)
 
@@ -100,9 +108,10 @@ def same(parts, plain, ppm):
             args = dict(args)
             if args.pop("label", False):
                 args["edge_label"] = lab
+            dist_only = args.pop("dist", {})
             want_l = fanout.LinkNeighborLoader(single, edge_label_index=eli, **COMMON, **args)
             got_l = fanout.DistLinkNeighborLoader(ctx, ds, edge_label_index=eli, tail=tail,
-                                                  **COMMON, **args)
+                                                  **COMMON, **args, **dist_only)
             B = len(want_l)
             n = {"keep": B // R + (r < B % R), "drop": B // R, "pad": -(-B // R)}[tail]
             if len(got_l) != n:
@@ -211,7 +220,7 @@ def typed(parts, plain, ppm):
 
 
 def temporal(parts, plain, ppm):
-    fails, checked = [], 0
+    fails, checked, excluded = [], 0, 0
     single = fanout.Dataset(plain)
     rng = np.random.default_rng(1)
     eli = single.edge_endpoints(rng.choice(single.num_edges, 80, replace=False))
@@ -219,28 +228,33 @@ def temporal(parts, plain, ppm):
     with fanout.DistContext(procs_per_machine=ppm, deadline=60) as ctx:
         R, r = ctx.world_size, ctx.rank
         ds = ctx.open_dataset(parts)
-        for strategy in ("uniform", "last"):
+        for strategy, excl in (("uniform", False), ("last", False), ("uniform", True),
+                               ("last", True)):
             kw = dict(num_neighbors=[4, 3], batch_size=16, seed=4, shuffle=True,
                       neg_sampling=("binary", 1.0), edge_label_index=eli, edge_label_time=t,
-                      time_attr="edge", temporal_strategy=strategy)
+                      time_attr="edge", temporal_strategy=strategy, exclude_seed_edges=excl)
             want = {b.index: b for b in fanout.LinkNeighborLoader(single, **kw)}
             got = list(fanout.DistLinkNeighborLoader(ctx, ds, **kw))
             if [b.index for b in got] != list(range(r, len(want), R)):
                 fails.append(f"{strategy}: batches {[b.index for b in got]} of {len(want)}")
             for b in got:
                 for k in ("n_id", "e_id", "edge_index", "batch", "x", "edge_label_index",
-                          "edge_label", "input_id", "num_neg_missing"):
+                          "edge_label", "input_id", "num_neg_missing", "num_excluded"):
                     if hasattr(b, k) != hasattr(want[b.index], k) or (hasattr(b, k) and not
                             np.array_equal(getattr(b, k), getattr(want[b.index], k))):
                         fails.append(f"{strategy}: batch {b.index}: {k} differs")
                 if not hasattr(b, "batch"):
                     fails.append(f"{strategy}: batch {b.index}: no batch (temporal is disjoint)")
                 checked += 1
+                excluded += b.num_excluded
             del got
+    if not excluded:
+        fails.append("no seed edge excluded (the exclusion cases test nothing)")
     if fails:
         say("\n".join(f"FAIL: rank {r}: {f}" for f in fails[:20]))
         sys.exit(1)
-    say(f"ok   python link temporal rank {r}: {checked} batches (uniform and last) equal "
+    say(f"ok   python link temporal rank {r}: {checked} batches (uniform and last, with and "
+        f"without exclude_seed_edges, {excluded} positions excluded) equal "
         f"LinkNeighborLoader's ({R} ranks)")
 
 
@@ -361,8 +375,6 @@ def errors(parts, ppm):
            lambda: mk(neg_sampling=("triplet", 1.5)))
     expect(RuntimeError, "pipelining is not implemented for link batches",
            lambda: mk(pipeline=1))
-    expect(RuntimeError, "temporal", lambda: mk(edge_label_time=np.arange(4), time_attr="edge",
-                                                  exclude_seed_edges=True))
     # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
     expect(ValueError, "has no edge split 'train'", lambda: mk(edge_label_index="train"))
     expect(ValueError, "edge_label: not with the edge split 'train'",
@@ -380,6 +392,8 @@ def errors(parts, ppm):
                        "rank 1 has local", lambda: mk(seed_placement="local" if one else "global"))
     expect(ValueError, "option cache_bytes differs between processes: rank 0 has 0, rank 1 has "
                        "1048576", lambda: mk(cache_bytes=(1 << 20) if one else 0))
+    expect(ValueError, "option lookahead differs between processes: rank 0 has 8, rank 1 has 4",
+           lambda: mk(cache_bytes=1 << 20, cache_policy="lookahead", lookahead=4 if one else 8))
     expect(ValueError, "option edge_label_index differs between processes",
            lambda: mk(edge_label_index=eli + (1 if one else 0)))
     expect(ValueError, "option exclude_seed_edges differs between processes",

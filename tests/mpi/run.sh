@@ -48,7 +48,9 @@
 #            partitioned by hash and range into 2 and 4 parts: --dist digests equal single
 #            process for --weighted (with and without replacement), --temporal uniform and last,
 #            --time edge and node, --strict, --window; a typed graph with per-type weights;
-#            DistNeighborLoader weighted and temporal (py_dist.py temporal)
+#            link batches with --exclude-seed-edges under --weighted and --edge-dir out (typed,
+#            digests equal single process, positions excluded); DistNeighborLoader weighted and
+#            temporal (py_dist.py temporal)
 #   python   fanout.DistContext and DistNeighborLoader (py_dist.py): same batches as
 #            NeighborLoader for every tail mode, the context's rules, a corrupt part raising
 #            on every rank (skipped where the Python module is not built)
@@ -676,29 +678,26 @@ open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))"
       else fail "link --seed-placement local --tail $t over $2: $nt batches (keep $nk)"; cat lt.json; fi
     done
   done
-  # --cache-mb (policy degree) for link batches' feature gather: the digest of no cache, hits,
-  # fewer remote feature bytes; frequency fails on every rank (FO_ENOSYS)
+  # --cache-mb for link batches' feature gather, every policy (lookahead with --lookahead 4):
+  # the digest of no cache, hits, fewer remote feature bytes
   for pr in "2 cora-m2 global" "2 cora-m2 local" "4 cora-h4 local"; do
     set -- $pr
     cb=(--edge-seeds @eseeds.txt --fanout 5,5 --batch-size 32 --neg binary:1 --features
         --seed-placement "$3" --digest --json)
     mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" > c0.json 2>&1
-    mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.5 > c1.json 2>&1
     f0=$(field_of remote_fetch_bytes c0.json)
-    f1=$(field_of remote_fetch_bytes c1.json)
-    h=$(field_of cache_hits c1.json)
-    if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
-      [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
-      echo "ok   link --cache-mb 0.5 over $2 ($3, $1 ranks): same digest, $h hits, remote feature" \
-        "bytes $f0 -> $f1"
-    else fail "link --cache-mb over $2 ($3)"; cat c0.json c1.json; fi
+    for pol in degree frequency lookahead; do
+      mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.5 \
+        --cache-policy $pol --lookahead 4 > c1.json 2>&1
+      f1=$(field_of remote_fetch_bytes c1.json)
+      h=$(field_of cache_hits c1.json)
+      if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
+        [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
+        echo "ok   link --cache-mb 0.5 --cache-policy $pol over $2 ($3, $1 ranks): same digest, $h" \
+          "hits, remote feature bytes $f0 -> $f1"
+      else fail "link --cache-mb --cache-policy $pol over $2 ($3)"; cat c0.json c1.json; fi
+    done
   done
-  mpi 2 "$FANOUT" bench "$D/cora-m2" --dist --procs-per-machine 1 --edge-seeds @eseeds.txt \
-    --fanout 5,5 --features --cache-mb 0.5 --cache-policy frequency --json > err.out 2>&1
-  rc=$?
-  if [ $rc != 0 ] && [ "$(grep -c "cache_policy frequency is not implemented for these batches" err.out)" = 2 ]; then
-    echo "ok   link --cache-policy frequency: FO_ENOSYS on every rank"
-  else fail "link --cache-policy frequency (exit $rc)"; cat err.out; fi
   # options that differ: seed placement and tail
   for o in "--seed-placement local|--seed-placement global|seed_placement" \
       "--seed-placement local --tail drop|--seed-placement local --tail pad|tail" \
@@ -858,29 +857,27 @@ EOF
       else fail "ablp --seed-placement local --tail $t over $2: $nt batches (keep $nk)"; cat lt.json; fi
     done
   done
-  # --cache-mb (policy degree) for ABLP batches' feature gather: the digest of no cache, hits,
-  # fewer remote feature bytes; frequency fails on every rank (FO_ENOSYS)
+  # --cache-mb for ABLP batches' feature gather (a typed graph: one store per node type),
+  # every policy (lookahead with --lookahead 4): the digest of no cache, hits, fewer remote
+  # feature bytes
   for pr in "2 ablp/g-m2 global" "2 ablp/g-m2 local" "4 ablp/g-h4 local"; do
     set -- $pr
     cb=(--anchors "@$A" --fanout 5,5 --batch-size 24 --random-negatives 2 --features
         --seed-placement "$3" --digest --json)
     mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" > c0.json 2>&1
-    mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.002 > c1.json 2>&1
     f0=$(field_of remote_fetch_bytes c0.json)
-    f1=$(field_of remote_fetch_bytes c1.json)
-    h=$(field_of cache_hits c1.json)
-    if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
-      [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
-      echo "ok   ablp --cache-mb 0.002 over $2 ($3, $1 ranks): same digest, $h hits, remote" \
-        "feature bytes $f0 -> $f1"
-    else fail "ablp --cache-mb over $2 ($3)"; cat c0.json c1.json; fi
+    for pol in degree frequency lookahead; do
+      mpi "$1" "$FANOUT" bench "$D/$2" --dist --procs-per-machine 1 "${cb[@]}" --cache-mb 0.002 \
+        --cache-policy $pol --lookahead 4 > c1.json 2>&1
+      f1=$(field_of remote_fetch_bytes c1.json)
+      h=$(field_of cache_hits c1.json)
+      if [ -n "$(digest_of c0.json)" ] && [ "$(digest_of c0.json)" = "$(digest_of c1.json)" ] &&
+        [ "${h:-0}" -gt 0 ] && [ "$f1" -lt "$f0" ]; then
+        echo "ok   ablp --cache-mb 0.002 --cache-policy $pol over $2 ($3, $1 ranks): same digest," \
+          "$h hits, remote feature bytes $f0 -> $f1"
+      else fail "ablp --cache-mb --cache-policy $pol over $2 ($3)"; cat c0.json c1.json; fi
+    done
   done
-  mpi 2 "$FANOUT" bench "$D/ablp/g-m2" --dist --procs-per-machine 1 --anchors "@$A" --fanout 5,5 \
-    --features --cache-mb 0.5 --cache-policy lookahead --json > err.out 2>&1
-  rc=$?
-  if [ $rc != 0 ] && [ "$(grep -c "cache_policy lookahead is not implemented for these batches" err.out)" = 2 ]; then
-    echo "ok   ablp --cache-policy lookahead: FO_ENOSYS on every rank"
-  else fail "ablp --cache-policy lookahead (exit $rc)"; cat err.out; fi
   # ranks with different ABLP options fail together, naming the option
   for o in "--random-negatives 1|--random-negatives 2|num_random_negatives" \
       "--supervision likes|--supervision user__likes__item|supervision_edge_type" \
@@ -1073,6 +1070,7 @@ EOF
   "$FANOUT" import -q --edge-type a,r,b ab.txt --edge-type b,s,b bb.txt --num-nodes a=300 \
     --num-nodes b=200 --reverse-edges --csc --csr --edge-weight a__r__b=abw.npy \
     --edge-weight b__s__b=bbw.npy -o ty > /dev/null || exit 1
+  head -100 ab.txt | tr ' ' '-' | paste -sd, > ab-seeds.txt
   for g in g gn ty; do
     for p in 2 4; do
       "$FANOUT" partition $g -n $p -q -o $g-h$p > /dev/null || exit 1
@@ -1098,6 +1096,16 @@ EOF
       --batch-size 16 --seed 3 --threads 1 --weighted --edge-dir out
     same_digest "typed weighted, replace, $parts" "$r" 1 ty-$parts ty --input-type a --fanout 3,3 \
       --batch-size 16 --seed 4 --threads 0 --weighted --replace
+    # link batches with seed-edge exclusion under weighted sampling and edge_dir out (the
+    # excluded positions of a CSR row, and a weighted kernel's, travel in the hop requests)
+    for o in "--weighted" "--edge-dir out" "--weighted --edge-dir out" "--weighted --edge-dir out --replace"; do
+      # shellcheck disable=SC2086
+      same_digest "link exclusion $o, typed, $parts" "$r" 1 ty-$parts ty --edge-type a__r__b \
+        --edge-seeds @"$D/ab-seeds.txt" --fanout 5,3 --batch-size 16 --neg binary:1 \
+        --exclude-seed-edges $o
+      [ "$(field_of num_excluded dist.json)" -gt 0 ] 2> /dev/null ||
+        fail "link exclusion $o, typed, $parts: nothing excluded (the case tests nothing)"
+    done
   done
   # DistNeighborLoader(weighted=True, time_attr=..., input_time=...), where the module is built
   if [ -f "${PYFANOUT:-}/fanout/__init__.py" ] && PYTHONPATH=$PYFANOUT $PY -c 'import fanout' 2> /dev/null; then

@@ -1101,42 +1101,56 @@ static void dist_local(void **state) {
       assert_true(labels > 0);
       {
         /* seed placement local: every anchor position once over the machines (tail keep), each
-         * batch on machine index mod P, and a cache (policy degree) gives the same digests */
+         * batch on machine index mod P, and a cache of every policy (lookahead planning 2
+         * batches ahead, a budget of a few rows) gives the same digests, over 2 epochs */
         int taken[7] = {0};
         for (int32_t r = 0; r < P; r++) {
           fo_dist_t *dd;
           fo_dist_loader_opts dlo;
-          fo_ablp_loader_t *Lc;
+          fo_ablp_loader_t *Lc[3];
           fo_ablp_loader_batch_t *bc;
           assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd));
           fo_dist_loader_opts_init(&dlo);
           dlo.seed_placement = FO_DIST_SEEDS_LOCAL;
           assert_fo_ok(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L));
-          dlo.cache_bytes = 1 << 20;
-          assert_fo_ok(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &Lc));
-          while (fo_ablp_loader_next(L, &b) == FO_OK && b) {
-            const uint64_t dg = fo_ablp_loader_batch_digest(b);
-            assert_int_equal(b->index % P, r);
-            for (int64_t i = 0; i < b->ablp->n_anchors; i++) {
-              assert_in_range(b->input_id[i], 0, 6);
-              taken[b->input_id[i]]++;
-            }
-            assert_fo_ok(fo_ablp_loader_next(Lc, &bc));
-            assert_non_null(bc);
-            assert_int_equal(bc->index, b->index);
-            assert_true(fo_ablp_loader_batch_digest(bc) == dg);
+          dlo.cache_bytes = 64;
+          dlo.lookahead = 2;
+          for (int q = 0; q < 3; q++) {
+            dlo.cache_policy = (fo_dist_cache_policy)q;
+            assert_fo_ok(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &Lc[q]));
           }
-          assert_fo_ok(fo_ablp_loader_next(Lc, &bc));
-          assert_null(bc);
+          for (int ep = 0; ep < 2; ep++) {
+            assert_fo_ok(fo_ablp_loader_start_epoch(L, (uint64_t)ep));
+            for (int q = 0; q < 3; q++) assert_fo_ok(fo_ablp_loader_start_epoch(Lc[q], (uint64_t)ep));
+            while (fo_ablp_loader_next(L, &b) == FO_OK && b) {
+              const uint64_t dg = fo_ablp_loader_batch_digest(b);
+              if (ep == 0) {
+                assert_int_equal(b->index % P, r);
+                for (int64_t i = 0; i < b->ablp->n_anchors; i++) {
+                  assert_in_range(b->input_id[i], 0, 6);
+                  taken[b->input_id[i]]++;
+                }
+              }
+              for (int q = 0; q < 3; q++) {
+                assert_fo_ok(fo_ablp_loader_next(Lc[q], &bc));
+                assert_non_null(bc);
+                assert_int_equal(bc->index, b->index);
+                assert_true(fo_ablp_loader_batch_digest(bc) == dg);
+              }
+            }
+            for (int q = 0; q < 3; q++) {
+              assert_fo_ok(fo_ablp_loader_next(Lc[q], &bc));
+              assert_null(bc);
+            }
+          }
           fo_ablp_loader_destroy(L);
-          fo_ablp_loader_destroy(Lc);
+          for (int q = 0; q < 3; q++) fo_ablp_loader_destroy(Lc[q]);
           assert_fo_ok(fo_dist_finalize(dd));
         }
         for (int i = 0; i < 7; i++) assert_int_equal(taken[i], 1);
       }
       {
-        /* an unknown supervision type: the sampler's error; pipelining and the cache's
-         * lookahead policy: FO_ENOSYS */
+        /* an unknown supervision type: the sampler's error; pipelining: FO_ENOSYS */
         fo_dist_t *dd;
         fo_ablp_loader_opts bad = o;
         fo_dist_loader_opts dlo;
@@ -1148,11 +1162,6 @@ static void dist_local(void **state) {
         dlo.pipeline = 1;
         assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_ENOSYS,
                         "pipelining is not implemented for ABLP batches");
-        fo_dist_loader_opts_init(&dlo);
-        dlo.cache_bytes = 1 << 20;
-        dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
-        assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_ENOSYS,
-                        "cache_policy lookahead is not implemented");
         assert_fo_error(fo_dist_ablp_loader_create(dd, t.d, &o, NULL, &L), FO_EINVAL,
                         "is not a dataset of");
         assert_fo_ok(fo_dist_finalize(dd));

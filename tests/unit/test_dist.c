@@ -335,30 +335,6 @@ static void mode_requests(void **state) {
  * pair round-trips; every malformed one (cut short, wrong kind, part, counts, edge type, flag
  * bits, ids out of range, counts and positions that do not add up) is FO_EFORMAT naming what is
  * wrong; a server asked for another part's rows answers with an ERROR naming them. */
-/* The distributed link sampler refuses exclusion with weighted or temporal sampling (a HOP
- * request's excluded positions are uniform only), before looking for weights or times. */
-static void link_excl_modes_refused(void **state) {
-  fo_dist_t *dd;
-  fo_link_opts o;
-  fo_link_sampler_t *ls = NULL;
-  int32_t f[1] = {2};
-  (void)state;
-  assert_fo_ok(fo_dist_init_local(G.parts[0], 0, NULL, &dd));
-  fo_link_opts_init(&o);
-  o.sampler.fanouts = f;
-  o.sampler.n_hops = 1;
-  o.exclude_seed_edges = true;
-  o.sampler.weighted = true;
-  assert_fo_error(fo_dist_link_sampler_create(dd, G.parts[0], &o, &ls), FO_ENOSYS,
-                  "distributed exclude_seed_edges with weighted sampling is not supported yet");
-  o.sampler.weighted = false;
-  o.sampler.temporal = FO_TEMPORAL_LAST;
-  assert_fo_error(fo_dist_link_sampler_create(dd, G.parts[0], &o, &ls), FO_ENOSYS,
-                  "distributed exclude_seed_edges with temporal sampling is not supported yet");
-  assert_null(ls);
-  assert_fo_ok(fo_dist_finalize(dd));
-}
-
 static void link_messages(void **state) {
   fo__server sv;
   fo__buf b = {0}, rb = {0};
@@ -441,6 +417,14 @@ static void link_messages(void **state) {
   assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT, "pair 1 (");
   b.w[4 + 5] = 8;
   assert_fo_ok(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d));
+  /* a CSR row's pair (exclusion under edge_dir out): (src, dst), checked as such */
+  b.w[4 + 0] = FO__LINK_WANT_POS | FO__LINK_OUT;
+  assert_fo_ok(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d));
+  b.w[4 + 1] = 2708;
+  assert_fo_error(fo__dec_link_req(b.w, len_of_req, G.parts[0], &d), FO_EFORMAT,
+                  "pair 0 (2708, 6) is not a (src, dst) pair of edge type");
+  b.w[4 + 1] = v0;
+  b.w[4 + 0] = FO__LINK_WANT_POS;
 
   /* the response: pair 0 found twice (positions 3, 9), pair 1 a member */
   res.n = 2;
@@ -848,7 +832,6 @@ int main(void) {
       cmocka_unit_test(sampler_equals_plain), cmocka_unit_test(loaders_equal_plain),
       cmocka_unit_test(tail_modes),           cmocka_unit_test(server_refuses_foreign_nodes),
       cmocka_unit_test(server_refuses_oversize_draws), cmocka_unit_test(mode_requests),
-      cmocka_unit_test(link_excl_modes_refused),
       cmocka_unit_test(link_messages),
       cmocka_unit_test(decoder_fuzz),         cmocka_unit_test(errors),
       cmocka_unit_test(node_part_one_part_open), cmocka_unit_test(one_part_whole_graph),
