@@ -212,17 +212,19 @@ static inline __attribute__((always_inline)) void fo__alias_pick(fo__rng *r, con
                                                                int64_t n, int64_t *out,
                                                                uint32_t *d) {
   const uint64_t deg = (uint64_t)a->deg;
-  for (int64_t q = 0; q < n; q++) {
-    if (FO_LIKELY(deg <= UINT64_C(0x100000000))) {
-      uint64_t p = (uint64_t)fo__rng_next32(r) * deg;
-      if (FO_UNLIKELY((uint32_t)p < (uint32_t)deg))
-        while ((uint32_t)p < a->t) p = (uint64_t)fo__rng_next32(r) * deg;
-      out[q] = (int64_t)(p >> 32);
-      d[q] = (uint32_t)p - a->t;
-    } else {
+  if (FO_UNLIKELY(deg > UINT64_C(0x100000000))) {
+    for (int64_t q = 0; q < n; q++) {
       out[q] = (int64_t)fo__rng_below(r, deg);
       d[q] = 0;
     }
+    return;
+  }
+  for (int64_t q = 0; q < n; q++) {
+    uint64_t p = (uint64_t)fo__rng_next32(r) * deg;
+    if (FO_UNLIKELY((uint32_t)p < (uint32_t)deg))
+      while ((uint32_t)p < a->t) p = (uint64_t)fo__rng_next32(r) * deg;
+    out[q] = (int64_t)(p >> 32);
+    d[q] = (uint32_t)p - a->t;
     __builtin_prefetch(&a->al[out[q]], 0, 3);
   }
 }

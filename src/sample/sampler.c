@@ -918,8 +918,7 @@ static int weighted_rest(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
  *    a zero-weight one, in pick order. Picks are drawn as with replacement and a repeat is
  *    drawn again (given the picks so far, an accepted draw is proportional to the remaining
  *    weight: exactly the next successive pick). When the row is short (deg <= 1.25 fanout:
- *    redraws_pay) or
- *    repeats pile up (more than 2 fanout + 8), the remaining picks come from
+ *    redraws_pay) or repeats pile up (more than 2 fanout + 8), the remaining picks come from
  *    Efraimidis-Spirakis keys log(U_j) / w_j over the unpicked positive edges (ES 2006), the
  *    largest first: the same law, O(deg log fanout). When all positive edges fit the fanout
  *    they are taken in stored order.
@@ -1112,8 +1111,7 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
  * w; without: the next successive pick). More than max(2 fanout + 8, 2 x range length)
  * rejections (an eligible range holding little of the row's weight: the redraws then cost about
  * what the pass costs), or without replacement a range of at most 1.25 fanout edges
- * (redraws_pay), or a range
- * so small a part of the row that redraws would cost more than the pass (by count: 2 (wb -
+ * (redraws_pay), or a range so small a part of the row that redraws would cost more than the pass (by count: 2 (wb -
  * wa)^2 < fanout deg; this depends on the data, not on draws, so the law is unchanged), take
  * an exact pass over the range: prefix sums and a binary search per
  * remaining draw (with replacement), or weighted_rest's Efraimidis-Spirakis keys (without).
