@@ -86,9 +86,11 @@ typedef struct fo_sampler_opts {
                                positive edges in stored order when they all fit); fanout -1:
                                all neighbors, weights ignored. O(1) per draw from the alias
                                tables stored at import (probabilities to 2^-32); without
-                               replacement repeats are redrawn, and rows of degree <= 2 x
+                               replacement repeats are redrawn, and rows of degree <= 1.25 x
                                fanout (or with piled-up repeats) use Efraimidis-Spirakis keys,
-                               O(deg log fanout).
+                               O(deg log fanout). A draw takes one 32-bit random word for
+                               both the offset and the coin (a second with probability about
+                               deg / 2^32; exact, docs/ARCHITECTURE.md).
                                Partitioned datasets (parts carry their rows' weights and alias
                                tables) and fo_dist (the one-hop requests say weighted) give
                                the unpartitioned batches. */

@@ -158,4 +158,99 @@ typedef struct fo__exclusion {
 
 void fo__sampler_set_exclusion(fo_sampler_t *s, const fo__exclusion *x);
 
+/* ---- alias draws (the weighted kernels, sampler.c) -------------------------------------------
+ *
+ * Draws proportional to weight from a row's stored alias table `al[deg]` (Walker 1977; entry
+ * alias_offset << 32 | threshold, FORMAT.md): a uniform offset j, then a coin that keeps j with
+ * probability threshold_j / 2^32 and takes j's alias otherwise. FO_ALIAS_CHUNK draws at a time,
+ * so that their entries are fetched in parallel: fo__alias_pick draws the offsets (and block
+ * words, below) and prefetches the entries, fo__alias_resolve reads them; out[0..n) receive row
+ * offsets, -1 if an entry is corrupt (alias offset outside the row).
+ *
+ * One 32-bit word per draw carries both the offset and the coin, exactly: the law is that of an
+ * independent uniform offset and 32-bit coin (j kept with probability exactly threshold_j /
+ * 2^32), with no rounding added. With L = floor(2^32 / deg) and t = 2^32 - L deg (once per row,
+ * fo__alias_row_init: one 32-bit division): m = x deg for a uniform 32-bit word x, redrawn while
+ * lo = m mod 2^32 < t (Lemire 2019; t < deg, so lo >= deg accepts without looking at t), and
+ * j = m >> 32. Given j, the accepted lo are the L members of one residue class mod deg in
+ * [t, 2^32), one in each block [t + k deg, t + (k + 1) deg), k = 0..L-1: the block index k of
+ * d = lo - t is uniform in [0, L) for every j. With P = threshold_j L (64 bits) and
+ * K = floor(P / 2^32) < L: keep j if k < K (d < K deg), take the alias if k > K
+ * (d >= (K + 1) deg), and in block K (probability 1 / L = about deg / 2^32, the only band where
+ * lo alone cannot decide) draw a second word c and keep j iff c < P mod 2^32. So P(keep | j) =
+ * K / L + (P mod 2^32) / (2^32 L) = P / (2^32 L) = threshold_j / 2^32 exactly. A zero threshold
+ * (zero-weight edge) gives P = 0: never kept. Rows of more than 2^31 edges have L = 1, and every
+ * draw takes the second word (the two-word draw); rows of more than 2^32 edges take the offset
+ * from fo__rng_below's two words (d = 0, L = 1). Cost per draw: the word, three multiplications
+ * and the entry's random read; 1 + 1 / L words on average (+ Lemire's redraws, probability
+ * t / 2^32 < deg / 2^32). test_weighted.c checks the law exhaustively over each block of rows
+ * with small L. */
+#define FO_ALIAS_CHUNK 16
+typedef struct fo__aliasrow {
+  const int64_t *al;
+  int64_t deg;
+  uint64_t L;  /* floor(2^32 / deg), 1 above 2^32 */
+  uint32_t t;  /* 2^32 - L deg: Lemire's rejection bound (0 above 2^32) */
+} fo__aliasrow;
+
+static inline __attribute__((always_inline)) void fo__alias_row_init(fo__aliasrow *a,
+                                                                   const int64_t *al, int64_t deg) {
+  a->al = al;
+  a->deg = deg;
+  if (deg > 0 && deg < (int64_t)UINT32_MAX) {
+    /* 32-bit division: 2^32 = q deg + rem + 1 */
+    const uint32_t q = UINT32_MAX / (uint32_t)deg, rem = UINT32_MAX - q * (uint32_t)deg;
+    a->L = rem + 1 == (uint32_t)deg ? (uint64_t)q + 1 : q;
+    a->t = rem + 1 == (uint32_t)deg ? 0 : rem + 1;
+  } else {
+    a->L = 1;
+    a->t = deg == (int64_t)UINT32_MAX ? 1 : 0;
+  }
+}
+
+static inline __attribute__((always_inline)) void fo__alias_pick(fo__rng *r, const fo__aliasrow *a,
+                                                               int64_t n, int64_t *out,
+                                                               uint32_t *d) {
+  const uint64_t deg = (uint64_t)a->deg;
+  if (FO_UNLIKELY(deg > UINT64_C(0x100000000))) {
+    for (int64_t q = 0; q < n; q++) {
+      out[q] = (int64_t)fo__rng_below(r, deg);
+      d[q] = 0;
+    }
+    return;
+  }
+  for (int64_t q = 0; q < n; q++) {
+    uint64_t p = (uint64_t)fo__rng_next32(r) * deg;
+    if (FO_UNLIKELY((uint32_t)p < (uint32_t)deg))
+      while ((uint32_t)p < a->t) p = (uint64_t)fo__rng_next32(r) * deg;
+    out[q] = (int64_t)(p >> 32);
+    d[q] = (uint32_t)p - a->t;
+    __builtin_prefetch(&a->al[out[q]], 0, 3);
+  }
+}
+
+/* The draw at offset j with block word d (fo__alias_pick): the row offset drawn, -1 if corrupt. */
+static inline __attribute__((always_inline)) int64_t fo__alias_one(fo__rng *r, const fo__aliasrow *a,
+                                                                  int64_t j, uint32_t d) {
+  const uint64_t en = (uint64_t)a->al[j];
+  const uint64_t P = (uint64_t)(uint32_t)en * a->L, Kd = (P >> 32) * (uint64_t)a->deg;
+  int64_t k = (uint64_t)d < Kd ? j : (int64_t)(en >> 32);
+  if (FO_UNLIKELY((uint64_t)d - Kd < (uint64_t)a->deg)) /* block K: a second word decides */
+    k = fo__rng_next32(r) < (uint32_t)P ? j : (int64_t)(en >> 32);
+  return k < a->deg ? k : -1;
+}
+
+static inline __attribute__((always_inline)) void fo__alias_resolve(fo__rng *r, const fo__aliasrow *a,
+                                                                  int64_t n, const uint32_t *d,
+                                                                  int64_t *out) {
+  for (int64_t q = 0; q < n; q++) out[q] = fo__alias_one(r, a, out[q], d[q]);
+}
+
+static inline __attribute__((always_inline)) void fo__alias_draws(fo__rng *r, const fo__aliasrow *a,
+                                                                int64_t n, int64_t *out) {
+  uint32_t d[FO_ALIAS_CHUNK];
+  fo__alias_pick(r, a, n, out, d);
+  fo__alias_resolve(r, a, n, d, out);
+}
+
 #endif

@@ -848,45 +848,6 @@ static inline void heap_offer(wkey *h, int64_t *n, int64_t cap, double key, int6
   }
 }
 
-/* Draws proportional to weight from the row's alias table `al[deg]` (Walker's method: a
- * uniform offset, then a 32-bit coin against its threshold), ALIAS_CHUNK at a time so that
- * their table entries are fetched in parallel: alias_pick draws the offsets and coins and
- * prefetches the entries, alias_resolve reads them; out[0..n) receive row offsets, -1 if an
- * entry is corrupt (offset outside the row). */
-#define ALIAS_CHUNK 16
-static inline void alias_pick(fo__rng *r, const int64_t *al, int64_t deg, int64_t n, int64_t *out,
-                              uint32_t *coin) {
-  for (int64_t q = 0; q < n; q++) {
-    /* fast path: both words from the current block and no Lemire rejection (lo >= deg), the
-     * same words and result as fo__rng_below then fo__rng_next32 */
-    const uint64_t p = r->used <= 6 && deg <= (int64_t)UINT32_MAX ? (uint64_t)r->out[r->used] * (uint64_t)deg : 0;
-    if (FO_LIKELY((uint32_t)p >= (uint64_t)deg)) {
-      out[q] = (int64_t)(p >> 32);
-      coin[q] = r->out[r->used + 1];
-      r->used += 2;
-    } else {
-      out[q] = (int64_t)fo__rng_below(r, (uint64_t)deg);
-      coin[q] = fo__rng_next32(r);
-    }
-    __builtin_prefetch(&al[out[q]], 0, 3);
-  }
-}
-
-static inline void alias_resolve(const int64_t *al, int64_t deg, int64_t n, const uint32_t *coin,
-                                 int64_t *out) {
-  for (int64_t q = 0; q < n; q++) {
-    const uint64_t en = (uint64_t)al[out[q]];
-    const int64_t k = coin[q] < (uint32_t)en ? out[q] : (int64_t)(en >> 32);
-    out[q] = k < deg ? k : -1;
-  }
-}
-
-static inline void alias_draws(fo__rng *r, const int64_t *al, int64_t deg, int64_t n, int64_t *out) {
-  uint32_t coin[ALIAS_CHUNK];
-  alias_pick(r, al, deg, n, out, coin);
-  alias_resolve(al, deg, n, coin, out);
-}
-
 static int bad_alias(const fo_topology *t, int64_t start, int64_t deg) {
   return FO_FAIL(FO_EFORMAT, "%s[%lld..%lld]: an alias offset lies outside its row",
                  t->weight_alias_name, (long long)start, (long long)(start + deg));
@@ -968,30 +929,43 @@ static int weighted_rest(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
  * scans the row):
  *  - fanout -1: all neighbors in stored order, weights ignored (as uniform);
  *  - with replacement: `fanout` independent draws, edge j with probability w_j / sum(w) (to
- *    the alias table's 2^-32 thresholds): a uniform offset and a 32-bit coin each, O(1); none
+ *    the alias table's 2^-32 thresholds): one 32-bit word each for the offset and the coin
+ *    (a second one with probability about deg / 2^32: fo__alias_one, exact), O(1); none
  *    for an all-zero row;
  *  - without replacement: successive sampling (each pick proportional to weight among the
  *    edges not picked yet), so exactly min(fanout, #edges with w > 0) distinct edges and never
  *    a zero-weight one, in pick order. Picks are drawn as with replacement and a repeat is
  *    drawn again (given the picks so far, an accepted draw is proportional to the remaining
- *    weight: exactly the next successive pick). When the row is short (deg <= 2 fanout) or
- *    repeats pile up (more than 2 fanout + 8), the remaining picks come from
+ *    weight: exactly the next successive pick). When the row is short (deg <= 1.25 fanout:
+ *    redraws_pay) or repeats pile up (more than 2 fanout + 8), the remaining picks come from
  *    Efraimidis-Spirakis keys log(U_j) / w_j over the unpicked positive edges (ES 2006), the
  *    largest first: the same law, O(deg log fanout). When all positive edges fit the fanout
  *    they are taken in stored order.
  * Draws come from the node's stream as in the uniform kernel.
  */
+/* Whether picks without replacement from `deg` candidates are drawn from the alias table with
+ * repeats redrawn (true), or taken by keys over the whole row (weighted_rest): redraws when
+ * deg > 1.25 fanout. Picking f of deg candidates of equal weight takes about
+ * deg ln(deg / (deg - f)) draws, 2.0 f at deg = 1.25 f, of ~45 instructions each, against a
+ * key (~150 instructions: a 53-bit uniform and a log) for each of the deg candidates; skewed
+ * weights pile repeats up, and after 2 fanout + 8 of them the keys take the rest. Depends on
+ * the data only, not on draws, so the law is unchanged either way (callgrind on R-MAT 18,
+ * [15,10,5]: 214.3 instructions per sampled edge at deg > 2 fanout, 208.3 at 1.5, 206.6 at
+ * 1.25 and at 1). */
+static inline bool redraws_pay(int64_t deg, int32_t f) { return 4 * deg > 5 * (int64_t)f; }
+
 /* How many frontier nodes ahead the weighted kernel starts a node's draws (wpre). */
 #define W_AHEAD 8
 
-/* A frontier node's draws started W_AHEAD nodes early: its stream, and its first chunk of alias
- * candidates (offsets and coins, entries prefetched), exactly the draws choose_weighted would
- * make first, so starting early changes no result. */
+/* A frontier node's draws started W_AHEAD nodes early: its stream, its row's alias constants,
+ * and its first chunk of alias candidates (offsets and block words, entries prefetched),
+ * exactly the draws choose_weighted would make first, so starting early changes no result. */
 typedef struct wpre {
   fo__rng r;
+  fo__aliasrow a;
   int64_t n; /* candidates drawn (0: none; the row is read in stored order or by keys) */
-  int64_t cand[ALIAS_CHUNK];
-  uint32_t coin[ALIAS_CHUNK];
+  int64_t cand[FO_ALIAS_CHUNK];
+  uint32_t d[FO_ALIAS_CHUNK];
 } wpre;
 
 static inline void weighted_pre(const fo_topology *t, const rowspan *rw, const fo_batch_t *fr,
@@ -1005,11 +979,12 @@ static inline void weighted_pre(const fo_topology *t, const rowspan *rw, const f
   tag = (uint64_t)hp->hop | (uint64_t)hp->etype << 48;
   if (hp->disjoint) tag |= ((uint64_t)fr->batch[i] + 1) << 8;
   fo__rng_init(&w->r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
-  if (hp->replace || deg > 2 * (int64_t)f) {
-    w->n = f < ALIAS_CHUNK ? f : ALIAS_CHUNK;
-    alias_pick(&w->r, t->weight_alias + start, deg, w->n, w->cand, w->coin);
+  if (hp->replace || redraws_pay(deg, f)) {
+    w->n = f < FO_ALIAS_CHUNK ? f : FO_ALIAS_CHUNK;
+    fo__alias_row_init(&w->a, t->weight_alias + start, deg);
+    fo__alias_pick(&w->r, &w->a, w->n, w->cand, w->d);
   } else {
-    /* read whole by keys or in stored order: its weights (at most 2 fanout of them) */
+    /* read whole by keys or in stored order: its weights (at most 1.25 fanout of them) */
     const char *wp = (const char *)t->weight + start * t->weight_bytes;
     for (int64_t o = 0; o < deg * t->weight_bytes; o += 64) __builtin_prefetch(wp + o, 0, 3);
   }
@@ -1037,13 +1012,13 @@ static int weighted_node(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
   }
   if (al[0] == 0) return FO_OK; /* entry 0 is 0 only in a row without positive weights */
   if (hp->replace) {
-    for (int64_t q = 0; q < f; q += ALIAS_CHUNK) {
-      const int64_t n = f - q < ALIAS_CHUNK ? f - q : ALIAS_CHUNK;
+    for (int64_t q = 0; q < f; q += FO_ALIAS_CHUNK) {
+      const int64_t n = f - q < FO_ALIAS_CHUNK ? f - q : FO_ALIAS_CHUNK;
       int64_t *j = w->cand;
       if (q == 0)
-        alias_resolve(al, deg, n, w->coin, j); /* the first chunk: drawn by weighted_pre */
+        fo__alias_resolve(r, &w->a, n, w->d, j); /* the first chunk: drawn by weighted_pre */
       else
-        alias_draws(r, al, deg, n, j);
+        fo__alias_draws(r, &w->a, n, j);
       for (int64_t c = 0; c < n; c++) {
         if (FO_UNLIKELY(j[c] < 0)) return bad_alias(t, start, deg);
         pos[E + q + c] = start + j[c];
@@ -1053,7 +1028,7 @@ static int weighted_node(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
     *E_io = E + f;
     return FO_OK;
   }
-  if (deg > 2 * (int64_t)f && f <= FLOYD_LINEAR_MAX) {
+  if (redraws_pay(deg, f) && f <= FLOYD_LINEAR_MAX) {
     /* successive picks by redrawing repeats; the picked offsets in a 256-bit filter (offset
      * mod 256: exact for rows up to 256 edges, a scan of the picks settles a hit otherwise).
      * Branch-free in the common case: every candidate is written at pos[E + k], kept when new. */
@@ -1065,16 +1040,15 @@ static int weighted_node(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
     while (k < f && rejects <= lim) {
       /* as many draws as picks are missing, fetched together, then taken in order (a chunk
        * never overfills: n <= f - k) */
-      const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
-      if (!first) alias_pick(r, al, deg, n, w->cand, w->coin);
+      const int64_t n = f - k < FO_ALIAS_CHUNK ? f - k : FO_ALIAS_CHUNK;
+      if (!first) fo__alias_pick(r, &w->a, n, w->cand, w->d);
       first = false; /* the first chunk was drawn by weighted_pre */
       for (int64_t c = 0; c < n; c++) {
-        const uint64_t en = (uint64_t)al[w->cand[c]];
-        const int64_t j = w->coin[c] < (uint32_t)en ? w->cand[c] : (int64_t)(en >> 32);
+        const int64_t j = fo__alias_one(r, &w->a, w->cand[c], w->d[c]);
         uint64_t *fw = &filt[j >> 6 & 3];
         const uint64_t bit = UINT64_C(1) << (j & 63);
         bool dup, live = rejects <= lim, acc;
-        if (FO_UNLIKELY(j >= deg)) return bad_alias(t, start, deg);
+        if (FO_UNLIKELY(j < 0)) return bad_alias(t, start, deg);
         dup = (*fw & bit) && (deg <= 256 || picked(pp, k, start, j, NULL, 0));
         acc = live & !dup;
         pp[k] = start + j;
@@ -1088,7 +1062,7 @@ static int weighted_node(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
       *E_io = E + f;
       return FO_OK;
     }
-  } else if (deg > 2 * (int64_t)f) {
+  } else if (redraws_pay(deg, f)) {
     /* the same for large fanouts, the picks in an open-addressing set */
     int64_t rejects = 0;
     bool first = true;
@@ -1097,12 +1071,12 @@ static int weighted_node(fo_sampler_t *s, const fo_topology *t, fo_batch_t *out,
       return rc;
     memset(s->pset, 0xff, (size_t)set_size * sizeof *s->pset);
     while (k < f && rejects <= 2 * (int64_t)f + 8) {
-      const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
+      const int64_t n = f - k < FO_ALIAS_CHUNK ? f - k : FO_ALIAS_CHUNK;
       int64_t *cand = w->cand;
       if (first)
-        alias_resolve(al, deg, n, w->coin, cand); /* drawn by weighted_pre */
+        fo__alias_resolve(r, &w->a, n, w->d, cand); /* drawn by weighted_pre */
       else
-        alias_draws(r, al, deg, n, cand);
+        fo__alias_draws(r, &w->a, n, cand);
       first = false;
       for (int64_t c = 0; c < n && k < f && rejects <= 2 * (int64_t)f + 8; c++) {
         const int64_t j = cand[c];
@@ -1155,8 +1129,8 @@ static int choose_weighted(fo_sampler_t *s, const fo_topology *t, const fo_batch
  * the law of a draw from the eligible range alone (with replacement: w_j / sum of eligible
  * w; without: the next successive pick). More than max(2 fanout + 8, 2 x range length)
  * rejections (an eligible range holding little of the row's weight: the redraws then cost about
- * what the pass costs), or without replacement a range of at most 2 fanout edges, or a range
- * so small a part of the row that redraws would cost more than the pass (by count: 2 (wb -
+ * what the pass costs), or without replacement a range of at most 1.25 fanout edges
+ * (redraws_pay), or a range so small a part of the row that redraws would cost more than the pass (by count: 2 (wb -
  * wa)^2 < fanout deg; this depends on the data, not on draws, so the law is unchanged), take
  * an exact pass over the range: prefix sums and a binary search per
  * remaining draw (with replacement), or weighted_rest's Efraimidis-Spirakis keys (without).
@@ -1188,8 +1162,10 @@ static int weighted_window_node(fo_sampler_t *s, const fo_topology *t, const fo_
   fo__rng_init(&r, hp->seed, hp->epoch, hp->batch, tag, (uint64_t)fr->node[i]);
   /* redraw only when that is likely cheaper than the pass: with acceptance p ~ (wb - wa) / deg
    * (by count), f / p draws of ~50 instructions against (wb - wa) keys of ~100 */
-  if ((hp->replace || wb - wa > 2 * (int64_t)f) &&
+  if ((hp->replace || redraws_pay(wb - wa, f)) &&
       2.0 * (double)(wb - wa) * (double)(wb - wa) >= (double)f * (double)deg) {
+    fo__aliasrow ar;
+    fo__alias_row_init(&ar, al, deg);
     if (!hp->replace) {
       for (set_size = 1; set_size < 2 * (int64_t)f;) set_size *= 2;
       if ((rc = fo__grow(&s->pset, &s->cap_pset, set_size, sizeof *s->pset, "sampler scratch")) != FO_OK)
@@ -1197,9 +1173,9 @@ static int weighted_window_node(fo_sampler_t *s, const fo_topology *t, const fo_
       memset(s->pset, 0xff, (size_t)set_size * sizeof *s->pset);
     }
     while (k < f && rejects <= lim) {
-      int64_t cand[ALIAS_CHUNK];
-      const int64_t n = f - k < ALIAS_CHUNK ? f - k : ALIAS_CHUNK;
-      alias_draws(&r, al, deg, n, cand);
+      int64_t cand[FO_ALIAS_CHUNK];
+      const int64_t n = f - k < FO_ALIAS_CHUNK ? f - k : FO_ALIAS_CHUNK;
+      fo__alias_draws(&r, &ar, n, cand);
       for (int64_t c = 0; c < n && k < f && rejects <= lim; c++) {
         const int64_t j = cand[c];
         if (FO_UNLIKELY(j < 0)) return bad_alias(t, start, deg);

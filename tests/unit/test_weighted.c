@@ -12,6 +12,7 @@
  * span 1000x (expected counts under 5 pooled).
  */
 #include "support.h"
+#include "sample/sample_internal.h"
 #include "store/store_internal.h"
 
 #include <math.h>
@@ -411,7 +412,21 @@ static double p_triple(const double *w, int n, int a, int b, int c) {
   return p;
 }
 
-/* Successive sampling of k (2 or 3) from the leaves of a star with weights w[K] (at most 32
+/* Exact probability that successive sampling's next c picks are the c members of m[] when the
+ * weight not picked yet is `left`: the sum over the members picked first. */
+static double p_set(const double *w, const int *m, int c, double left) {
+  double p = 0;
+  if (c == 0) return 1;
+  for (int a = 0; a < c; a++) {
+    int rest[8], r = 0;
+    for (int b = 0; b < c; b++)
+      if (b != a) rest[r++] = m[b];
+    p += w[m[a]] / left * p_set(w, rest, c - 1, left - w[m[a]]);
+  }
+  return p;
+}
+
+/* Successive sampling of k (2, 3 or 4) from the leaves of a star with weights w[K] (at most 32
  * positive), N batches: every batch k distinct positive edges, the k-subsets' frequencies
  * against their exact probabilities. */
 static void check_without(const double *w, int K, int32_t k, uint64_t N, uint64_t seed) {
@@ -444,7 +459,7 @@ static void check_without(const double *w, int K, int32_t k, uint64_t N, uint64_
     }
     count[mask]++;
   }
-  for (int a = 0; a < n; a++)
+  for (int a = 0; a < n && k <= 3; a++)
     for (int c = a + 1; c < n; c++) {
       if (k == 2) {
         expect[cats] = (double)N * p_pair(pw, n, a, c);
@@ -456,6 +471,23 @@ static void check_without(const double *w, int K, int32_t k, uint64_t N, uint64_
         sub[cats++] = count[(1u << idx[a]) | (1u << idx[c]) | (1u << idx[e])];
       }
     }
+  if (k == 4) {
+    /* every 4-subset of the positive leaves (at most 12 of them here) */
+    double W = 0;
+    for (int i = 0; i < n; i++) W += pw[i];
+    for (uint32_t m = 0; m < (1u << n); m++) {
+      int mem[4], c = 0;
+      uint64_t mask = 0;
+      if (__builtin_popcount(m) != 4) continue;
+      for (int i = 0; i < n; i++)
+        if (m >> i & 1) {
+          mem[c++] = i;
+          mask |= UINT64_C(1) << idx[i];
+        }
+      expect[cats] = (double)N * p_set(pw, mem, 4, W);
+      sub[cats++] = count[mask];
+    }
+  }
   {
     double total = 0;
     for (int i = 0; i < cats; i++) total += expect[i];
@@ -478,8 +510,10 @@ static void check_without(const double *w, int K, int32_t k, uint64_t N, uint64_
 static void test_without_replacement_distribution(void **state) {
   (void)state;
   /* weights spanning 1000x; leaf 2 has weight 0 and must never appear. k = 2: deg 6 > 2k, the
-   * redraw path; k = 3: deg <= 2k, the key path. */
+   * redraw path; k = 3: deg 6 > 1.25k, the redraw path too (the short rows' key path is taken
+   * for deg <= 1.25k: k = 4 below). */
   const double w[] = {1, 10, 0, 100, 1000, 30};
+  const double w5[] = {3, 10, 1, 100, 30};
   /* two heavy edges and many light ones: the third pick's redraws pile up and it falls back to
    * keys over the unpicked edges mid-row */
   const double heavy[] = {1000, 0.5, 1000, 1, 1, 2, 1, 1, 0, 1, 3, 1};
@@ -487,6 +521,9 @@ static void test_without_replacement_distribution(void **state) {
   check_without(w, 6, 3, 100000, 102);
   check_without(heavy, 12, 3, 100000, 103);
   check_without(heavy, 12, 2, 50000, 104);
+  /* k = 4: deg 6 > 1.25 k, the redraw path; deg 5 <= 1.25 k, the key path over the whole row */
+  check_without(w, 6, 4, 100000, 105);
+  check_without(w5, 5, 4, 100000, 106);
 }
 
 /* ---- weighted temporal: weights among the eligible edges ------------------------------------ */
@@ -1305,6 +1342,128 @@ static void test_typed_parts_equal(void **state) {
   fot_rmtree(tmp);
 }
 
+/* ---- the one-word alias draw (sample_internal.h) ------------------------------------------- */
+
+/* One draw at a row of deg edges from the words x then c (fed through the stream's buffer, no
+ * Philox): its result and the words it took. */
+static int64_t one_draw(const fo__aliasrow *a, uint32_t x, uint32_t c, int *used) {
+  fo__rng r;
+  int64_t j;
+  uint32_t d;
+  memset(&r, 0, sizeof r);
+  r.used = 0;
+  r.out[0] = x;
+  r.out[1] = c;
+  r.out[2] = 0xdeadbeef; /* never reached by a draw that needs at most two words */
+  fo__alias_pick(&r, a, 1, &j, &d);
+  j = fo__alias_one(&r, a, j, d);
+  *used = r.used;
+  return j;
+}
+
+/* Exhaustively over the words that land on offset j of a row of deg edges, whose entry has
+ * threshold thr and alias g: exactly L = floor(2^32 / deg) words are accepted (the others are
+ * Lemire's rejections and take the next word), a word decides alone except in one block, where
+ * the second word c keeps j iff c < thr L mod 2^32, and the probability of keeping j summed over
+ * the accepted words and second words is thr L / 2^32, i.e. P(keep | j) = thr / 2^32 exactly. */
+static void check_one_word(int64_t deg, int64_t *al, int64_t j, uint32_t thr) {
+  fo__aliasrow a;
+  const int64_t g = (j + 1) % deg;
+  const uint64_t L = (UINT64_C(1) << 32) / (uint64_t)deg;
+  const uint64_t frac = (uint64_t)thr * L & 0xffffffffu;
+  const uint64_t x0 = (((uint64_t)j << 32) + (uint64_t)deg - 1) / (uint64_t)deg;
+  const uint64_t x1 = ((((uint64_t)j + 1) << 32) - 1) / (uint64_t)deg;
+  uint64_t acc = 0, amb = 0, keep = 0; /* keep: in units of 2^-32 */
+  int used;
+  al[j] = (int64_t)((uint64_t)g << 32 | thr);
+  fo__alias_row_init(&a, al, deg);
+  assert_int_equal(a.L, L);
+  assert_int_equal(a.t, (UINT64_C(1) << 32) - L * (uint64_t)deg);
+  for (uint64_t x = x0; x <= x1 && x <= UINT32_MAX; x++) {
+    const uint32_t lo = (uint32_t)(x * (uint64_t)deg);
+    int64_t k0, k1;
+    if (lo < a.t) {
+      /* rejected: the draw is the next word's (x0 of this offset's range, or the one after) */
+      const uint32_t y = (uint32_t)(x == x0 ? x1 : x0);
+      if ((uint32_t)((uint64_t)y * (uint64_t)deg) < a.t) continue;
+      k0 = one_draw(&a, (uint32_t)x, y, &used);
+      assert_true(used >= 2);
+      assert_true(k0 == j || k0 == g);
+      continue;
+    }
+    acc++;
+    k0 = one_draw(&a, (uint32_t)x, 0, &used);
+    if (used == 1) {
+      k1 = one_draw(&a, (uint32_t)x, UINT32_MAX, &used);
+      assert_int_equal(used, 1);
+      assert_int_equal(k0, k1);
+      assert_true(k0 == j || k0 == g);
+      keep += k0 == j ? UINT64_C(1) << 32 : 0;
+    } else {
+      /* the one block the word cannot decide: the second word against thr L mod 2^32 */
+      assert_int_equal(used, 2);
+      amb++;
+      assert_int_equal(k0, frac > 0 ? j : g);
+      if (frac > 0) {
+        assert_int_equal(one_draw(&a, (uint32_t)x, (uint32_t)(frac - 1), &used), j);
+        assert_int_equal(one_draw(&a, (uint32_t)x, (uint32_t)frac, &used), g);
+      }
+      keep += frac;
+    }
+  }
+  assert_int_equal(acc, L);
+  assert_int_equal(amb, 1);
+  assert_int_equal(keep, (uint64_t)thr * L);
+  if (thr == 0) assert_int_equal(keep, 0); /* a zero-weight edge is never kept */
+}
+
+static void test_alias_one_word_exact(void **state) {
+  /* rows with L = 4294, 2047 and 1365 words per offset (each checked offset enumerated whole);
+   * thresholds at both ends, mid and odd values */
+  const int64_t degs[] = {1000003, (INT64_C(1) << 21) + 1, 3 * (INT64_C(1) << 20) + 5};
+  const uint32_t thrs[] = {0, 1, 12345, UINT32_C(0x80000000), UINT32_C(0x9E3779B9),
+                           UINT32_MAX - 1, UINT32_MAX};
+  (void)state;
+  for (int di = 0; di < 3; di++) {
+    const int64_t deg = degs[di];
+    int64_t *al = calloc((size_t)deg, sizeof *al); /* pages not touched stay unallocated */
+    const int64_t js[] = {0, deg / 2, deg - 1};
+    assert_non_null(al);
+    for (int ji = 0; ji < 3; ji++)
+      for (int ti = 0; ti < 7; ti++) check_one_word(deg, al, js[ji], thrs[ti]);
+    free(al);
+  }
+  {
+    /* deg 1: L = 2^32, t = 0; the word is the coin, word == thr is the undecided block */
+    int64_t al1[1] = {(int64_t)UINT32_C(1000)};
+    fo__aliasrow a;
+    int used;
+    fo__alias_row_init(&a, al1, 1);
+    assert_int_equal(a.L, UINT64_C(1) << 32);
+    assert_int_equal(a.t, 0);
+    assert_int_equal(one_draw(&a, 999, 0, &used), 0);
+    assert_int_equal(used, 1);
+    assert_int_equal(one_draw(&a, 1000, 0, &used), 0); /* alias of offset 0 is 0 */
+    assert_int_equal(used, 2);
+  }
+  {
+    /* rows of more than 2^31 edges: L = 1, every draw takes the second word (the two-word draw) */
+    fo__aliasrow a;
+    fo__alias_row_init(&a, NULL, (INT64_C(1) << 31) + 3);
+    assert_int_equal(a.L, 1);
+    assert_int_equal(a.t, (UINT64_C(1) << 32) - ((UINT64_C(1) << 31) + 3));
+    fo__alias_row_init(&a, NULL, UINT32_MAX);
+    assert_int_equal(a.L, 1);
+    assert_int_equal(a.t, 1);
+    fo__alias_row_init(&a, NULL, INT64_C(1) << 32);
+    assert_int_equal(a.L, 1);
+    assert_int_equal(a.t, 0);
+    fo__alias_row_init(&a, NULL, INT64_C(1) << 20); /* a power of two: no rejection */
+    assert_int_equal(a.L, UINT64_C(1) << 12);
+    assert_int_equal(a.t, 0);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_weights_stored_aligned),
@@ -1314,6 +1473,7 @@ int main(void) {
       cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_with_replacement_distribution),
       cmocka_unit_test(test_without_replacement_distribution),
+      cmocka_unit_test(test_alias_one_word_exact),
       cmocka_unit_test(test_weighted_temporal_distribution),
       cmocka_unit_test(test_weighted_node_time_unordered),
       cmocka_unit_test(test_weighted_node_time_boundary),
