@@ -186,9 +186,6 @@ struct fo_sampler {
   int64_t cap_wrows;
   double *cum;                 /* weighted temporal with replacement: a range's prefix sums */
   int64_t cap_cum;
-  /* edge-time narrowing: the coarse time index of each topology met so far (tcoarse_of) */
-  struct tcoarse { const int64_t *time; int64_t *every; } *tcoarse;
-  int n_tcoarse;
 };
 
 void fo_sampler_opts_init(fo_sampler_opts *o) {
@@ -555,8 +552,6 @@ void fo_sampler_destroy(fo_sampler_t *s) {
   free(s->ty.scratch);
   free(s->ty.lcounts);
   free(s->ty.cap_lcounts);
-  for (int k = 0; k < s->n_tcoarse; k++) free(s->tcoarse[k].every);
-  free(s->tcoarse);
   free(s->by_part);
   free(s->fowner);
   free(s->counts);
@@ -1395,22 +1390,11 @@ static inline void time_bounds(const fo_sampler_t *s, int64_t t, int64_t *lo, in
  * open, so that a row whose times are not spread evenly costs at most 4 + NARROW_SCAN +
  * log2(deg) probes). Rows of at most NARROW_LIN edges are counted through. The searches of a
  * group advance in lock step, stage by stage, each stage's probes prefetched by the stage
- * before, so that the cache misses of one row's search overlap with the other rows'.
- * Ranges of at least NARROW_COARSE_MIN positions first search the coarse time index instead of
- * reading their ends (tcoarse_of: the time of every NARROW_COARSE-th position of the whole
- * time array, 1/8 byte per edge, small enough to stay in cache): a binary search of the
- * index entries inside the range gives the block of NARROW_COARSE positions holding the
- * answer and its two end times, and the first probe is interpolated inside that block (in
- * the range's head or tail, the part before its first or after its last entry, from the
- * nearest entry with the slope of the whole range), so that a search reads about one line of
- * the row where it read its two ends and two probes. The result is the binary search's lower
- * bound whatever the probes: the same positions. */
+ * before, so that the cache misses of one row's search overlap with the other rows'. The
+ * result is the binary search's lower bound whatever the probes: the same positions. */
 #define NARROW_GROUP 16
 #define NARROW_LIN 8
 #define NARROW_SCAN 16
-#define NARROW_COARSE_SHIFT 6
-#define NARROW_COARSE ((int64_t)1 << NARROW_COARSE_SHIFT)
-#define NARROW_COARSE_MIN (2 * NARROW_COARSE + 1) /* at least two index entries inside */
 
 /* The first position in [l, r) whose time is >= key, or r, by counting (short ranges). */
 static inline int64_t count_below(const int64_t *tm, int64_t l, int64_t r, int64_t key) {
@@ -1439,44 +1423,8 @@ static inline int64_t clamp_probe(int64_t p, double x, int64_t l, int64_t r) {
   return p + (int64_t)x;
 }
 
-/* Positions per time unit between times t0 and t1 (t1 >= t0) that lie dp positions apart. */
-static inline double time_slope(int64_t dp, int64_t t0, int64_t t1) {
-  const double dt = (double)t1 - (double)t0;
-  return (double)dp / (dt > 1 ? dt : 1);
-}
-
-/* Stage 1 of search_group from the coarse index cx (tcoarse_of) for the range [lq, rq) of at
- * least NARROW_COARSE_MIN positions: the range [*l, *r] holding the answer (the first position
- * >= k), *l == *r when it is known, else the first probe *p in [*l, *r) and the slope *sl. */
-static inline void coarse_start(const int64_t *cx, int64_t lq, int64_t rq, int64_t k, int64_t *l,
-                                int64_t *r, int64_t *p, double *sl) {
-  const int64_t g0 = (lq + NARROW_COARSE - 1) >> NARROW_COARSE_SHIFT, g1 = (rq - 1) >> NARROW_COARSE_SHIFT;
-  const int64_t g = lower_bound_range(cx, g0, g1 + 1, k); /* first entry >= k, or g1 + 1 */
-  int64_t at; /* the entry the probe is interpolated from */
-  if (g == g0) { /* the head: [lq, g0 x C] */
-    *l = lq;
-    *r = g0 << NARROW_COARSE_SHIFT;
-    at = g0;
-    *sl = time_slope((g1 - g0) << NARROW_COARSE_SHIFT, cx[g0], cx[g1]);
-  } else if (g > g1) { /* the tail: (g1 x C, rq] */
-    *l = (g1 << NARROW_COARSE_SHIFT) + 1;
-    *r = rq;
-    at = g1;
-    *sl = time_slope((g1 - g0) << NARROW_COARSE_SHIFT, cx[g0], cx[g1]);
-  } else { /* the block between entries g - 1 (< k) and g (>= k) */
-    *l = ((g - 1) << NARROW_COARSE_SHIFT) + 1;
-    *r = g << NARROW_COARSE_SHIFT;
-    at = g - 1;
-    *sl = time_slope(NARROW_COARSE, cx[g - 1], cx[g]);
-  }
-  if (*r > *l) *p = clamp_probe(at << NARROW_COARSE_SHIFT, ((double)k - (double)cx[at]) * *sl, *l, *r);
-}
-
-/* The lower bounds of n ranges: a[q] becomes the first position in [a[q], b[q]) of time array
- * tm[q] whose time is >= key[q], or b[q]. cx: the coarse index of tm[q] (tcoarse_of; the same
- * time array for every q) or NULL. */
-static inline void search_group(const int64_t *const *tm, const int64_t *cx, int64_t *a, int64_t *b,
-                                const int64_t *key, int n) {
+static inline void search_group(const int64_t *const *tm, int64_t *a, int64_t *b, const int64_t *key,
+                                int n) {
   /* per searching row: [l, r) the positions not yet known to be < key (before l) or >= key
    * (from r on), p the next probe, sl positions per time unit */
   int64_t l[NARROW_GROUP], r[NARROW_GROUP], p[NARROW_GROUP];
@@ -1484,26 +1432,15 @@ static inline void search_group(const int64_t *const *tm, const int64_t *cx, int
   int8_t act[NARROW_GROUP];
   int na = 0, nb = 0;
   for (int q = 0; q < n; q++)
-    if (cx && b[q] - a[q] >= NARROW_COARSE_MIN)
-      __builtin_prefetch(&cx[(a[q] + b[q]) >> (NARROW_COARSE_SHIFT + 1)], 0, 0);
-    else if (b[q] > a[q]) {
+    if (b[q] > a[q]) {
       __builtin_prefetch(&tm[q][a[q]], 0, 0);
       __builtin_prefetch(&tm[q][b[q] - 1], 0, 0);
     }
-  /* stage 1: the ends of each row (or its block in the coarse index), then the interpolated probe */
+  /* stage 1: the ends of each row, then the interpolated probe */
   for (int q = 0; q < n; q++) {
     const int64_t *t = tm[q], lq = a[q], rq = b[q], k = key[q];
     if (rq - lq <= NARROW_LIN) {
       a[q] = count_below(t, lq, rq, k);
-      continue;
-    }
-    if (cx && rq - lq >= NARROW_COARSE_MIN) {
-      coarse_start(cx, lq, rq, k, &l[q], &r[q], &p[q], &sl[q]);
-      if (r[q] - l[q] <= NARROW_LIN) a[q] = count_below(t, l[q], r[q], k);
-      else {
-        __builtin_prefetch(&t[p[q]], 0, 0);
-        act[na++] = (int8_t)q;
-      }
       continue;
     }
     const int64_t t0 = t[lq], t1 = t[rq - 1];
@@ -1512,7 +1449,7 @@ static inline void search_group(const int64_t *const *tm, const int64_t *cx, int
     else if (rq - lq - 2 <= NARROW_LIN) a[q] = count_below(t, lq + 1, rq - 1, k);
     else {
       /* t0 at lq, t1 at rq - 1 (>= key): [lq + 1, rq - 1) open */
-      const double s = time_slope(rq - 1 - lq, t0, t1);
+      const double dt = (double)t1 - (double)t0, s = (double)(rq - 1 - lq) / (dt > 1 ? dt : 1);
       l[q] = lq + 1;
       r[q] = rq - 1;
       sl[q] = s;
@@ -1567,57 +1504,11 @@ static inline bool plain_bounds(const fo_sampler_t *s, const fo_batch_t *fr, int
   return false;
 }
 
-/* The coarse time index of topology t (search_group): every[g] = t->time[g x NARROW_COARSE] for
- * g in [0, ceil(m / NARROW_COARSE)), built on the sampler's first edge-time hop over t (one read
- * per NARROW_COARSE positions, m / 8 bytes) and kept until fo_sampler_destroy. *out NULL: no
- * index (no times, or rows too short to use one). */
-static int tcoarse_of(fo_sampler_t *s, const fo_topology *t, const int64_t **out) {
-  *out = NULL;
-  if (!t->time || t->n_edges < NARROW_COARSE_MIN) return FO_OK;
-  for (int k = 0; k < s->n_tcoarse; k++)
-    if (s->tcoarse[k].time == t->time) return *out = s->tcoarse[k].every, FO_OK;
-  const int64_t ng = (t->n_edges + NARROW_COARSE - 1) >> NARROW_COARSE_SHIFT;
-  struct tcoarse *tc = realloc(s->tcoarse, (size_t)(s->n_tcoarse + 1) * sizeof *tc);
-  if (!tc) return FO_FAIL(FO_ENOMEM, "sampler: coarse time index of '%s'", t->time_name ? t->time_name : "time");
-  s->tcoarse = tc;
-  int64_t *every = malloc((size_t)ng * sizeof *every);
-  if (!every)
-    return FO_FAIL(FO_ENOMEM, "sampler: coarse time index of '%s' (%lld entries)",
-                   t->time_name ? t->time_name : "time", (long long)ng);
-  for (int64_t g = 0; g < ng; g++) every[g] = t->time[g << NARROW_COARSE_SHIFT];
-  tc[s->n_tcoarse++] = (struct tcoarse){t->time, every};
-  *out = every;
-  return FO_OK;
-}
-
-/* Prefetch what stage 1 of search_group reads first for frontier rows [g0, g1) (s->rows[i - fb])
- * searched whole: the row's ends, or for a row searched through the coarse index cx its
- * middle entry. Issued a group ahead, so that these misses overlap with a group's search. */
-static inline void prefetch_rows(const fo_sampler_t *s, const fo_topology *t, const int64_t *cx, int64_t g0,
-                                 int64_t g1, int64_t fb) {
-  for (int64_t i = g0; i < g1; i++) {
-    const rowspan *r = &s->rows[i - fb];
-    if (r->deg <= 0) continue;
-    if (cx && r->deg >= NARROW_COARSE_MIN)
-      __builtin_prefetch(&cx[(2 * r->start + r->deg) >> (NARROW_COARSE_SHIFT + 1)], 0, 0);
-    else {
-      const int64_t *tm = row_topo(s, t, r)->time;
-      __builtin_prefetch(&tm[r->start], 0, 0);
-      __builtin_prefetch(&tm[r->start + r->deg - 1], 0, 0);
-    }
-  }
-}
-
 static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batch_t *fr,
                             int64_t fb, int64_t fe) {
   const bool plain = !s->strict && s->window < 0 && !s->req_time;
-  const int64_t *cx = NULL; /* partitioned: each row's part has its own times, no index */
-  int rc;
-  if (!s->shards && (rc = tcoarse_of(s, t, &cx)) != FO_OK) return rc;
   for (int64_t g0 = fb; g0 < fe; g0 += NARROW_GROUP) {
     const int n = (int)(fe - g0 < NARROW_GROUP ? fe - g0 : NARROW_GROUP);
-    const int64_t ga = g0 + NARROW_GROUP; /* the next group */
-    if (ga < fe) prefetch_rows(s, t, cx, ga, fe - ga < NARROW_GROUP ? fe : ga + NARROW_GROUP, fb);
     const int64_t *tm[NARROW_GROUP];
     int64_t a[NARROW_GROUP], b[NARROW_GROUP], key[NARROW_GROUP], lo[NARROW_GROUP], end[NARROW_GROUP];
     bool win = false;
@@ -1639,7 +1530,7 @@ static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
     else
       for (int q = 0; q < n; q++) tm[q] = t->time;
     /* the end of the eligible range: the first position with time > hi */
-    search_group(tm, cx, a, b, key, n);
+    search_group(tm, a, b, key, n);
     if (!win) { /* the range starts at the row */
       for (int q = 0; q < n; q++) s->rows[g0 + q - fb].deg = a[q] - s->rows[g0 + q - fb].start;
       continue;
@@ -1653,7 +1544,7 @@ static int narrow_edge_time(fo_sampler_t *s, const fo_topology *t, const fo_batc
       if (lo[q] == INT64_MIN) b[q] = a[q]; /* no window: the range starts at the row */
     }
     /* with a window, its start: the first position with time >= lo */
-    if (win) search_group(tm, cx, a, b, key, n);
+    if (win) search_group(tm, a, b, key, n);
     for (int q = 0; q < n; q++) {
       rowspan *r = &s->rows[g0 + q - fb];
       const int64_t start = lo[q] == INT64_MIN ? r->start : a[q];
