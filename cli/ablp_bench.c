@@ -266,7 +266,6 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   fo_dist_t *dd = NULL;
   fo_dataset_t *d = NULL;
   fo_ablp_loader_t *L = NULL;
-  const char *msg;
   int64_t *recs = NULL, n_recs = 0, cap_recs = 0, *all = NULL, sums[S_N] = {0}, tot[S_N];
   int64_t *anchors = NULL, n_anchors = 0;
   int *counts = NULL, *displs = NULL;
@@ -327,10 +326,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
       fo_ablp_loader_batch_t *b;
       fo_dist_batch_stats bs;
       int64_t *r, hreq = 0, hby = 0;
-      if (fo_dist_failed(dd, &msg)) {
-        rc = fo_set_error(FO_EMPI, msg);
-        goto fail;
-      }
+      if ((rc = fo_dist_status(dd)) != FO_OK) goto fail; /* another rank stopped the job */
       if ((rc = fo_ablp_loader_next(L, &b)) != FO_OK) goto fail;
       if (!b) break;
       if (max_batches >= 0 && b->index >= max_batches) continue;
@@ -460,7 +456,7 @@ fail:
   if (dd) {
     char text[1100];
     snprintf(text, sizeof text, "%s", fo_last_error());
-    if (!fo_dist_failed(dd, NULL)) (void)fo_dist_abort(dd, text);
+    if (!fo_dist_failed(dd, NULL)) (void)fo_dist_abort_status(dd, rc, text);
     fo_set_error(rc, text);
     told = true;
   }

@@ -407,7 +407,6 @@ static int bench_dist(const char *path, const fo_loader_opts *lo_in, const fo_da
   int provided = 0, rank = 0, size = 1, rc = FO_OK, n_hops = lo->sampler.n_hops;
   int32_t machines = 0, local_size = 0;
   bool told = false;
-  const char *msg;
   cli_progress pg = {0};
 
   if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
@@ -471,10 +470,7 @@ static int bench_dist(const char *path, const fo_loader_opts *lo_in, const fo_da
     if (e > 0 && (rc = fo_loader_start_epoch(L, epoch)) != FO_OK) goto fail;
     for (;;) {
       fo_loader_batch_t *b;
-      if (fo_dist_failed(dd, &msg)) { /* another rank stopped the job */
-        rc = fo_set_error(FO_EMPI, msg);
-        goto fail;
-      }
+      if ((rc = fo_dist_status(dd)) != FO_OK) goto fail; /* another rank stopped the job */
       if ((rc = fo_loader_next(L, &b)) != FO_OK) goto fail;
       if (!b) break;
       if (max_batches >= 0 && b->index >= max_batches) {
@@ -680,7 +676,7 @@ fail:
   if (dd) { /* tell the other ranks (unless the context did already): they print it too */
     char text[1100];
     snprintf(text, sizeof text, "%s", fo_last_error());
-    if (!fo_dist_failed(dd, NULL)) (void)fo_dist_abort(dd, text);
+    if (!fo_dist_failed(dd, NULL)) (void)fo_dist_abort_status(dd, rc, text);
     fo_set_error(rc, text);
     told = true;
   }

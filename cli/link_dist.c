@@ -67,7 +67,7 @@ int cli_bench_link_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   fo_dataset_t *d = NULL;
   fo_link_loader_t *L = NULL;
   char *et_name = NULL;
-  const char *split = NULL, *msg;
+  const char *split = NULL;
   int64_t *recs = NULL, n_recs = 0, cap_recs = 0, *all = NULL, sums[S_N], tot[S_N];
   int *counts = NULL, *displs = NULL;
   double mine[2], maxs[2], t0, secs;
@@ -144,10 +144,7 @@ int cli_bench_link_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
       fo_link_loader_batch_t *b;
       fo_dist_batch_stats bs;
       int64_t *r, hreq = 0, hby = 0;
-      if (fo_dist_failed(dd, &msg)) {
-        rc = fo_set_error(FO_EMPI, msg);
-        goto fail;
-      }
+      if ((rc = fo_dist_status(dd)) != FO_OK) goto fail; /* another rank stopped the job */
       if ((rc = fo_link_loader_next(L, &b)) != FO_OK) goto fail;
       if (!b) break;
       if (max_batches >= 0 && b->index >= max_batches) continue;
@@ -315,7 +312,7 @@ fail:
   if (dd) {
     char text[1100];
     snprintf(text, sizeof text, "%s", fo_last_error());
-    if (!fo_dist_failed(dd, NULL)) (void)fo_dist_abort(dd, text);
+    if (!fo_dist_failed(dd, NULL)) (void)fo_dist_abort_status(dd, rc, text);
     fo_set_error(rc, text);
     told = true;
   }

@@ -142,10 +142,30 @@ FO_API int fo_dist_open_dataset(fo_dist_t *dd, const char *path, const fo_datase
 FO_API int fo_dist_abort(fo_dist_t *dd, const char *reason);
 
 /**
+ * fo_dist_abort with the failure's own status: `status` (a fanout error code, FO_EINVAL ..
+ * FO_EINTERNAL) instead of FO_ECANCELED, for a process that stops the job because a call of its
+ * own failed (a corrupt part found by its own sampler is FO_EFORMAT on every rank, as it is when
+ * a server finds it). Message and effect as fo_dist_abort's.
+ * @return the context's status afterwards (`status`, or the earlier failure's); FO_EINVAL for a
+ *         NULL context or a status that is not an error code (the context is not failed then).
+ *         Thread-safety: any thread. Cost: one small message per process.
+ */
+FO_API int fo_dist_abort_status(fo_dist_t *dd, int status, const char *reason);
+
+/**
  * Whether the context has failed (a deadline, a peer's failure, a malformed message), and the
  * first failure's message. Thread-safety: any thread. Cost: O(1).
  */
 FO_API bool fo_dist_failed(const fo_dist_t *dd, const char **message);
+
+/**
+ * The context's status: FO_OK while it has not failed; else the first failure's status as the
+ * process that failed first reported it (FO_EMPI for a deadline or an MPI error, FO_EFORMAT for
+ * a corrupt part or a malformed answer, FO_ECANCELED for fo_dist_abort, ...), which this call
+ * also sets as the calling thread's error, with the failure's message (fo_last_error). A NULL
+ * context is FO_OK. Thread-safety: any thread. Cost: O(1).
+ */
+FO_API int fo_dist_status(const fo_dist_t *dd);
 
 /**
  * A sampler over `d` (opened with fo_dist_open_dataset, or all parts open) that samples this
@@ -294,7 +314,7 @@ FO_API void fo_dist_loader_opts_init(fo_dist_loader_opts *o);
 /* (cache options: checked as "cache_bytes", "cache_policy" and "lookahead"; FO_EINVAL for a
  * negative cache_bytes, an unknown policy or lookahead outside 1..1024, pipeline outside
  * 0..64 or pipeline > 0 without cache_policy lookahead and cache_bytes > 0 (pipeline is not
- * compared across processes); FO_ENOSYS for pipeline > 0 over a typed dataset; a cache's fill
+ * compared across processes) (typed datasets pipeline too); a cache's fill
  * requests fail as remote calls do. Typed datasets: one store per node type under the one
  * cache_bytes budget, split by the policy's ranking of (node type, node) pairs; docs/DIST.md.) */
 FO_API int fo_dist_loader_create_ex(fo_dist_t *dd, const fo_dataset_t *d, const fo_loader_opts *o,

@@ -64,6 +64,18 @@ bool fo_dist_failed(const fo_dist_t *dd, const char **message) {
   return f;
 }
 
+int fo_dist_status(const fo_dist_t *dd) {
+  fo_dist_t *m = (fo_dist_t *)dd;
+  bool f;
+  int rc;
+  if (!dd) return FO_OK;
+  pthread_mutex_lock(&m->mu);
+  f = m->failed;
+  rc = m->fail_rc < 0 ? m->fail_rc : FO_EMPI;
+  pthread_mutex_unlock(&m->mu);
+  return f ? fo_set_error(rc, dd->fail_msg) : FO_OK;
+}
+
 int fo_dist_finalize(fo_dist_t *dd) {
   const char *msg;
   int rc = FO_OK;
@@ -96,18 +108,24 @@ void fo_dist_get_stats(fo_dist_t *dd, fo_dist_stats *out) {
   pthread_mutex_unlock(&dd->mu);
 }
 
-int fo_dist_abort(fo_dist_t *dd, const char *reason) {
+int fo_dist_abort_status(fo_dist_t *dd, int status, const char *reason) {
   char msg[sizeof dd->fail_msg];
   int rc;
   if (!dd) return FO_FAIL(FO_EINVAL, "dist abort: no context");
-  (void)FO_FAIL(FO_ECANCELED, "rank %d (machine %d, local rank %d) stopped the job: %s",
+  if (status >= 0 || status < FO_EINTERNAL)
+    return FO_FAIL(FO_EINVAL, "dist abort: status %d is not a fanout error code", status);
+  (void)FO_FAIL(status, "rank %d (machine %d, local rank %d) stopped the job: %s",
                 (int)dd->rank, (int)dd->machine, (int)dd->local_rank, reason ? reason : "");
-  fo__dist_fail(dd, FO_ECANCELED);
+  fo__dist_fail(dd, status);
   pthread_mutex_lock(&dd->mu); /* the context's failure: this one, or an earlier one */
   rc = dd->fail_rc;
   memcpy(msg, dd->fail_msg, sizeof msg);
   pthread_mutex_unlock(&dd->mu);
   return fo_set_error(rc, msg);
+}
+
+int fo_dist_abort(fo_dist_t *dd, const char *reason) {
+  return fo_dist_abort_status(dd, FO_ECANCELED, reason);
 }
 
 /* The first dataset's open failed: this process cannot serve its part, so the context fails

@@ -797,10 +797,14 @@ static void errors(void **state) {
     int64_t seeds[64];
     assert_int_equal(fo_dist_init_local(G.parts[0], 0, NULL, &dd), FO_OK);
     assert_false(fo_dist_failed(dd, &msg));
+    assert_int_equal(fo_dist_status(dd), FO_OK);
+    assert_int_equal(fo_dist_status(NULL), FO_OK);
     assert_fo_error(fo_dist_abort(dd, "an exception"), FO_ECANCELED,
                     "rank 0 (machine 0, local rank 0) stopped the job: an exception");
     assert_true(fo_dist_failed(dd, &msg));
     assert_non_null(strstr(msg, "stopped the job: an exception"));
+    fo_set_error(FO_EIO, "something else");
+    assert_fo_error(fo_dist_status(dd), FO_ECANCELED, "stopped the job: an exception");
     assert_fo_error(fo_dist_abort(dd, "twice"), FO_ECANCELED, "stopped the job: an exception");
     fo_sampler_opts_init(&so);
     so.fanouts = fan;
@@ -812,6 +816,18 @@ static void errors(void **state) {
     fo_batch_destroy(b);
     fo_sampler_destroy(s);
     assert_fo_error(fo_dist_finalize(dd), FO_ECANCELED, "an exception");
+  }
+  { /* fo_dist_abort_status: the failure keeps the status it is given */
+    assert_int_equal(fo_dist_init_local(G.parts[0], 0, NULL, &dd), FO_OK);
+    assert_fo_error(fo_dist_abort_status(NULL, FO_EFORMAT, "x"), FO_EINVAL, "no context");
+    assert_fo_error(fo_dist_abort_status(dd, 0, "x"), FO_EINVAL, "status 0 is not");
+    assert_fo_error(fo_dist_abort_status(dd, FO_EINTERNAL - 1, "x"), FO_EINVAL, "not a fanout");
+    assert_false(fo_dist_failed(dd, NULL));
+    assert_fo_error(fo_dist_abort_status(dd, FO_EFORMAT, "a corrupt part"), FO_EFORMAT,
+                    "rank 0 (machine 0, local rank 0) stopped the job: a corrupt part");
+    assert_fo_error(fo_dist_status(dd), FO_EFORMAT, "stopped the job: a corrupt part");
+    assert_fo_error(fo_dist_abort(dd, "later"), FO_EFORMAT, "a corrupt part");
+    assert_fo_error(fo_dist_finalize(dd), FO_EFORMAT, "a corrupt part");
   }
 #ifndef FO_WITH_MPI
   {
