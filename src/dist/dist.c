@@ -836,6 +836,35 @@ static int gather_typed_nodes(void *ctx, const int64_t *const *node_of, const in
   fo__fetch_res *res = NULL;
   int32_t *gtype = NULL;
   int n_calls = 0, rc = FO_OK;
+  bool sole = P == 1 && me == 0;
+  for (int32_t t = 0; sole && t < T; t++) sole = fo__sole_part(fo_dataset_node_data(d, t));
+  if (sole) {
+    /* one machine, its part every node of every type: node v of type t is row v of that type's
+     * rows in the part, nothing to ask (gather_plain's shortcut, per node type) */
+    for (int32_t t = 0; t < T; t++) {
+      const fo_dataset_t *v = fo_dataset_node_data(d, t), *mine = v->parts[0];
+      const int64_t *node = node_of[t];
+      const bool want_y = y && t == seed_type;
+      fo_features f;
+      const int64_t *ly = NULL;
+      int64_t lny, lnc, bad = -1;
+      if (!n_of[t] || (!x[t] && !want_y)) continue;
+      if (x[t] && (rc = fo_dataset_features(mine, &f)) != FO_OK) return rc;
+      if (want_y && (rc = fo_dataset_labels(mine, &ly, &lny, &lnc)) != FO_OK) return rc;
+      if (x[t])
+        bad = fo__copy_rows_direct(x[t], (const unsigned char *)f.data, node, n_of[t],
+                                   (size_t)row_bytes[t], v->n_nodes);
+      for (int64_t i = 0; bad < 0 && want_y && i < n_of[t] && i < n_y; i++) {
+        if (FO_UNLIKELY((uint64_t)node[i] >= (uint64_t)v->n_nodes)) bad = i;
+        else y[i] = ly[node[i]];
+      }
+      if (bad >= 0)
+        return FO_FAIL(FO_EFORMAT, "distributed gather: node %lld of node type '%s' is not a node "
+                       "id in [0, %lld)", (long long)node[bad], fo_dataset_node_type_name(d, t),
+                       (long long)v->n_nodes);
+    }
+    return FO_OK;
+  }
   /* per node type: how many of its nodes are gathered (all with x, the seeds for y only) */
   if (!(nt_n = calloc((size_t)T, sizeof *nt_n)) || !(nt_off = calloc((size_t)T + 1, sizeof *nt_off)) ||
       !(cnt = calloc((size_t)P * (size_t)T, sizeof *cnt)) ||

@@ -120,6 +120,7 @@ struct fo_sampler {
   /* distributed: parts other than local_part through `remote` */
   fo__remote remote;
   bool dist;
+  bool dist_sole;        /* typed, one machine whose part holds every node of every type */
   int32_t local_part;
   fo_batch_t *scratch;   /* the local part's one-hop results */
   int64_t *group;        /* [frontier] requests' node lists, grouped by part */
@@ -2689,6 +2690,13 @@ int fo__sampler_set_remote(fo_sampler_t *s, const fo__remote *r, int32_t local_p
   s->remote = *r;
   s->local_part = local_part;
   s->dist = true;
+  /* typed over one part that holds every node of every type (fo__sole_part of each node type's
+   * book, O(types)): nothing is remote, so the hops run as over in-process parts (the same
+   * passes and batches) instead of packing groups for dist_hops_typed; the one-type sampler's
+   * dist_hop has the same shortcut per hop (all_local) */
+  s->dist_sole = s->typed && d->n_parts == 1 && local_part == 0;
+  for (int32_t t = 0; s->dist_sole && t < fo_dataset_num_node_types(d); t++)
+    s->dist_sole = fo__sole_part(fo_dataset_node_data(d, t));
   return FO_OK;
 }
 
@@ -3390,8 +3398,8 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
   }
   for (int hop = 0; hop < s->n_hops; hop++) {
     /* typed, distributed: every edge type's remote groups in one request per machine */
-    if (s->dist && s->typed && (rc = dist_hops_typed(s, out, hop, epoch, batch_index)) != FO_OK)
-      return rc;
+    const bool dist_typed = s->dist && s->typed && !s->dist_sole;
+    if (dist_typed && (rc = dist_hops_typed(s, out, hop, epoch, batch_index)) != FO_OK) return rc;
     for (int32_t et = 0; et < E; et++) {
       const int32_t ft = s->front_t[et], ntt = s->nbr_t[et];
       fo_batch_t *eb = edge_sub(out, et), *fr = node_sub(out, ft), *nb = node_sub(out, ntt);
@@ -3402,9 +3410,9 @@ static int sample(fo_sampler_t *s, const fo_nid_t *const *seeds_t, const int64_t
       if (fe > fb) {
         if ((rc = fo__grow(&s->rows, &s->cap_rows, fe - fb, sizeof *s->rows, "sampler scratch")) != FO_OK)
           return rc;
-        if (s->dist && s->typed) {
+        if (dist_typed) {
           if ((rc = dist_assemble_typed(s, eb, fb, fe, et)) != FO_OK) return rc;
-        } else if (s->dist) {
+        } else if (s->dist && !s->typed) {
           /* remote parts through fo_dist: appends the hop's edges like the passes below */
           if ((rc = dist_hop(s, eb, fb, fe, &hp, &n_new)) != FO_OK) return rc;
         } else {

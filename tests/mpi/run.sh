@@ -1079,10 +1079,12 @@ EOF
       "$FANOUT" partition $g -n $p -q -o $g-h$p > /dev/null || exit 1
     done
     "$FANOUT" partition $g -n 2 --method range -q -o $g-r2 > /dev/null || exit 1
+    "$FANOUT" partition $g -n 1 -q -o $g-h1 > /dev/null || exit 1
   done
   cd "$WORK/$case_name" || exit 1
   base=(--fanout 5,3 --batch-size 32 --seed 7 --threads 2 --batches 8)
-  for parts in h2 h4 r2; do
+  # h1: one machine whose part holds the whole graph (the samplers' one-part shortcuts)
+  for parts in h1 h2 h4 r2; do
     r=${parts#?}
     same_digest "weighted, $parts" "$r" 1 g-$parts g "${base[@]}" --weighted
     same_digest "weighted, replace, disjoint, $parts" "$r" 1 g-$parts g "${base[@]}" --weighted --replace --disjoint
@@ -1157,8 +1159,16 @@ EOF
   for m in hash metis; do
     "$FANOUT" partition g -n 4 --method $m -q -o g-${m}4 > /dev/null || exit 1
   done
+  "$FANOUT" partition g -n 1 -q -o g-hash1 > /dev/null || exit 1
   cd "$WORK/$case_name" || exit 1
   base=(--split author:train --fanout 4,3 --batch-size 8 --features --seed 5 --threads 2)
+  # one machine holding the whole graph (1 and 2 processes): the typed one-part shortcut
+  for ppm in 1 2; do
+    same_digest "typed, 1 machine x $ppm, author seeds, features and labels" $ppm $ppm g-hash1 g "${base[@]}"
+    same_digest "typed, 1 machine x $ppm, edge_dir out, disjoint, per-edge-type fanouts" $ppm $ppm g-hash1 g \
+      --input-type paper --fanout 3,2 --fanout paper__cites__paper=-1,1 --edge-dir out --disjoint \
+      --batch-size 32 --features --threads 1
+  done
   for p in 2 3; do
     for m in hash range metis; do
       same_digest "typed, $p x 1, $m, author seeds, features and labels" $p 1 g-$m$p g "${base[@]}"

@@ -767,6 +767,74 @@ static void dist_local(void **state) {
   fot_rmtree(tmp);
 }
 
+/* One machine whose single part holds every node of every type (the typed one-part shortcuts
+ * of the distributed sampler and gather): batches equal the reference sampler's with and
+ * without replacement, both directions, features are the part's rows per type, and a node id
+ * out of its type's range is FO_EFORMAT naming the node and type. */
+static void one_part_whole_graph(void **state) {
+  tiny g;
+  fo_partition_report rep;
+  fo_dataset_t *pd, *d;
+  fo_dist_t *dd;
+  char *out;
+  (void)state;
+  tiny_make(&g);
+  out = partition_to(g.dir, g.tmp, "p1", FO_PARTITION_HASH, 1, &rep);
+  fo_partition_report_free(&rep);
+  assert_fo_ok(fo_dataset_open(g.dir, NULL, &d));
+  assert_fo_ok(fo_dataset_open(out, NULL, &pd));
+  assert_fo_ok(fo_dist_init_local(pd, 0, NULL, &dd));
+  for (int mode = 0; mode < 4; mode++) {
+    fo_sampler_opts o;
+    fo_sampler_t *ds;
+    fo_batch_t *b;
+    fot_ref_typed ref;
+    const int64_t seeds[2] = {3, 0};
+    fo_sampler_opts_init(&o);
+    o.fanouts = (const int32_t[]){2, 2};
+    o.n_hops = 2;
+    o.seed = 11;
+    o.replace = mode & 1;
+    o.edge_dir = mode & 2 ? FO_EDGE_DIR_OUT : FO_EDGE_DIR_IN;
+    assert_fo_ok(fo_dist_sampler_create(dd, pd, &o, &ds));
+    assert_fo_ok(fo_batch_create(&b));
+    /* seeds: papers 3 and 0 (in-neighbors: authors and papers; out: papers) */
+    assert_fo_ok(fo_sampler_sample_typed(ds, 1, seeds, 2, 4, 9, b));
+    assert_fo_ok(fot_ref_sample_typed(d, &o, 1, seeds, 2, 4, 9, &ref));
+    fot_assert_same_typed(b, &ref);
+    fot_ref_typed_free(&ref);
+    if (mode == 0) {
+      fo_batch_t *pa = (fo_batch_t *)fo_batch_node_type(b, 1);
+      const fo_batch_t *au = fo_batch_node_type(b, 0);
+      unsigned char *x[2];
+      const int64_t rb[2] = {8, 8};
+      assert_true(au->n_nodes > 0 && pa->n_nodes > 1);
+      x[0] = malloc((size_t)(au->n_nodes * 8));
+      x[1] = malloc((size_t)(pa->n_nodes * 8));
+      assert_fo_ok(fo__dist_gather_batch(dd, pd, b, x, rb));
+      for (int t = 0; t < 2; t++) { /* x[v] = (t, v) as float32 */
+        const fo_batch_t *bt = fo_batch_node_type(b, t);
+        for (int64_t i = 0; i < bt->n_nodes; i++) {
+          const float *r = (const float *)(x[t] + i * 8);
+          assert_true(r[0] == (float)t && r[1] == (float)bt->node[i]);
+        }
+      }
+      pa->node[1] = 4;
+      assert_fo_error(fo__dist_gather_batch(dd, pd, b, x, rb), FO_EFORMAT,
+                      "distributed gather: node 4 of node type 'paper' is not a node id in [0, 4)");
+      free(x[0]);
+      free(x[1]);
+    }
+    fo_batch_destroy(b);
+    fo_sampler_destroy(ds);
+  }
+  assert_fo_ok(fo_dist_finalize(dd));
+  fo_dataset_close(pd);
+  fo_dataset_close(d);
+  free(out);
+  tiny_free(&g);
+}
+
 /* A typed hop request (HOPS) with replacement whose answer could pass the server's limit (the
  * transport's max_message_bytes) is refused before sampling, naming the edge type and both
  * sizes; the groups count together; under the limit it is answered. One-type requests (HOP,
@@ -841,6 +909,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(exact_range), cmocka_unit_test(books),
                                      cmocka_unit_test(errors), cmocka_unit_test(random_partitioned),
                                      cmocka_unit_test(dist_local),
+                                     cmocka_unit_test(one_part_whole_graph),
                                      cmocka_unit_test(server_refuses_oversize_typed_draws)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
