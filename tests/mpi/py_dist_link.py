@@ -373,7 +373,7 @@ def errors(parts, ppm):
     expect(ValueError, "negative amount -1 is not > 0", lambda: mk(neg_sampling=("binary", -1)))
     expect(ValueError, "triplet negative amount 1.5 is not an integer",
            lambda: mk(neg_sampling=("triplet", 1.5)))
-    expect(RuntimeError, "pipelining is not implemented for link batches",
+    expect(ValueError, "pipeline 1 needs cache_policy lookahead with cache_bytes > 0",
            lambda: mk(pipeline=1))
     # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
     expect(ValueError, "has no edge split 'train'", lambda: mk(edge_label_index="train"))
