@@ -84,6 +84,14 @@ CASES = [
     ("binary frequency cache", dict(neg_sampling=("binary", 1.0), exclude_seed_edges=True,
                                     dist=dict(cache_bytes=1 << 18, cache_policy="frequency")),
      "keep"),
+    # pipelining threads (with the lookahead cache): batches as without
+    ("binary exclude pipeline 2", dict(neg_sampling=("binary", 1.0), exclude_seed_edges=True,
+                                       shuffle=True, label=True,
+                                       dist=dict(cache_bytes=1 << 18, cache_policy="lookahead",
+                                                 lookahead=3, pipeline=2)), "keep"),
+    ("triplet 2 pipeline 3", dict(neg_sampling=("triplet", 2), shuffle=True,
+                                  dist=dict(cache_bytes=1 << 18, cache_policy="lookahead",
+                                            lookahead=2, pipeline=3)), "pad"),
 ]
 COMMON = dict(num_neighbors=[5, 5], batch_size=64, seed=11)
 
