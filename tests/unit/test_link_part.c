@@ -269,6 +269,49 @@ static void dist_pipelined(void **state) {
     fo_dataset_close(pd);
     free(pdir);
   }
+  {
+    /* a corrupt part: a pipelining thread's batch fails with the server's error (its message,
+     * the batch named), no hang; the destroy after it joins the threads */
+    fo_partition_opts po;
+    fo_partition_report rep;
+    fo_dataset_t *pd;
+    fo_link_loader_opts lo;
+    fo_dist_loader_opts dlo;
+    fo_link_loader_t *L;
+    fo_link_loader_batch_t *b;
+    fo_dist_t *dd;
+    char *pdir = fot_path(g.tmp, "bad"), *p1 = fot_path(pdir, "part-1");
+    int rc = FO_OK;
+    fo_partition_opts_init(&po);
+    po.n_parts = 2;
+    assert_fo_ok(fo_partition(g.dir, pdir, &po, &rep));
+    fo_partition_report_free(&rep);
+    for (int64_t i = 0; i < 40; i++) fot_set_array_elem(p1, "csc_indices", i, 1000000, true);
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    fo_link_loader_opts_init(&lo);
+    lo.link.sampler.fanouts = (const int32_t[]){-1, -1};
+    lo.link.sampler.n_hops = 2;
+    lo.link.neg = FO_NEG_BINARY;
+    lo.link.neg_amount = 1.0;
+    lo.edge_label_index = eli;
+    lo.n_edges = N_SEEDS;
+    lo.batch_size = 64;
+    fo_dist_loader_opts_init(&dlo);
+    dlo.cache_bytes = 1 << 16;
+    dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+    dlo.pipeline = 2;
+    assert_fo_ok(fo_dist_init_local(pd, 0, NULL, &dd));
+    assert_fo_ok(fo_dist_link_loader_create(dd, pd, &lo, &dlo, &L));
+    while (rc == FO_OK && (rc = fo_link_loader_next(L, &b)) == FO_OK && b) {}
+    assert_int_equal(rc, FO_EFORMAT);
+    assert_non_null(strstr(fo_last_error(), "link batch"));
+    assert_non_null(strstr(fo_last_error(), "machine serving part 1"));
+    fo_link_loader_destroy(L);
+    assert_int_equal(fo_dist_finalize(dd), FO_EFORMAT);
+    fo_dataset_close(pd);
+    free(p1);
+    free(pdir);
+  }
   fot_ds_close(&g);
   fot_edges_free(&e);
   free(x);
