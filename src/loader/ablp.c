@@ -117,11 +117,13 @@ static int pipe_start(fo_ablp_loader_t *L, const fo_ablp_opts *ao, int32_t n) {
   L->n_w = n;
   for (int32_t i = 0; rc == FO_OK && i < n; i++) {
     fo__ablp_remote r;
+    fo_ablp_batch_t *b = NULL;
     aworker *w = &L->w[i];
     if ((rc = L->ld.make_remote(L->ld.ctx, &r)) != FO_OK ||
         (rc = fo__ablp_sampler_create_remote(L->d, ao, &r, &w->s)) != FO_OK ||
-        (rc = fo_ablp_batch_create((fo_ablp_batch_t **)&items[i])) != FO_OK)
+        (rc = fo_ablp_batch_create(&b)) != FO_OK)
       break;
+    items[i] = b;
     if (!(w->banchor = fo__malloc_n(m, sizeof *w->banchor)))
       rc = FO_FAIL(FO_ENOMEM, "ABLP loader pipelining");
     ws[i] = w;
@@ -276,9 +278,11 @@ int fo_ablp_loader_next(fo_ablp_loader_t *L, fo_ablp_loader_batch_t **out) {
   if (L->pipe) {
     /* sampled ahead by a pipelining thread (its traffic the batch's); the gather here */
     const int64_t *e = L->sd.list + 3 * L->next;
+    void *b = L->b;
     off = e[0];
     index = e[2];
-    rc = fo__pipe_take(L->pipe, L->next++, (void **)&L->b, &L->traffic);
+    rc = fo__pipe_take(L->pipe, L->next++, &b, &L->traffic);
+    L->b = b;
     fo__cur_batch_stats = &L->traffic;
   } else {
     if (L->remote) {

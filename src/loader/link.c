@@ -138,11 +138,13 @@ static int pipe_start(fo_link_loader_t *L, const fo_link_opts *lo, int32_t n) {
   L->n_w = n;
   for (int32_t i = 0; rc == FO_OK && i < n; i++) {
     fo__link_remote r;
+    fo_link_batch_t *b = NULL;
     lworker *w = &L->w[i];
     if ((rc = L->ld.make_remote(L->ld.ctx, &r)) != FO_OK ||
         (rc = fo__link_sampler_create_remote(L->d, lo, &r, &w->s)) != FO_OK ||
-        (rc = fo_link_batch_create((fo_link_batch_t **)&items[i])) != FO_OK)
+        (rc = fo_link_batch_create(&b)) != FO_OK)
       break;
+    items[i] = b;
     w->bsrc = fo__malloc_n(m, sizeof *w->bsrc);
     w->bdst = fo__malloc_n(m, sizeof *w->bdst);
     w->blabel = fo__malloc_n(m, sizeof *w->blabel);
@@ -366,9 +368,11 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
   if (L->pipe) {
     /* sampled ahead by a pipelining thread (its traffic the batch's); the gather here */
     const int64_t *e = L->sd.list + 3 * L->next;
+    void *b = L->b;
     off = e[0];
     index = e[2];
-    rc = fo__pipe_take(L->pipe, L->next++, (void **)&L->b, &L->traffic);
+    rc = fo__pipe_take(L->pipe, L->next++, &b, &L->traffic);
+    L->b = b;
     fo__cur_batch_stats = &L->traffic;
   } else {
     if (L->remote) {

@@ -916,7 +916,8 @@ EOF
   done
   # --pipeline 2 and 3 (threads sampling the next batches, LABEL and hop requests in flight;
   # lookahead cache): the single-process digest over hash and METIS parts, 2 epochs, features;
-  # the feature bytes and LABEL requests of pipeline 0
+  # the feature bytes and LABEL requests of pipeline 0. A pipelined rank among unpipelined
+  # ones: pipeline is not compared, the same digest
   pl=(--anchors "@$A" --fanout 5,5 --batch-size 24 --random-negatives 2 --features --epochs 2)
   "$FANOUT" bench "$D/ablp/g" "${pl[@]}" --digest --json > ps.json 2>&1
   want=$(digest_of ps.json)
@@ -938,6 +939,12 @@ EOF
         cat p0.json p1.json; fi
     done
   done
+  pc=(--procs-per-machine 1 "${pl[@]}" --cache-mb 0.002 --cache-policy lookahead --digest --json)
+  mpi 1 "$FANOUT" bench "$D/ablp/g-h2" --dist "${pc[@]}" : -n 1 "$FANOUT" bench "$D/ablp/g-h2" \
+    --dist "${pc[@]}" --pipeline 3 > p1.json 2>&1
+  if [ -n "$want" ] && [ "$(digest_of p1.json)" = "$want" ]; then
+    echo "ok   ablp, rank 1 --pipeline 3, rank 0 none: $want (not compared)"
+  else fail "ablp, one rank pipelined"; cat p1.json; fi
   # ranks with different ABLP options fail together, naming the option
   for o in "--random-negatives 1|--random-negatives 2|num_random_negatives" \
       "--supervision likes|--supervision user__likes__item|supervision_edge_type" \

@@ -1157,6 +1157,18 @@ static void dist_local(void **state) {
               assert_null(bc);
             }
           }
+          {
+            /* a pipelined restart in mid-epoch (its threads ahead), then as the unpipelined */
+            fo_ablp_loader_batch_t *bp;
+            assert_fo_ok(fo_ablp_loader_start_epoch(Lc[4], 7));
+            assert_fo_ok(fo_ablp_loader_next(Lc[4], &bp));
+            assert_fo_ok(fo_ablp_loader_start_epoch(Lc[4], 8));
+            assert_fo_ok(fo_ablp_loader_start_epoch(Lc[2], 8));
+            assert_fo_ok(fo_ablp_loader_next(Lc[2], &bc));
+            assert_fo_ok(fo_ablp_loader_next(Lc[4], &bp));
+            assert_true((bc == NULL) == (bp == NULL));
+            if (bc) assert_true(fo_ablp_loader_batch_digest(bp) == fo_ablp_loader_batch_digest(bc));
+          }
           fo_ablp_loader_destroy(L);
           for (int q = 0; q < 5; q++) fo_ablp_loader_destroy(Lc[q]);
           assert_fo_ok(fo_dist_finalize(dd));
