@@ -56,7 +56,8 @@
 #            on every rank (skipped where the Python module is not built)
 #   link     the distributed link loader (`bench --dist --edge-seeds`): digests equal single
 #            process over Cora's hash and METIS parts (binary, triplet, strict or not,
-#            exclusion), LINK requests per batch, options that differ; stored edge splits
+#            exclusion), LINK requests per batch, options that differ, --pipeline 2 and 3
+#            (the single-process digest, pipeline 0's bytes; not compared); stored edge splits
 #            (`--edge-seeds-split NAME` and `ET:NAME` on a typed graph) over hash and METIS
 #            parts of graphs of its own: digests equal single process
 #   python_link  fanout.DistLinkNeighborLoader (py_dist_link.py): every rank's batches equal
@@ -73,7 +74,8 @@
 #            likes (positive) and dislikes (hard negative); features; a user split) partitioned
 #            by hash and METIS into 2 and 4 parts: digests equal single process (random
 #            negatives strict and not, no hard negatives, --anchors-split, features, 2 epochs,
-#            tails drop and pad, 2 processes per machine); LABEL requests: at most machines - 1
+#            tails drop and pad, 2 processes per machine; --pipeline 2 and 3, and one rank
+#            pipelined: the same digest); LABEL requests: at most machines - 1
 #            in a batch, exactly that in the fullest; ranks with different ABLP options fail together naming the option;
 #            an unknown supervision type and a supervision type as --fanout key fail on every
 #            rank; fanout.DistABLPLoader (py_dist_ablp.py, where the Python module is built):
