@@ -221,10 +221,11 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
                         double deadline_s, int tail, int seed_placement,
-                        int64_t cache_bytes, int cache_policy, int32_t lookahead) {
+                        int64_t cache_bytes, int cache_policy, int32_t lookahead,
+                        int32_t pipeline) {
   (void)path, (void)dopts, (void)fanouts, (void)lo, (void)ab, (void)max_batches, (void)epochs,
       (void)json, (void)digest, (void)procs_per_machine, (void)deadline_s, (void)tail,
-      (void)seed_placement, (void)cache_bytes, (void)cache_policy, (void)lookahead;
+      (void)seed_placement, (void)cache_bytes, (void)cache_policy, (void)lookahead, (void)pipeline;
   return cli_fail(fo_set_error(FO_ENOSYS, "bench --dist: this fanout was built without MPI"));
 }
 #else
@@ -257,7 +258,8 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
                         double deadline_s, int tail, int seed_placement,
-                        int64_t cache_bytes, int cache_policy, int32_t lookahead) {
+                        int64_t cache_bytes, int cache_policy, int32_t lookahead,
+                        int32_t pipeline) {
   static const char *const tails[] = {"keep", "drop", "pad"};
   MPI_Comm world = MPI_COMM_WORLD;
   fo_dist_opts dop;
@@ -310,6 +312,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
   dlo.cache_bytes = cache_bytes;
   dlo.cache_policy = (fo_dist_cache_policy)cache_policy;
   dlo.lookahead = lookahead;
+  dlo.pipeline = pipeline;
   if ((rc = fo_dist_ablp_loader_create(dd, d, &o, &dlo, &L)) != FO_OK) goto fail;
   {
     char ev[24], bv[24];
@@ -424,6 +427,7 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
              (long long)t[R_AREQ], (long long)t[R_ABYTES], nb ? (double)t[R_AREQ] / (double)nb : 0.0,
              nb ? (double)t[R_ABYTES] / (double)nb : 0.0, (long long)max_areq, (long long)t[R_HREQ],
              (long long)t[R_HBYTES], (long long)t[R_FREQ], (long long)t[R_FBYTES]);
+      printf(", \"pipeline\": %d", (int)pipeline);
       printf(", \"cache_bytes\": %lld, \"cache_hits\": %lld, \"cache_bytes_saved\": %lld, "
              "\"remote_fetch_bytes_per_batch\": %.1f, \"lookahead_requests\": %lld, "
              "\"lookahead_bytes\": %lld", (long long)cache_bytes, (long long)t[R_CHITS],

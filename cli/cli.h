@@ -132,7 +132,8 @@ int cli_bench_link_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
                         const fo_loader_opts *lo, cli_link_bench *lb, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
                         double deadline_s, int tail, int seed_placement,
-                        int64_t cache_bytes, int cache_policy, int32_t lookahead);
+                        int64_t cache_bytes, int cache_policy, int32_t lookahead,
+                        int32_t pipeline);
 /* `fanout bench DIR --anchors LIST|@FILE | --anchors-split [TYPE:]NAME` (cli/ablp_bench.c): the
  * ABLP loader on the caller's thread; with --dist (under mpiexec) the distributed ABLP loader,
  * every rank its share, rank 0 printing the report whose digest is cli_bench_ablp's over the
@@ -150,7 +151,8 @@ int cli_bench_ablp_dist(const char *path, const fo_dataset_opts *dopts, cli_fano
                         const fo_loader_opts *lo, cli_ablp_bench *ab, int64_t max_batches,
                         int64_t epochs, bool json, bool digest, int32_t procs_per_machine,
                         double deadline_s, int tail, int seed_placement,
-                        int64_t cache_bytes, int cache_policy, int32_t lookahead);
+                        int64_t cache_bytes, int cache_policy, int32_t lookahead,
+                        int32_t pipeline);
 /* cli/ablp.c: the ABLP keys of `fanout sample --anchors` (after the node batch's keys). */
 void cli_print_ablp(const fo_dataset_t *d, const fo_ablp_batch_t *ab);
 /* Temporal options (cli/temporal.c): opt is "--temporal", "--time", "--window" or

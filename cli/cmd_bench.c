@@ -100,7 +100,10 @@ static void help(void) {
          "  --pipeline D         --cache-policy lookahead: D threads per rank sample those\n"
          "                       batches ahead of the loader threads, so that D batches'\n"
          "                       hop requests are in flight even with --threads 1 (0..64,\n"
-         "                       default 0: each gather plans the batches after its own)\n"
+         "                       default 0: each gather plans the batches after its own);\n"
+         "                       link and ABLP batches (--edge-seeds-split, --anchors): D\n"
+         "                       threads sample the next D batches, with their link and\n"
+         "                       label requests\n"
          "  --batches N          with --dist: the batches of index 0..N-1 of each epoch\n",
          600.0);
 }
@@ -984,13 +987,10 @@ int cmd_bench(int argc, char **argv) {
       goto out;
     }
     if (dc.dist) {
-      if (dc.pipeline) {
-        ret = cli_usage_error("bench", "--anchors --dist: no --pipeline (not for ABLP batches yet)");
-        goto out;
-      }
       ret = cli_bench_ablp_dist(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json,
                                 digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail,
-                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy, dc.lookahead);
+                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy, dc.lookahead,
+                                dc.pipeline);
       goto out;
     }
     ret = cli_bench_ablp(argv[optind], &dopts, &fanouts, &lo, &ab, max_batches, epochs, json, digest);
@@ -1015,14 +1015,10 @@ int cmd_bench(int argc, char **argv) {
     }
     if (dc.dist) {
       /* the distributed link loader (cli/link_dist.c) */
-      if (dc.pipeline) {
-        ret = cli_usage_error("bench", "--edge-seeds-split --dist: no --pipeline (not for link "
-                              "batches yet)");
-        goto out;
-      }
       ret = cli_bench_link_dist(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs,
                                 json, digest, dc.procs_per_machine, dc.deadline_s, (int)dc.tail,
-                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy, dc.lookahead);
+                                (int)dc.seeds, dc.cache_bytes, (int)dc.cache_policy, dc.lookahead,
+                                dc.pipeline);
       goto out;
     }
     ret = cli_bench_link(argv[optind], &dopts, &fanouts, &lo, &lk, max_batches, epochs, json,

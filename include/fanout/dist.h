@@ -296,8 +296,11 @@ typedef struct fo_dist_loader_opts {
                                               several batches' hop requests are in flight
                                               even with one loader thread; 0..64, default 0
                                               (each gather plans the batches after its own).
-                                              Per process (not checked to agree); batches
-                                              are the same for every value. */
+                                              Link and ABLP loaders: threads sampling their
+                                              next `pipeline` batches (see
+                                              fo_dist_link_loader_create). Per process (not
+                                              checked to agree); batches are the same for
+                                              every value. */
 } fo_dist_loader_opts;
 
 /** Write the defaults into `o`. Cost: O(1). */
@@ -421,8 +424,8 @@ FO_API int fo_dist_link_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, con
  * edge_type_fanouts, replace, edge_dir, disjoint, seed, weighted, temporal, edge_type,
  * neg_sampling (mode and amount), strict, exclude_seed_edges, batch_size, edge_label_index,
  * edge_label and edge_label_time (count and digest), edge_split, shuffle, drop_last, epoch,
- * features, tail, seed_placement, cache_bytes, cache_policy, pipeline, lookahead): processes
- * that differ fail together, naming the option.
+ * features, tail, seed_placement, cache_bytes, cache_policy, lookahead): processes that
+ * differ fail together, naming the option (pipeline is per process: not compared).
  * Remote feature cache (dlo->cache_bytes > 0, dlo->cache_policy; docs/DIST.md): the node
  * loader's cache of other machines' rows (one store per node type on a typed dataset), the
  * gather copying hits and fetching misses in one request per machine. degree: the rows of the
@@ -434,10 +437,20 @@ FO_API int fo_dist_link_sampler_create(fo_dist_t *dd, const fo_dataset_t *d, con
  * batch; the look-ahead's hop and LINK traffic is counted in ahead_requests and ahead_bytes).
  * Batches are bit-identical with or without a cache. Cost: frequency adds 32 batches'
  * sampling at creation, lookahead one batch's sampling per batch.
+ * Pipelining (dlo->pipeline = D > 0, with cache_policy lookahead and cache_bytes > 0): D
+ * threads of the loader (each with a link sampler of its own) sample this process's next D
+ * batches of the epoch ahead (topology, negatives, the LINK lookups), so that up to D batches'
+ * hop and LINK requests are in flight while fo_link_loader_next hands out earlier ones; next
+ * takes them in order and gathers the features on the caller's thread, so the cache's state,
+ * every batch (digest) and its counters (fo_dist_link_loader_stats) are those of pipeline 0.
+ * The look-ahead loader is pipelined the same way (D threads more). A thread's failure is that
+ * batch's error from fo_link_loader_next (never a hang: the transport's deadline bounds it);
+ * fo_link_loader_start_epoch and fo_link_loader_destroy wait for the threads' current batch.
  * @return as fo_link_loader_create; FO_EINVAL on every process for options that differ, for a
- *         bad tail or placement, a bad cache_policy or lookahead; FO_ENOSYS for pipeline > 0
- *         (not for link batches yet); FO_EMPI when not every process took part within the
- *         deadline.
+ *         bad tail or placement, a bad cache_policy or lookahead; FO_EINVAL (this process) for
+ *         pipeline outside 0..64 or pipeline > 0 without cache_policy lookahead and
+ *         cache_bytes > 0; FO_EIO when a thread does not start; FO_EMPI when not every process
+ *         took part within the deadline.
  */
 FO_API int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d,
                                       const fo_link_loader_opts *o, const fo_dist_loader_opts *dlo,
@@ -467,15 +480,18 @@ FO_API void fo_dist_link_loader_stats(const fo_link_loader_t *L, fo_dist_batch_s
  * edge_type_fanouts, replace, edge_dir, disjoint, seed, weighted, temporal,
  * supervision_edge_type, negative_edge_type, no_hard_negatives, num_random_negatives, strict,
  * batch_size, input_nodes (count and digest), shuffle, drop_last, epoch, features, tail,
- * seed_placement, cache_bytes, cache_policy, pipeline, lookahead): processes that differ fail
- * together, naming the option. The remote feature cache: every policy, as
- * fo_dist_link_loader_create's (the pass and look-ahead loaders are ABLP loaders of the same
- * options).
+ * seed_placement, cache_bytes, cache_policy, lookahead): processes that differ fail
+ * together, naming the option (pipeline is per process: not compared). The remote feature
+ * cache: every policy, as fo_dist_link_loader_create's (the pass and look-ahead loaders are
+ * ABLP loaders of the same options). Pipelining (dlo->pipeline): as
+ * fo_dist_link_loader_create's, D threads sampling the next D batches (topology, supervision
+ * rows with their LABEL requests, random negatives); batches and counters as pipeline 0.
  * @return as fo_ablp_loader_create (an unknown supervision type is FO_EINVAL on every process,
  *         after the comparison); FO_EINVAL for a NULL argument, options that differ (on every
  *         process), a bad tail or placement, a dataset without one part per machine and this
- *         machine's part open, a bad cache_policy or lookahead; FO_ENOSYS for pipeline > 0
- *         (not for ABLP batches yet); FO_EMPI when not every process took part within the
+ *         machine's part open, a bad cache_policy or lookahead, pipeline outside 0..64 or
+ *         pipeline > 0 without cache_policy lookahead and cache_bytes > 0; FO_EIO when a
+ *         thread does not start; FO_EMPI when not every process took part within the
  *         deadline.
  *         Remote failures come out of fo_ablp_loader_next as FO_EMPI (deadline, peer failure)
  *         or FO_EFORMAT (malformed answer) and fail the context (fo_dist_failed).

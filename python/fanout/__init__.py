@@ -1664,8 +1664,11 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
       edges into this machine's part), "frequency" (most frequent in this rank's first 32
       batches of another epoch) or "lookahead" (Belady's rule over this rank's next
       ``lookahead`` batches, sampled ahead by a second loader: each batch is sampled twice).
-      Batches equal those of no cache, fewer fetch bytes. ``pipeline`` is not supported for
-      link batches yet (RuntimeError, FO_ENOSYS).
+      Batches equal those of no cache, fewer fetch bytes.
+    - ``pipeline`` (cache_policy "lookahead" with cache_bytes > 0): threads of this process
+      that sample its next ``pipeline`` batches ahead (their hop and LINK requests in flight
+      while earlier batches are handed out; 0..64, 0: none). Batches and ``traffic`` are the
+      same for every value; not compared between ranks.
 
     Every batch is a :class:`LinkBatch` with ``x`` (``x_dict``) gathered from the owning
     machines, plus ``traffic``: the batch's remote requests (``link_requests``,

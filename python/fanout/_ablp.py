@@ -224,7 +224,7 @@ class DistABLPLoader(ABLPLoader):
     supervision_edge_type=None, negative_edge_type=None, hard_negatives=True,
     num_random_negatives=0, strict=True, batch_size=1, shuffle=False, drop_last=False, seed=0,
     replace=False, edge_dir="in", epoch=0, features=True, tail="keep", seed_placement="global",
-    cache_bytes=0, cache_policy="degree", lookahead=8)
+    cache_bytes=0, cache_policy="degree", lookahead=8, pipeline=0)
 
     GiGL's ``DistABLPLoader``: :class:`ABLPLoader` over a partitioned dataset under a
     :class:`DistContext` (``fo_dist_ablp_loader_create``, docs/DIST.md): this process's share
@@ -254,6 +254,10 @@ class DistABLPLoader(ABLPLoader):
       "lookahead" (Belady's rule over this rank's next ``lookahead`` batches, sampled ahead by
       a second loader: each batch is sampled twice); batches equal those of no cache,
       ``traffic`` counts fewer fetch bytes.
+    - ``pipeline`` (cache_policy "lookahead" with cache_bytes > 0): threads of this process
+      that sample its next ``pipeline`` batches ahead (their hop and LABEL requests in
+      flight while earlier batches are handed out; 0..64, 0: none). Batches and ``traffic``
+      are the same for every value; not compared between ranks.
     """
 
     def __init__(self, context, dataset, num_neighbors: Any = (10, 10), input_nodes: Any = None,
@@ -264,7 +268,7 @@ class DistABLPLoader(ABLPLoader):
                  edge_dir: str = "in", epoch: int = 0, features: bool = True,
                  tail: str = "keep", seed_placement: str = "global", cache_bytes: int = 0,
                  cache_policy: str = "degree", lookahead: int = 8,
-                 weighted: bool = False, weight_attr: Any = None):
+                 weighted: bool = False, weight_attr: Any = None, pipeline: int = 0):
         from . import _bad, _edge_type_fanouts, _weight_attr
 
         weighted = _weight_attr(type(self).__name__, weight_attr, weighted)
@@ -313,7 +317,7 @@ class DistABLPLoader(ABLPLoader):
             bool(strict), int(seed), bool(replace), edge_dir, et_fanouts, batch_size,
             bool(shuffle), bool(drop_last), int(epoch), bool(features), tail, seed_placement,
             operator.index(cache_bytes), cache_policy, operator.index(lookahead),
-            weighted=bool(weighted))
+            weighted=bool(weighted), pipeline=operator.index(pipeline))
         a_t, p_t, n_t = self._dl.types()
         nts = dataset.node_types
         lts = label_edge_types(dataset)

@@ -185,13 +185,13 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
                            "strict", "seed", "replace", "edge_dir", "edge_type_fanouts",
                            "batch_size", "shuffle", "drop_last", "epoch", "features", "tail",
                            "seed_placement", "cache_bytes", "cache_policy", "lookahead",
-                           "weighted", NULL};
+                           "weighted", "pipeline", NULL};
   PyObject *ctx, *dsobj, *fan, *in_o, *etf = Py_None;
   PyArrayObject *in = NULL;
   const char *sup = NULL, *neg = NULL, *edge_dir = "in", *tail = "keep", *placement = "global",
              *cache_policy = "degree";
   int hard = 1, strict = 1, replace = 0, shuffle = 0, drop_last = 0, features = 1, lookahead = 8;
-  int weighted = 0;
+  int weighted = 0, pipeline = 0;
   long long k = 0, batch_size = 1, cache_bytes = 0;
   unsigned long long seed = 0, epoch = 0;
   fo_ablp_loader_opts o;
@@ -199,11 +199,12 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
   fo_dataset_t *d;
   fo_dist_t *dd;
   int rc, ret = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKpssLsip:DistABLPLoader", kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!OO|zzpLpKpsOLppKpssLsipi:DistABLPLoader", kwlist,
                                    &ctx, &fopy_DatasetType, &dsobj, &fan, &in_o, &sup, &neg, &hard,
                                    &k, &strict, &seed, &replace, &edge_dir, &etf, &batch_size,
                                    &shuffle, &drop_last, &epoch, &features, &tail, &placement,
-                                   &cache_bytes, &cache_policy, &lookahead, &weighted))
+                                   &cache_bytes, &cache_policy, &lookahead, &weighted,
+                                   &pipeline))
     return -1;
   if (self->L) {
     PyErr_SetString(PyExc_RuntimeError, "DistABLPLoader is already initialised");
@@ -212,6 +213,7 @@ static int da_init(dist_ablp_loader *self, PyObject *args, PyObject *kw) {
   if (!(dd = fopy_dist_get(ctx)) || !(d = fopy_dataset_get((fopy_dataset *)dsobj))) return -1;
   if (fopy_dist_loader_args(tail, placement, &dlo) < 0) return -1;
   if (fopy_cache_opts(cache_bytes, cache_policy, lookahead, &dlo) < 0) return -1;
+  dlo.pipeline = pipeline;
   if (!(in = (PyArrayObject *)PyArray_FROMANY(in_o, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY))) {
     PyErr_Clear();
     PyErr_SetString(PyExc_ValueError, "input_nodes: expected a 1-D array of int64");

@@ -274,6 +274,20 @@ static int32_t aload_owner(void *ctx, int32_t anchor_type, int64_t a) {
   return v && a >= 0 && a < fo_dataset_num_nodes(v) ? (int32_t)fo__owner(v, a) : -1;
 }
 
+/* A pipelining thread's lookup (fo__ablp_loader_dist.make_remote): a context of its own. */
+static int aload_make_remote(void *ctx, fo__ablp_remote *r) {
+  const aload_ctx *c = ctx;
+  label_ctx *lc;
+  int rc;
+  memset(r, 0, sizeof *r);
+  if ((rc = label_ctx_new(c->dd, c->d, &lc)) != FO_OK) return rc;
+  r->ctx = lc;
+  r->make_sampler = label_make_sampler;
+  r->rows = label_rows;
+  r->free_ctx = label_ctx_free;
+  return FO_OK;
+}
+
 static int aload_gather(void *ctx, const fo_batch_t *b, unsigned char *const *x, const int64_t *row_bytes) {
   aload_ctx *c = ctx;
   return fo__dist_batch_gather_run(c->g, b, x, row_bytes);
@@ -337,7 +351,7 @@ static uint64_t bytes_digest(const void *p, int64_t n) {
 
 enum { K_FANOUTS, K_ET_FANOUTS, K_REPLACE, K_EDGE_DIR, K_DISJOINT, K_SEED, K_WEIGHTED, K_TEMPORAL,
        K_SUP, K_NEGT, K_NO_HARD, K_RANDOM, K_STRICT, K_BATCH, K_INPUT, K_SHUFFLE, K_DROP_LAST,
-       K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_PIPELINE, K_LOOKAHEAD, K_N };
+       K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_LOOKAHEAD, K_N };
 
 /* The ABLP loader's options that decide which batches a process makes, compared between the
  * processes (fo_dist_check_same); the anchors by count and digest. */
@@ -347,7 +361,7 @@ static int check_ablp_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_ablp_l
     "disjoint", "seed", "weighted", "temporal", "supervision_edge_type", "negative_edge_type",
     "no_hard_negatives", "num_random_negatives", "strict", "batch_size", "input_nodes", "shuffle",
     "drop_last", "epoch", "features", "tail", "seed_placement", "cache_bytes", "cache_policy",
-    "pipeline", "lookahead"};
+    "lookahead"};
   char text[K_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[K_N];
   const fo_sampler_opts *so = &o->ablp.sampler;
@@ -393,7 +407,6 @@ static int check_ablp_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_ablp_l
   snprintf(text[K_PLACEMENT], sizeof text[0], "%s", dlo->seed_placement == FO_DIST_SEEDS_LOCAL ? "local" : "global");
   snprintf(text[K_CACHE], sizeof text[0], "%lld", (long long)dlo->cache_bytes);
   snprintf(text[K_POLICY], sizeof text[0], "%d", (int)dlo->cache_policy);
-  snprintf(text[K_PIPELINE], sizeof text[0], "%d", (int)dlo->pipeline);
   snprintf(text[K_LOOKAHEAD], sizeof text[0], "%d", (int)dlo->lookahead);
   for (int i = 0; i < K_N; i++) {
     opts[i].name = names[i];
@@ -425,9 +438,14 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
                    (int)dlo->seed_placement);
   /* the same options everywhere first, so that processes fail together */
   if ((rc = check_ablp_opts(dd, d, o, dlo)) != FO_OK) return rc;
-  if (dlo->pipeline)
-    return FO_FAIL(FO_ENOSYS, "create distributed ABLP loader: pipelining is not implemented for "
-                   "ABLP batches yet (pipeline %d)", (int)dlo->pipeline);
+  /* pipeline is not compared (batches are the same with any): checked here, as the node
+   * loader checks it */
+  if (dlo->pipeline < 0 || dlo->pipeline > 64)
+    return FO_FAIL(FO_EINVAL, "create distributed ABLP loader: pipeline %d is not in 0..64",
+                   (int)dlo->pipeline);
+  if (dlo->pipeline > 0 && (dlo->cache_policy != FO_DIST_CACHE_LOOKAHEAD || dlo->cache_bytes <= 0))
+    return FO_FAIL(FO_EINVAL, "create distributed ABLP loader: pipeline %d needs cache_policy "
+                   "lookahead with cache_bytes > 0", (int)dlo->pipeline);
   if (fo_dataset_num_parts(d) != dd->n_machines || !fo_dataset_part(d, dd->machine))
     return FO_FAIL(FO_EINVAL, "create distributed ABLP loader: '%s' is not a dataset of %d parts "
                    "with part %d open (fo_dist_open_dataset)", fo_dataset_path(d),
@@ -457,6 +475,8 @@ int fo_dist_ablp_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_ab
   ld.local_size = dd->local_size;
   ld.owner = aload_owner;
   ld.free_ctx = aload_free;
+  ld.pipeline = dlo->pipeline;
+  ld.make_remote = aload_make_remote;
   if ((rc = fo__ablp_loader_create_remote(d, o, &r, &ld, out)) != FO_OK) return rc;
   /* the feature gather (its cache's pass and look-ahead loaders are this loader's copies) */
   asa.dd = dd;

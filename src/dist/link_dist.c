@@ -356,6 +356,12 @@ static void lload_free(void *ctx) {
   free(c);
 }
 
+/* A pipelining thread's lookup (fo__link_loader_dist.make_remote): a context of its own. */
+static int lload_make_remote(void *ctx, fo__link_remote *r) {
+  const lload_ctx *c = ctx;
+  return remote_of(c->dd, c->d, r);
+}
+
 /* Local placement: a seed edge belongs to the machine owning its destination, whose CSC row
  * holds the edge (its exclusion positions are then read at home). */
 static int32_t lload_owner(void *ctx, int64_t src, int64_t dst) {
@@ -374,7 +380,7 @@ static uint64_t bytes_digest(const void *p, int64_t n) {
 
 enum { K_FANOUTS, K_ET_FANOUTS, K_REPLACE, K_EDGE_DIR, K_DISJOINT, K_SEED, K_WEIGHTED, K_TEMPORAL,
        K_EDGE_TYPE, K_NEG, K_STRICT, K_EXCLUDE, K_BATCH, K_EDGES, K_LABELS, K_TIMES, K_SPLIT,
-       K_SHUFFLE, K_DROP_LAST, K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_PIPELINE, K_LOOKAHEAD, K_N };
+       K_SHUFFLE, K_DROP_LAST, K_EPOCH, K_FEATURES, K_TAIL, K_PLACEMENT, K_CACHE, K_POLICY, K_LOOKAHEAD, K_N };
 
 /* The link loader's options that decide which batches a process makes, compared between the
  * processes (fo_dist_check_same); seed edges, labels and times by count and digest. */
@@ -384,7 +390,7 @@ static int check_link_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_link_l
     "disjoint", "seed", "weighted", "temporal", "edge_type", "neg_sampling", "strict",
     "exclude_seed_edges", "batch_size", "edge_label_index", "edge_label", "edge_label_time",
     "edge_split", "shuffle", "drop_last", "epoch", "features", "tail", "seed_placement",
-    "cache_bytes", "cache_policy", "pipeline", "lookahead"};
+    "cache_bytes", "cache_policy", "lookahead"};
   static const char *const negs[] = {"none", "binary", "triplet"};
   char text[K_N][FO__SAME_TEXT + 16];
   fo_dist_option opts[K_N];
@@ -441,7 +447,6 @@ static int check_link_opts(fo_dist_t *dd, const fo_dataset_t *d, const fo_link_l
   snprintf(text[K_PLACEMENT], sizeof text[0], "%s", dlo->seed_placement == FO_DIST_SEEDS_LOCAL ? "local" : "global");
   snprintf(text[K_CACHE], sizeof text[0], "%lld", (long long)dlo->cache_bytes);
   snprintf(text[K_POLICY], sizeof text[0], "%d", (int)dlo->cache_policy);
-  snprintf(text[K_PIPELINE], sizeof text[0], "%d", (int)dlo->pipeline);
   snprintf(text[K_LOOKAHEAD], sizeof text[0], "%d", (int)dlo->lookahead);
   for (int i = 0; i < K_N; i++) {
     opts[i].name = names[i];
@@ -473,9 +478,14 @@ int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_li
                    (int)dlo->seed_placement);
   /* the same options everywhere first, so that processes fail together */
   if ((rc = check_link_opts(dd, d, o, dlo)) != FO_OK) return rc;
-  if (dlo->pipeline)
-    return FO_FAIL(FO_ENOSYS, "create distributed link loader: pipelining is not implemented for "
-                   "link batches yet (pipeline %d)", (int)dlo->pipeline);
+  /* pipeline is not compared (batches are the same with any): checked here, as the node
+   * loader checks it */
+  if (dlo->pipeline < 0 || dlo->pipeline > 64)
+    return FO_FAIL(FO_EINVAL, "create distributed link loader: pipeline %d is not in 0..64",
+                   (int)dlo->pipeline);
+  if (dlo->pipeline > 0 && (dlo->cache_policy != FO_DIST_CACHE_LOOKAHEAD || dlo->cache_bytes <= 0))
+    return FO_FAIL(FO_EINVAL, "create distributed link loader: pipeline %d needs cache_policy "
+                   "lookahead with cache_bytes > 0", (int)dlo->pipeline);
   if (o->link.edge_type) {
     et = fo_dataset_edge_type_find(d, o->link.edge_type);
   } else {
@@ -506,6 +516,8 @@ int fo_dist_link_loader_create(fo_dist_t *dd, const fo_dataset_t *d, const fo_li
   ld.local_size = dd->local_size;
   ld.owner = lload_owner;
   ld.free_ctx = lload_free;
+  ld.pipeline = dlo->pipeline;
+  ld.make_remote = lload_make_remote;
   if ((rc = fo__link_loader_create_remote(d, o, &r, &ld, out)) != FO_OK) return rc;
   /* the feature gather (its cache's pass and look-ahead loaders are this loader's copies) */
   lsa.dd = dd;

@@ -32,7 +32,17 @@ struct fo_link_loader {
   fo__seed_deal sd;
   const int64_t *base;
   fo_dist_batch_stats traffic;
+  /* pipelining (ld.pipeline > 0): its threads' states, the ring of batches sampled ahead */
+  struct lworker *w;
+  int32_t n_w;
+  fo__pipe *pipe;
 };
+
+/* A pipelining thread's state: its own sampler and seed buffers. */
+typedef struct lworker {
+  fo_link_sampler_t *s;
+  int64_t *bsrc, *bdst, *blabel, *btime;
+} lworker;
 
 void fo_link_loader_opts_init(fo_link_loader_opts *o) {
   memset(o, 0, sizeof *o);
@@ -41,8 +51,19 @@ void fo_link_loader_opts_init(fo_link_loader_opts *o) {
   o->features = true;
 }
 
+static void free_batch(void *b) { fo_link_batch_destroy(b); }
+
 void fo_link_loader_destroy(fo_link_loader_t *L) {
   if (!L) return;
+  fo__pipe_destroy(L->pipe, free_batch); /* first: its threads read the loader */
+  for (int32_t i = 0; L->w && i < L->n_w; i++) {
+    fo_link_sampler_destroy(L->w[i].s);
+    free(L->w[i].bsrc);
+    free(L->w[i].bdst);
+    free(L->w[i].blabel);
+    free(L->w[i].btime);
+  }
+  free(L->w);
   fo_link_sampler_destroy(L->s);
   fo_link_batch_destroy(L->b);
   fo__batch_x_fini(&L->bx);
@@ -64,6 +85,7 @@ void fo_link_loader_destroy(fo_link_loader_t *L) {
 
 static int set_order(fo_link_loader_t *L, uint64_t epoch) {
   int rc = FO_OK;
+  fo__pipe_halt(L->pipe); /* its threads read the order */
   L->epoch = epoch;
   L->next = 0;
   if (L->o.shuffle) rc = fo_random_permutation(L->n, L->o.link.sampler.seed, epoch, L->order);
@@ -73,6 +95,67 @@ static int set_order(fo_link_loader_t *L, uint64_t epoch) {
     L->base = fo__seed_deal_run(&L->sd, L->order, L->n, L->o.batch_size, L->o.drop_last);
     L->n_batches = L->sd.n_list;
   }
+  if (rc == FO_OK && L->pipe) fo__pipe_begin(L->pipe, L->n_batches);
+  return rc;
+}
+
+/* A distributed loader's batch t of the epoch: its seed edges (labels, times) into the
+ * buffers, its offset into base and its index; returns its seed edges' count. */
+static int64_t remote_seeds(const fo_link_loader_t *L, int64_t t, int64_t *bsrc, int64_t *bdst,
+                            int64_t *blabel, int64_t *btime, int64_t *off, int64_t *index) {
+  const int64_t *e = L->sd.list + 3 * t;
+  const int64_t k = e[1];
+  *off = e[0];
+  *index = e[2];
+  for (int64_t i = 0; i < k; i++) {
+    const int64_t p = L->base[*off + i];
+    bsrc[i] = L->src[p];
+    bdst[i] = L->dst[p];
+    if (L->label) blabel[i] = L->label[p];
+    if (L->time) btime[i] = L->time[p];
+  }
+  return k;
+}
+
+/* fo__pipe's sample: batch t with thread state w (the loader only read). */
+static int pipe_sample(void *owner, void *worker, int64_t t, void *item) {
+  const fo_link_loader_t *L = owner;
+  lworker *w = worker;
+  int64_t off, index;
+  const int64_t k = remote_seeds(L, t, w->bsrc, w->bdst, w->blabel, w->btime, &off, &index);
+  return fo_link_sampler_sample_at(w->s, w->bsrc, w->bdst, L->label ? w->blabel : NULL,
+                                   L->time ? w->btime : NULL, k, L->epoch, (uint64_t)index, item);
+}
+
+/* Pipelining: n threads, each with a sampler of its own, and the ring's batches. */
+static int pipe_start(fo_link_loader_t *L, const fo_link_opts *lo, int32_t n) {
+  const int64_t bs = L->o.batch_size, m = bs < L->n ? bs : L->n + 1;
+  void *ws[64], *items[64] = {NULL};
+  int rc = FO_OK;
+  if (n < 1 || n > 64) return FO_FAIL(FO_EINVAL, "pipeline %d is not in 0..64", (int)n);
+  if (!L->ld.make_remote) return FO_FAIL(FO_EINVAL, "pipelining: no lookup for the threads' samplers");
+  if (!(L->w = calloc((size_t)n, sizeof *L->w))) return FO_FAIL(FO_ENOMEM, "link loader pipelining");
+  L->n_w = n;
+  for (int32_t i = 0; rc == FO_OK && i < n; i++) {
+    fo__link_remote r;
+    fo_link_batch_t *b = NULL;
+    lworker *w = &L->w[i];
+    if ((rc = L->ld.make_remote(L->ld.ctx, &r)) != FO_OK ||
+        (rc = fo__link_sampler_create_remote(L->d, lo, &r, &w->s)) != FO_OK ||
+        (rc = fo_link_batch_create(&b)) != FO_OK)
+      break;
+    items[i] = b;
+    w->bsrc = fo__malloc_n(m, sizeof *w->bsrc);
+    w->bdst = fo__malloc_n(m, sizeof *w->bdst);
+    w->blabel = fo__malloc_n(m, sizeof *w->blabel);
+    w->btime = fo__malloc_n(m, sizeof *w->btime);
+    if (!w->bsrc || !w->bdst || !w->blabel || !w->btime)
+      rc = FO_FAIL(FO_ENOMEM, "link loader pipelining");
+    ws[i] = w;
+  }
+  if (rc == FO_OK) rc = fo__pipe_create(n, L, ws, items, pipe_sample, "link loader", &L->pipe);
+  if (rc != FO_OK)
+    for (int32_t i = 0; i < n; i++) fo_link_batch_destroy(items[i]);
   return rc;
 }
 
@@ -259,6 +342,10 @@ static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo_
     if ((rc = fo__seed_deal_init(&L->sd, L->n, bs, o->drop_last, "seed edges")) != FO_OK) goto fail;
   }
   if ((rc = set_order(L, o->epoch)) != FO_OK) goto fail;
+  if (L->remote && L->ld.pipeline > 0) {
+    if ((rc = pipe_start(L, &o->link, L->ld.pipeline)) != FO_OK) goto fail;
+    fo__pipe_begin(L->pipe, L->n_batches);
+  }
   *out = L;
   return FO_OK;
 fail:
@@ -278,28 +365,36 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
   int rc;
   *out = NULL;
   if (L->next >= L->n_batches) return FO_OK;
-  if (L->remote) {
-    const int64_t *e = L->sd.list + 3 * L->next++;
+  if (L->pipe) {
+    /* sampled ahead by a pipelining thread (its traffic the batch's); the gather here */
+    const int64_t *e = L->sd.list + 3 * L->next;
+    void *b = L->b;
     off = e[0];
-    k = e[1];
     index = e[2];
-    memset(&L->traffic, 0, sizeof L->traffic);
+    rc = fo__pipe_take(L->pipe, L->next++, &b, &L->traffic);
+    L->b = b;
     fo__cur_batch_stats = &L->traffic;
   } else {
-    index = L->next++;
-    off = index * bs;
-    k = L->n - off < bs ? L->n - off : bs;
-    L->base = L->order;
+    if (L->remote) {
+      k = remote_seeds(L, L->next++, L->bsrc, L->bdst, L->blabel, L->btime, &off, &index);
+      memset(&L->traffic, 0, sizeof L->traffic);
+      fo__cur_batch_stats = &L->traffic;
+    } else {
+      index = L->next++;
+      off = index * bs;
+      k = L->n - off < bs ? L->n - off : bs;
+      L->base = L->order;
+      for (int64_t i = 0; i < k; i++) {
+        const int64_t p = L->base[off + i];
+        L->bsrc[i] = L->src[p];
+        L->bdst[i] = L->dst[p];
+        if (L->label) L->blabel[i] = L->label[p];
+        if (L->time) L->btime[i] = L->time[p];
+      }
+    }
+    rc = fo_link_sampler_sample_at(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL,
+                                   L->time ? L->btime : NULL, k, L->epoch, (uint64_t)index, L->b);
   }
-  for (int64_t i = 0; i < k; i++) {
-    const int64_t p = L->base[off + i];
-    L->bsrc[i] = L->src[p];
-    L->bdst[i] = L->dst[p];
-    if (L->label) L->blabel[i] = L->label[p];
-    if (L->time) L->btime[i] = L->time[p];
-  }
-  rc = fo_link_sampler_sample_at(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL,
-                                 L->time ? L->btime : NULL, k, L->epoch, (uint64_t)index, L->b);
   if (rc != FO_OK && !L->remote) return rc;
   if (rc == FO_OK) {
     /* the batch's place (the look-ahead cache plans the batches after it) */

@@ -171,6 +171,33 @@ typedef struct fo__batch_pos {
 } fo__batch_pos;
 extern _Thread_local const fo__batch_pos *fo__cur_batch_pos;
 
+/* ---- pipelining of the distributed link and ABLP loaders (loader/pipe.c) ----------------- */
+
+/* D threads sample the batches next .. next + D - 1 of the epoch ahead, into a ring of D slots.
+ * sample(owner, worker, t, item): batch t of the current epoch into item, with one thread's
+ * worker state (its own sampler), its traffic counted in fo__cur_batch_stats (set by the pipe);
+ * on failure its message is kept for fo__pipe_take. */
+typedef int (*fo__pipe_sample_fn)(void *owner, void *worker, int64_t t, void *item);
+typedef struct fo__pipe fo__pipe;
+/* n_workers threads, workers[i] the state of thread i, items[0..n_workers) the slots' batch
+ * objects (the pipe's from then on: fo__pipe_take swaps them with the loader's). The threads
+ * wait for fo__pipe_begin. Errors: FO_EINVAL, FO_ENOMEM, FO_EIO (a thread did not start); the
+ * items and workers stay the caller's then. */
+int fo__pipe_create(int32_t n_workers, void *owner, void *const *workers, void *const *items,
+                    fo__pipe_sample_fn sample, const char *what, fo__pipe **out);
+/* Start an epoch of n_batches (after fo__pipe_halt, or first): the threads sample from 0 on. */
+void fo__pipe_begin(fo__pipe *p, int64_t n_batches);
+/* No thread samples from the return on (the ones sampling are waited for): the loader may
+ * change its order. NULL-safe. */
+void fo__pipe_halt(fo__pipe *p);
+/* Batch t (the next one, in order): waits for its thread, swaps its batch object with *item,
+ * copies its traffic into *traffic (when not NULL) and returns its status (its message then
+ * this thread's). FO_EINTERNAL for a batch out of order or while halted. */
+int fo__pipe_take(fo__pipe *p, int64_t t, void **item, fo_dist_batch_stats *traffic);
+/* Stop and join the threads, free_item(item) every slot's batch object (when free_item).
+ * NULL-safe. */
+void fo__pipe_destroy(fo__pipe *p, void (*free_item)(void *item));
+
 /* Another epoch's input order, for fo__loader_batch_seeds (zero-initialize; free with
  * fo__seed_scratch_fini). */
 typedef struct fo__seed_scratch {

@@ -48,6 +48,10 @@ typedef struct fo__ablp_loader_dist {
   bool local_seeds;
   int32_t machine, n_machines, local_rank, local_size;
   int32_t (*owner)(void *ctx, int32_t anchor_type, int64_t anchor); /* the anchor's machine */
+  /* Pipelining (as fo__link_loader_dist): `pipeline` threads sample ahead, each with an ABLP
+   * sampler of its own over make_remote's lookup (a context of its own). */
+  int32_t pipeline;
+  int (*make_remote)(void *ctx, fo__ablp_remote *out);
   void (*free_ctx)(void *ctx); /* with the loader (or when its creation fails); may be NULL */
 } fo__ablp_loader_dist;
 

@@ -57,6 +57,11 @@ typedef struct fo__link_loader_dist {
   bool local_seeds;
   int32_t machine, n_machines, local_rank, local_size;
   int32_t (*owner)(void *ctx, int64_t src, int64_t dst); /* the seed edge's machine */
+  /* Pipelining (fo_dist_loader_opts.pipeline > 0): that many threads sample the epoch's next
+   * batches ahead (fo__pipe), each with a link sampler of its own over make_remote's lookup
+   * (a context of its own, freed with that sampler); the gather stays on next()'s thread. */
+  int32_t pipeline;
+  int (*make_remote)(void *ctx, fo__link_remote *out);
   void (*free_ctx)(void *ctx); /* with the loader (or when its creation fails); may be NULL */
 } fo__link_loader_dist;
 

@@ -38,6 +38,13 @@ CASES = [
     ("random 3 non-strict", dict(num_random_negatives=3, strict=False), "drop"),
     ("no hard negatives", dict(hard_negatives=False, shuffle=True, drop_last=True), "pad"),
     ("all anchors", dict(input_nodes=None, supervision_edge_type="likes"), "keep"),
+    # pipelining threads (DistABLPLoader only, with the lookahead cache): batches as without
+    ("random 2 pipeline 2", dict(num_random_negatives=2, shuffle=True,
+                                 dist=dict(cache_bytes=4096, cache_policy="lookahead", lookahead=3,
+                                           pipeline=2)), "keep"),
+    ("random 3 pipeline 3", dict(num_random_negatives=3, shuffle=True,
+                                 dist=dict(cache_bytes=4096, cache_policy="lookahead", lookahead=2,
+                                           pipeline=3)), "pad"),
 ]
 KEYS = ("anchor_index", "y_positive", "y_negative", "input_id", "num_random_missing")
 DICTS = ("n_id_dict", "e_id_dict", "edge_index_dict", "x_dict", "num_sampled_nodes_dict")
@@ -62,8 +69,9 @@ def same(parts, plain, ppm):
         for name, args, tail in CASES:
             kw = dict(num_neighbors=[4, 3], batch_size=24, seed=5, input_nodes=anchors)
             kw.update(args)
+            dist_only = kw.pop("dist", {})
             want_l = fanout.ABLPLoader(single, **kw)
-            got_l = fanout.DistABLPLoader(ctx, ds, tail=tail, **kw)
+            got_l = fanout.DistABLPLoader(ctx, ds, tail=tail, **kw, **dist_only)
             if got_l.supervision_edge_type != want_l.supervision_edge_type or \
                     got_l.negative_edge_type != (want_l.negative_edge_type):
                 fails.append(f"{name}: types {got_l.supervision_edge_type} "
@@ -199,6 +207,14 @@ def errors(parts, ppm):
                     for p, c in zip(plain, cached)):
                 fails.append(f"cache_bytes 4096, {pol}: x_dict differs from no cache")
             checks += 1
+        try:
+            fanout.DistABLPLoader(ctx, ds, num_neighbors=[2], input_nodes=[0], pipeline=2)
+        except ValueError as e:
+            if "pipeline 2 needs cache_policy lookahead with cache_bytes > 0" not in str(e):
+                fails.append(f"pipeline 2 without a lookahead cache: {e}")
+        else:
+            fails.append("pipeline 2 without a lookahead cache: no ValueError")
+        checks += 1
         try:
             fanout.DistABLPLoader(ctx, ds, num_neighbors=[2], input_nodes=[0], cache_policy="lru")
         except ValueError as e:

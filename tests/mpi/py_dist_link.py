@@ -84,6 +84,14 @@ CASES = [
     ("binary frequency cache", dict(neg_sampling=("binary", 1.0), exclude_seed_edges=True,
                                     dist=dict(cache_bytes=1 << 18, cache_policy="frequency")),
      "keep"),
+    # pipelining threads (with the lookahead cache): batches as without
+    ("binary exclude pipeline 2", dict(neg_sampling=("binary", 1.0), exclude_seed_edges=True,
+                                       shuffle=True, label=True,
+                                       dist=dict(cache_bytes=1 << 18, cache_policy="lookahead",
+                                                 lookahead=3, pipeline=2)), "keep"),
+    ("triplet 2 pipeline 3", dict(neg_sampling=("triplet", 2), shuffle=True,
+                                  dist=dict(cache_bytes=1 << 18, cache_policy="lookahead",
+                                            lookahead=2, pipeline=3)), "pad"),
 ]
 COMMON = dict(num_neighbors=[5, 5], batch_size=64, seed=11)
 
@@ -373,7 +381,7 @@ def errors(parts, ppm):
     expect(ValueError, "negative amount -1 is not > 0", lambda: mk(neg_sampling=("binary", -1)))
     expect(ValueError, "triplet negative amount 1.5 is not an integer",
            lambda: mk(neg_sampling=("triplet", 1.5)))
-    expect(RuntimeError, "pipelining is not implemented for link batches",
+    expect(ValueError, "pipeline 1 needs cache_policy lookahead with cache_bytes > 0",
            lambda: mk(pipeline=1))
     # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
     expect(ValueError, "has no edge split 'train'", lambda: mk(edge_label_index="train"))

@@ -56,7 +56,8 @@
 #            on every rank (skipped where the Python module is not built)
 #   link     the distributed link loader (`bench --dist --edge-seeds`): digests equal single
 #            process over Cora's hash and METIS parts (binary, triplet, strict or not,
-#            exclusion), LINK requests per batch, options that differ; stored edge splits
+#            exclusion), LINK requests per batch, options that differ, --pipeline 2 and 3
+#            (the single-process digest, pipeline 0's bytes; not compared); stored edge splits
 #            (`--edge-seeds-split NAME` and `ET:NAME` on a typed graph) over hash and METIS
 #            parts of graphs of its own: digests equal single process
 #   python_link  fanout.DistLinkNeighborLoader (py_dist_link.py): every rank's batches equal
@@ -73,7 +74,8 @@
 #            likes (positive) and dislikes (hard negative); features; a user split) partitioned
 #            by hash and METIS into 2 and 4 parts: digests equal single process (random
 #            negatives strict and not, no hard negatives, --anchors-split, features, 2 epochs,
-#            tails drop and pad, 2 processes per machine); LABEL requests: at most machines - 1
+#            tails drop and pad, 2 processes per machine; --pipeline 2 and 3, and one rank
+#            pipelined: the same digest); LABEL requests: at most machines - 1
 #            in a batch, exactly that in the fullest; ranks with different ABLP options fail together naming the option;
 #            an unknown supervision type and a supervision type as --fanout key fail on every
 #            rank; fanout.DistABLPLoader (py_dist_ablp.py, where the Python module is built):
@@ -701,6 +703,39 @@ open('eseeds.txt', 'w').write(','.join(f'{a}-{b}' for a, b in zip(ix[e], dst)))"
       else fail "link --cache-mb --cache-policy $pol over $2 ($3)"; cat c0.json c1.json; fi
     done
   done
+  # --pipeline 2 and 3 (threads sampling the next batches, LINK and hop requests in flight;
+  # lookahead cache): the single-process digest over hash and METIS parts and local placement,
+  # 2 epochs, features, exclusion; the feature and LINK bytes of pipeline 0. A
+  # pipelined rank among unpipelined ones: pipeline is not compared, the same digest
+  pl=(--edge-seeds @eseeds.txt --fanout 5,5 --batch-size 32 --neg binary:1 --exclude-seed-edges
+      --features --epochs 2)
+  "$FANOUT" bench "$D/cora" "${pl[@]}" --digest --json > ps.json 2>&1
+  want=$(digest_of ps.json)
+  for pr in "2 cora-h2 global" "2 cora-m2 global" "4 cora-h4 local"; do
+    set -- $pr
+    pc=(--dist --procs-per-machine 1 "${pl[@]}" --seed-placement "$3" --cache-mb 0.05
+        --cache-policy lookahead --lookahead 4 --digest --json)
+    mpi "$1" "$FANOUT" bench "$D/$2" "${pc[@]}" > p0.json 2>&1
+    [ "$3" = global ] || want=$(digest_of p0.json) # local placement: not the single-process batches
+    for pipe in 2 3; do
+      mpi "$1" "$FANOUT" bench "$D/$2" "${pc[@]}" --pipeline $pipe > p1.json 2>&1
+      if [ -n "$want" ] && [ "$(digest_of p0.json)" = "$want" ] && [ "$(digest_of p1.json)" = "$want" ] &&
+        [ "$(field_of remote_fetch_bytes p1.json)" = "$(field_of remote_fetch_bytes p0.json)" ] &&
+        [ "$(field_of remote_link_bytes_per_batch p1.json)" = "$(field_of remote_link_bytes_per_batch p0.json)" ] &&
+        [ "$(field_of pipeline p1.json)" = $pipe ]; then
+        echo "ok   link --pipeline $pipe over $2 ($3, $1 ranks): $want as pipeline 0, remote" \
+          "feature bytes $(field_of remote_fetch_bytes p1.json), LINK bytes per batch" \
+          "$(field_of remote_link_bytes_per_batch p1.json) as pipeline 0"
+      else fail "link --pipeline $pipe over $2 ($3): digest $(digest_of p1.json), want $want"
+        cat p0.json p1.json; fi
+    done
+  done
+  pc=(--procs-per-machine 1 "${pl[@]}" --cache-mb 0.05 --cache-policy lookahead --digest --json)
+  mpi 1 "$FANOUT" bench "$D/cora-h2" --dist "${pc[@]}" --pipeline 2 : -n 1 "$FANOUT" bench \
+    "$D/cora-h2" --dist "${pc[@]}" > p1.json 2>&1
+  if [ -n "$(digest_of ps.json)" ] && [ "$(digest_of p1.json)" = "$(digest_of ps.json)" ]; then
+    echo "ok   link, rank 0 --pipeline 2, rank 1 none: $(digest_of p1.json) (not compared)"
+  else fail "link, one rank pipelined"; cat p1.json; fi
   # options that differ: seed placement and tail
   for o in "--seed-placement local|--seed-placement global|seed_placement" \
       "--seed-placement local --tail drop|--seed-placement local --tail pad|tail" \
@@ -881,6 +916,37 @@ EOF
       else fail "ablp --cache-mb --cache-policy $pol over $2 ($3)"; cat c0.json c1.json; fi
     done
   done
+  # --pipeline 2 and 3 (threads sampling the next batches, LABEL and hop requests in flight;
+  # lookahead cache): the single-process digest over hash and METIS parts, 2 epochs, features;
+  # the feature bytes and LABEL requests of pipeline 0. A pipelined rank among unpipelined
+  # ones: pipeline is not compared, the same digest
+  pl=(--anchors "@$A" --fanout 5,5 --batch-size 24 --random-negatives 2 --features --epochs 2)
+  "$FANOUT" bench "$D/ablp/g" "${pl[@]}" --digest --json > ps.json 2>&1
+  want=$(digest_of ps.json)
+  for pr in "2 ablp/g-h2" "2 ablp/g-m2" "4 ablp/g-m4"; do
+    set -- $pr
+    pc=(--dist --procs-per-machine 1 "${pl[@]}" --cache-mb 0.002 --cache-policy lookahead
+        --lookahead 4 --digest --json)
+    mpi "$1" "$FANOUT" bench "$D/$2" "${pc[@]}" > p0.json 2>&1
+    for pipe in 2 3; do
+      mpi "$1" "$FANOUT" bench "$D/$2" "${pc[@]}" --pipeline $pipe > p1.json 2>&1
+      if [ -n "$want" ] && [ "$(digest_of p0.json)" = "$want" ] && [ "$(digest_of p1.json)" = "$want" ] &&
+        [ "$(field_of remote_fetch_bytes p1.json)" = "$(field_of remote_fetch_bytes p0.json)" ] &&
+        [ "$(field_of remote_label_requests p1.json)" = "$(field_of remote_label_requests p0.json)" ] &&
+        [ "$(field_of pipeline p1.json)" = $pipe ]; then
+        echo "ok   ablp --pipeline $pipe over $2 ($1 ranks): $want as single process, remote" \
+          "feature bytes $(field_of remote_fetch_bytes p1.json), LABEL requests" \
+          "$(field_of remote_label_requests p1.json) as pipeline 0"
+      else fail "ablp --pipeline $pipe over $2: digest $(digest_of p1.json), want $want"
+        cat p0.json p1.json; fi
+    done
+  done
+  pc=(--procs-per-machine 1 "${pl[@]}" --cache-mb 0.002 --cache-policy lookahead --digest --json)
+  mpi 1 "$FANOUT" bench "$D/ablp/g-h2" --dist "${pc[@]}" : -n 1 "$FANOUT" bench "$D/ablp/g-h2" \
+    --dist "${pc[@]}" --pipeline 3 > p1.json 2>&1
+  if [ -n "$want" ] && [ "$(digest_of p1.json)" = "$want" ]; then
+    echo "ok   ablp, rank 1 --pipeline 3, rank 0 none: $want (not compared)"
+  else fail "ablp, one rank pipelined"; cat p1.json; fi
   # ranks with different ABLP options fail together, naming the option
   for o in "--random-negatives 1|--random-negatives 2|num_random_negatives" \
       "--supervision likes|--supervision user__likes__item|supervision_edge_type" \

@@ -1102,12 +1102,14 @@ static void dist_local(void **state) {
       {
         /* seed placement local: every anchor position once over the machines (tail keep), each
          * batch on machine index mod P, and a cache of every policy (lookahead planning 2
-         * batches ahead, a budget of a few rows) gives the same digests, over 2 epochs */
+         * batches ahead, a budget of a few rows) gives the same digests, over 2 epochs; so do
+         * lookahead with pipelining threads (2 and 3: more threads than this rank's batches),
+         * and a pipelined loader's per-batch traffic is the unpipelined one's */
         int taken[7] = {0};
         for (int32_t r = 0; r < P; r++) {
           fo_dist_t *dd;
           fo_dist_loader_opts dlo;
-          fo_ablp_loader_t *Lc[3];
+          fo_ablp_loader_t *Lc[5];
           fo_ablp_loader_batch_t *bc;
           assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd));
           fo_dist_loader_opts_init(&dlo);
@@ -1115,13 +1117,15 @@ static void dist_local(void **state) {
           assert_fo_ok(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L));
           dlo.cache_bytes = 64;
           dlo.lookahead = 2;
-          for (int q = 0; q < 3; q++) {
-            dlo.cache_policy = (fo_dist_cache_policy)q;
+          for (int q = 0; q < 5; q++) {
+            dlo.cache_policy = q < 3 ? (fo_dist_cache_policy)q : FO_DIST_CACHE_LOOKAHEAD;
+            dlo.pipeline = q < 3 ? 0 : q - 1;
             assert_fo_ok(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &Lc[q]));
           }
           for (int ep = 0; ep < 2; ep++) {
+            fo_dist_batch_stats s2, s3;
             assert_fo_ok(fo_ablp_loader_start_epoch(L, (uint64_t)ep));
-            for (int q = 0; q < 3; q++) assert_fo_ok(fo_ablp_loader_start_epoch(Lc[q], (uint64_t)ep));
+            for (int q = 0; q < 5; q++) assert_fo_ok(fo_ablp_loader_start_epoch(Lc[q], (uint64_t)ep));
             while (fo_ablp_loader_next(L, &b) == FO_OK && b) {
               const uint64_t dg = fo_ablp_loader_batch_digest(b);
               if (ep == 0) {
@@ -1131,26 +1135,49 @@ static void dist_local(void **state) {
                   taken[b->input_id[i]]++;
                 }
               }
-              for (int q = 0; q < 3; q++) {
+              for (int q = 0; q < 5; q++) {
                 assert_fo_ok(fo_ablp_loader_next(Lc[q], &bc));
                 assert_non_null(bc);
                 assert_int_equal(bc->index, b->index);
-                assert_true(fo_ablp_loader_batch_digest(bc) == dg);
+                if (fo_ablp_loader_batch_digest(bc) != dg)
+                  fail_msg("%s, machine %d, epoch %d, loader %d: batch %lld differs", name, (int)r,
+                           ep, q, (long long)b->index);
               }
+              fo_dist_ablp_loader_stats(Lc[2], &s2);
+              fo_dist_ablp_loader_stats(Lc[3], &s3);
+              assert_int_equal(s3.label_requests, s2.label_requests);
+              assert_int_equal(s3.label_bytes, s2.label_bytes);
+              assert_int_equal(s3.remote_rows, s2.remote_rows);
+              assert_int_equal(s3.cache_hits, s2.cache_hits);
+              assert_int_equal(s3.ahead_requests, s2.ahead_requests);
+              for (int h = 0; h < 2; h++) assert_int_equal(s3.hop_requests[h], s2.hop_requests[h]);
             }
-            for (int q = 0; q < 3; q++) {
+            for (int q = 0; q < 5; q++) {
               assert_fo_ok(fo_ablp_loader_next(Lc[q], &bc));
               assert_null(bc);
             }
           }
+          {
+            /* a pipelined restart in mid-epoch (its threads ahead), then as the unpipelined */
+            fo_ablp_loader_batch_t *bp;
+            assert_fo_ok(fo_ablp_loader_start_epoch(Lc[4], 7));
+            assert_fo_ok(fo_ablp_loader_next(Lc[4], &bp));
+            assert_fo_ok(fo_ablp_loader_start_epoch(Lc[4], 8));
+            assert_fo_ok(fo_ablp_loader_start_epoch(Lc[2], 8));
+            assert_fo_ok(fo_ablp_loader_next(Lc[2], &bc));
+            assert_fo_ok(fo_ablp_loader_next(Lc[4], &bp));
+            assert_true((bc == NULL) == (bp == NULL));
+            if (bc) assert_true(fo_ablp_loader_batch_digest(bp) == fo_ablp_loader_batch_digest(bc));
+          }
           fo_ablp_loader_destroy(L);
-          for (int q = 0; q < 3; q++) fo_ablp_loader_destroy(Lc[q]);
+          for (int q = 0; q < 5; q++) fo_ablp_loader_destroy(Lc[q]);
           assert_fo_ok(fo_dist_finalize(dd));
         }
         for (int i = 0; i < 7; i++) assert_int_equal(taken[i], 1);
       }
       {
-        /* an unknown supervision type: the sampler's error; pipelining: FO_ENOSYS */
+        /* an unknown supervision type: the sampler's error; pipelining without a lookahead
+         * cache, or beyond 64 threads: FO_EINVAL */
         fo_dist_t *dd;
         fo_ablp_loader_opts bad = o;
         fo_dist_loader_opts dlo;
@@ -1160,8 +1187,15 @@ static void dist_local(void **state) {
                         "'nope' is not a labels-only edge type");
         fo_dist_loader_opts_init(&dlo);
         dlo.pipeline = 1;
-        assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_ENOSYS,
-                        "pipelining is not implemented for ABLP batches");
+        assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_EINVAL,
+                        "pipeline 1 needs cache_policy lookahead");
+        dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+        assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_EINVAL,
+                        "with cache_bytes > 0");
+        dlo.cache_bytes = 64;
+        dlo.pipeline = 65;
+        assert_fo_error(fo_dist_ablp_loader_create(dd, pd, &o, &dlo, &L), FO_EINVAL,
+                        "pipeline 65 is not in 0..64");
         assert_fo_error(fo_dist_ablp_loader_create(dd, t.d, &o, NULL, &L), FO_EINVAL,
                         "is not a dataset of");
         assert_fo_ok(fo_dist_finalize(dd));

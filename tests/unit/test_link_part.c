@@ -4,10 +4,12 @@
  * digest equals the unpartitioned dataset's (2 and 4 parts, hash, range and METIS; binary and
  * triplet negatives; disjoint; exclusion with the reverse of an undirected import, which the
  * partitioned manifest records). A part not open here (a distributed run) is FO_ENOSYS, said
- * clearly.
+ * clearly. The distributed link loader in one process (fo_dist_init_local) with pipelining
+ * threads gives the unpipelined loader's batches and traffic.
  */
 #include "support.h"
 
+#include "fanout/dist.h"
 #include "fanout/link.h"
 #include "fanout/partition.h"
 
@@ -128,6 +130,194 @@ static void digests_equal(void **state) {
   free(y);
 }
 
+/* The distributed link loader over 2 parts (hash, range) in one process (fo_dist_init_local),
+ * a lookahead cache of a few rows: pipelining threads (1, 2, 3) give every batch of 2 epochs
+ * the digest of the loader without them, and the same traffic per batch (strict negatives,
+ * exclusion, hops, features); a start_epoch in mid-epoch and a destroy with batches still
+ * ahead end the threads cleanly. */
+static void dist_pipelined(void **state) {
+  fot_edges e;
+  fot_ds g = {0};
+  fo_import_opts io;
+  fot_nodedata nd = {0};
+  float *x = malloc((size_t)N * 4 * sizeof *x);
+  int64_t *y = malloc((size_t)N * sizeof *y), eli[2 * N_SEEDS];
+  int32_t f[2] = {5, 3};
+  uint64_t st = 9;
+  (void)state;
+  fot_random(N, M, 13, &e);
+  for (int64_t i = 0; i < N * 4; i++) x[i] = (float)(i % 19) * 0.25f;
+  for (int64_t i = 0; i < N; i++) y[i] = i % 2;
+  nd.x = x;
+  nd.dim = 4;
+  nd.y = y;
+  fo_import_opts_init(&io);
+  io.undirected = true;
+  io.csr = false;
+  fot_ds_edges(&g, &e, &nd, &io);
+  for (int64_t i = 0; i < N_SEEDS; i++) {
+    const uint64_t k = fot_rand(&st) % (uint64_t)e.m;
+    eli[i] = e.src[k];
+    eli[N_SEEDS + i] = e.dst[k];
+  }
+  for (int method = 0; method < 2; method++) {
+    fo_partition_opts po;
+    fo_partition_report rep;
+    fo_dataset_t *pd;
+    char name[32], *pdir;
+    snprintf(name, sizeof name, "dp%d", method);
+    pdir = fot_path(g.tmp, name);
+    fo_partition_opts_init(&po);
+    po.n_parts = 2;
+    po.method = (fo_partition_method)method;
+    assert_fo_ok(fo_partition(g.dir, pdir, &po, &rep));
+    fo_partition_report_free(&rep);
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    for (int cfg = 0; cfg < 2; cfg++)
+      for (int32_t r = 0; r < 2; r++) {
+        fo_link_loader_opts lo;
+        fo_dist_loader_opts dlo;
+        fo_dist_t *dd;
+        fo_link_loader_t *L[4];
+        int64_t seen = 0;
+        fo_link_loader_opts_init(&lo);
+        lo.link.sampler.fanouts = f;
+        lo.link.sampler.n_hops = 2;
+        lo.link.sampler.seed = 3;
+        lo.link.neg = cfg ? FO_NEG_TRIPLET : FO_NEG_BINARY;
+        lo.link.neg_amount = cfg ? 2 : 1.0;
+        lo.link.strict = true;
+        lo.link.exclude_seed_edges = true;
+        lo.edge_label_index = eli;
+        lo.n_edges = N_SEEDS;
+        lo.batch_size = 24;
+        lo.shuffle = true;
+        assert_fo_ok(fo_dist_init_local(pd, r, NULL, &dd));
+        fo_dist_loader_opts_init(&dlo);
+        dlo.cache_bytes = 40 * 16;
+        dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+        dlo.lookahead = 3;
+        for (int q = 0; q < 4; q++) {
+          dlo.pipeline = q;
+          assert_fo_ok(fo_dist_link_loader_create(dd, pd, &lo, &dlo, &L[q]));
+        }
+        for (int ep = 0; ep < 2; ep++) {
+          for (int q = 0; q < 4; q++) assert_fo_ok(fo_link_loader_start_epoch(L[q], (uint64_t)ep));
+          for (;;) {
+            fo_link_loader_batch_t *b, *bp;
+            fo_dist_batch_stats s0, sp;
+            uint64_t dg;
+            assert_fo_ok(fo_link_loader_next(L[0], &b));
+            if (!b) break;
+            dg = fo_link_loader_batch_digest(b);
+            fo_dist_link_loader_stats(L[0], &s0);
+            seen++;
+            for (int q = 1; q < 4; q++) {
+              assert_fo_ok(fo_link_loader_next(L[q], &bp));
+              assert_non_null(bp);
+              assert_int_equal(bp->index, b->index);
+              if (fo_link_loader_batch_digest(bp) != dg)
+                fail_msg("method %d, config %d, machine %d, epoch %d, pipeline %d: batch %lld "
+                         "differs", method, cfg, (int)r, ep, q, (long long)b->index);
+              fo_dist_link_loader_stats(L[q], &sp);
+              assert_int_equal(sp.link_requests, s0.link_requests);
+              assert_int_equal(sp.link_bytes, s0.link_bytes);
+              assert_int_equal(sp.hop_requests[0], s0.hop_requests[0]);
+              assert_int_equal(sp.hop_bytes[1], s0.hop_bytes[1]);
+              assert_int_equal(sp.remote_rows, s0.remote_rows);
+              assert_int_equal(sp.fetch_bytes, s0.fetch_bytes);
+              assert_int_equal(sp.cache_hits, s0.cache_hits);
+              assert_int_equal(sp.ahead_bytes, s0.ahead_bytes);
+            }
+          }
+          for (int q = 1; q < 4; q++) {
+            fo_link_loader_batch_t *bp;
+            assert_fo_ok(fo_link_loader_next(L[q], &bp));
+            assert_null(bp);
+          }
+        }
+        assert_true(seen > 4);
+        /* a restart in mid-epoch, then a destroy with the threads ahead */
+        {
+          fo_link_loader_batch_t *b, *bp;
+          assert_fo_ok(fo_link_loader_start_epoch(L[0], 5));
+          assert_fo_ok(fo_link_loader_start_epoch(L[3], 5));
+          assert_fo_ok(fo_link_loader_next(L[3], &bp));
+          assert_fo_ok(fo_link_loader_start_epoch(L[3], 6));
+          assert_fo_ok(fo_link_loader_start_epoch(L[0], 6));
+          assert_fo_ok(fo_link_loader_next(L[0], &b));
+          assert_fo_ok(fo_link_loader_next(L[3], &bp));
+          assert_non_null(b);
+          assert_non_null(bp);
+          assert_true(fo_link_loader_batch_digest(bp) == fo_link_loader_batch_digest(b));
+        }
+        for (int q = 0; q < 4; q++) fo_link_loader_destroy(L[q]);
+        {
+          /* pipelining needs the lookahead cache */
+          fo_link_loader_t *Lb;
+          dlo.pipeline = 2;
+          dlo.cache_policy = FO_DIST_CACHE_FREQUENCY;
+          assert_fo_error(fo_dist_link_loader_create(dd, pd, &lo, &dlo, &Lb), FO_EINVAL,
+                          "pipeline 2 needs cache_policy lookahead with cache_bytes > 0");
+          dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+          dlo.pipeline = -1;
+          assert_fo_error(fo_dist_link_loader_create(dd, pd, &lo, &dlo, &Lb), FO_EINVAL,
+                          "pipeline -1 is not in 0..64");
+        }
+        assert_fo_ok(fo_dist_finalize(dd));
+      }
+    fo_dataset_close(pd);
+    free(pdir);
+  }
+  {
+    /* a corrupt part: a pipelining thread's batch fails with the server's error (its message,
+     * the batch named), no hang; the destroy after it joins the threads */
+    fo_partition_opts po;
+    fo_partition_report rep;
+    fo_dataset_t *pd;
+    fo_link_loader_opts lo;
+    fo_dist_loader_opts dlo;
+    fo_link_loader_t *L;
+    fo_link_loader_batch_t *b;
+    fo_dist_t *dd;
+    char *pdir = fot_path(g.tmp, "bad"), *p1 = fot_path(pdir, "part-1");
+    int rc = FO_OK;
+    fo_partition_opts_init(&po);
+    po.n_parts = 2;
+    assert_fo_ok(fo_partition(g.dir, pdir, &po, &rep));
+    fo_partition_report_free(&rep);
+    for (int64_t i = 0; i < 40; i++) fot_set_array_elem(p1, "csc_indices", i, 1000000, true);
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    fo_link_loader_opts_init(&lo);
+    lo.link.sampler.fanouts = (const int32_t[]){-1, -1};
+    lo.link.sampler.n_hops = 2;
+    lo.link.neg = FO_NEG_BINARY;
+    lo.link.neg_amount = 1.0;
+    lo.edge_label_index = eli;
+    lo.n_edges = N_SEEDS;
+    lo.batch_size = 64;
+    fo_dist_loader_opts_init(&dlo);
+    dlo.cache_bytes = 1 << 16;
+    dlo.cache_policy = FO_DIST_CACHE_LOOKAHEAD;
+    dlo.pipeline = 2;
+    assert_fo_ok(fo_dist_init_local(pd, 0, NULL, &dd));
+    assert_fo_ok(fo_dist_link_loader_create(dd, pd, &lo, &dlo, &L));
+    while (rc == FO_OK && (rc = fo_link_loader_next(L, &b)) == FO_OK && b) {}
+    assert_int_equal(rc, FO_EFORMAT);
+    assert_non_null(strstr(fo_last_error(), "link batch"));
+    assert_non_null(strstr(fo_last_error(), "machine serving part 1"));
+    fo_link_loader_destroy(L);
+    assert_int_equal(fo_dist_finalize(dd), FO_EFORMAT);
+    fo_dataset_close(pd);
+    free(p1);
+    free(pdir);
+  }
+  fot_ds_close(&g);
+  fot_edges_free(&e);
+  free(x);
+  free(y);
+}
+
 /* Only part 0 open (a machine of a distributed run): not yet, said clearly. */
 static void part_not_open(void **state) {
   fot_edges e;
@@ -174,6 +364,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(digests_equal),
       cmocka_unit_test(part_not_open),
+      cmocka_unit_test(dist_pipelined),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
