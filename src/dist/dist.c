@@ -619,6 +619,7 @@ static int seq_next(fo__seq_source *q, void *L, const fo_batch_t **b) {
   int rc = q->ops->next(L, b);
   fo__cur_batch_stats = cur;
   fo__cur_batch_pos = pos;
+  if (rc != FO_OK) rc = fo__context(rc, "the cache's %s loader", L == q->pass ? "pass" : "look-ahead");
   if (cur) {
     q->ops->traffic(L, &st);
     for (int h = 0; h < 64; h++) {

@@ -395,6 +395,7 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
     rc = fo_link_sampler_sample_at(L->s, L->bsrc, L->bdst, L->label ? L->blabel : NULL,
                                    L->time ? L->btime : NULL, k, L->epoch, (uint64_t)index, L->b);
   }
+  /* a sampling failure already names the batch (the sampler's context) */
   if (rc != FO_OK && !L->remote) return rc;
   if (rc == FO_OK) {
     /* the batch's place (the look-ahead cache plans the batches after it) */
@@ -402,9 +403,10 @@ int fo_link_loader_next(fo_link_loader_t *L, fo_link_loader_batch_t **out) {
     if (L->remote) fo__cur_batch_pos = &pos;
     rc = fo__batch_x_fill(&L->bx, L->b->sample, L->remote ? L->ld.gather : NULL, L->ld.ctx);
     if (L->remote) fo__cur_batch_pos = NULL;
+    if (rc != FO_OK) rc = fo__context(rc, "link batch %lld", (long long)index);
   }
   if (L->remote) fo__cur_batch_stats = NULL;
-  if (rc != FO_OK) return fo__context(rc, "link batch %lld", (long long)index);
+  if (rc != FO_OK) return rc;
   L->pub.epoch = L->epoch;
   L->pub.index = index;
   L->pub.link = L->b;
