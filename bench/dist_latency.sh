@@ -8,7 +8,8 @@
 # env:   FO_BENCH_DIR (default /tmp/fanout-bench; cora and cora-h2 are made if missing),
 #        RUNS (default 3), RTTS (default "0 0.2 1 5 10", ms; 0 = no added delay),
 #        EPOCHS (default 3: --epochs, 129 batches in all), CFGS (names of the configurations
-#        to run, separated by ';', e.g. "1;1, lookahead + pipeline 8"; default all)
+#        to run, separated by ';', e.g. "1;1, lookahead + pipeline 8"; default all),
+#        LINK=1 link batches instead (below)
 #
 # Cora with its 1,433 float32 features in 2 hash parts, 2 hosts x 1 process (one machine each),
 # fanout [10,5], batch 64, all 2,708 nodes as seeds (43 batches an epoch; --epochs repeats them),
@@ -17,6 +18,9 @@
 # other machine's rows), degree and lookahead (8 batches ahead), and the lookahead cache with
 # pipelining threads (--pipeline D: D batches' hop requests in flight beside the loader threads). Per-rank batches/s = batches per rank / the slowest rank's seconds.
 # Every run's digest is checked against the single-process digest.
+# LINK=1: link batches (the link loader runs on the caller's thread): 1,380 seed edges (every 8th
+# CSC position of Cora), binary negatives 1:1 (strict), --exclude-seed-edges, batch 64 (22 an
+# epoch), the lookahead cache (4 MiB, 8 batches ahead) with --pipeline 0, 2, 4 and 8.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -44,11 +48,25 @@ out=$(mktemp)
 base=(--fanout 10,5 --batch-size 64 --seed 1 --features --epochs "$EPOCHS" --digest --json)
 want=$($F bench "$DIR/cora" "${base[@]}" --threads 1 |
   sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p')
+if [ "${LINK:-0}" = 1 ]; then
+  [ -f "$DIR/cora-eseeds.txt" ] || /usr/bin/python3 -c "
+import numpy as np, sys
+p, i = np.load(sys.argv[1] + '/csc_indptr.npy'), np.load(sys.argv[1] + '/csc_indices.npy')
+d = np.repeat(np.arange(len(p) - 1), np.diff(p))
+print(','.join(f'{i[e]}-{d[e]}' for e in range(0, len(i), 8)))" "$DIR/cora" > "$DIR/cora-eseeds.txt"
+  base+=(--edge-seeds "@$DIR/cora-eseeds.txt" --neg binary:1 --exclude-seed-edges)
+  want=$($F bench "$DIR/cora" "${base[@]}" | sed -n 's/.*"digest": "\([0-9a-f]*\)".*/\1/p')
+  cfgs=("link, pipeline 0|--cache-mb 4 --cache-policy lookahead --lookahead 8"
+    "link, pipeline 2|--cache-mb 4 --cache-policy lookahead --lookahead 8 --pipeline 2"
+    "link, pipeline 4|--cache-mb 4 --cache-policy lookahead --lookahead 8 --pipeline 4"
+    "link, pipeline 8|--cache-mb 4 --cache-policy lookahead --lookahead 8 --pipeline 8")
+else
 cfgs=("1|--threads 1" "4|--threads 4" "8|--threads 8"
   "4, degree cache|--threads 4 --cache-mb 4 --cache-policy degree"
   "4, lookahead cache|--threads 4 --cache-mb 4 --cache-policy lookahead --lookahead 8"
   "1, lookahead + pipeline 8|--threads 1 --cache-mb 4 --cache-policy lookahead --lookahead 16 --pipeline 8"
   "2, lookahead + pipeline 16|--threads 2 --cache-mb 4 --cache-policy lookahead --lookahead 32 --pipeline 16")
+fi
 if [ -n "${CFGS:-}" ]; then # only the configurations whose names are listed (separated by ';')
   keep=()
   for c in "${cfgs[@]}"; do
