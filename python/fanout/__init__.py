@@ -1059,12 +1059,12 @@ class LinkNeighborLoader:
             if not tk:
                 raise _bad(ValueError, "edge_label_time needs time_attr ('edge' or 'node')")
             t = np.asarray(edge_label_time)
-            if self._src is None:  # distributed, a split: the C loader reads its stored times
-                raise _bad(ValueError, f"edge_label_time: not with the edge split "
-                                       f"{self.edge_split!r} in a distributed loader (its edges' "
-                                       f"stored times are used)")
-            if t.shape != self._src.shape or (t.size and t.dtype.kind not in "iu"):
-                raise _bad(ValueError, f"edge_label_time: expected {self._src.shape[0]} integer "
+            # distributed, a split: one time per split edge, in split order (partitions do not
+            # carry the split's stored times yet)
+            n = (self._src.shape[0] if self._src is not None else
+                 dataset.edge_split(self.edge_split, edge_type).shape[0])
+            if t.shape != (n,) or (t.size and t.dtype.kind not in "iu"):
+                raise _bad(ValueError, f"edge_label_time: expected {n} integer "
                                        f"times, got dtype {t.dtype} with shape {t.shape}")
             self._time = _int_ids("edge_label_time", t, what="time")  # uint64 must fit int64
         elif tk and self.edge_split is not None and _dist is not None:
@@ -1642,7 +1642,8 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
     :class:`LinkNeighborLoader`'s, checked the same way (``edge_label_index`` [2, B] integer ids
     in range of the edge type's src and dst node types, ``edge_label`` [B] integer labels,
     ``edge_label_time`` [B] integer times with ``time_attr``, or an edge split's name: the C
-    loader then reads its edges, and with ``time_attr`` their stored times). Creating the
+    loader then reads its edges; with ``time_attr`` give their times as ``edge_label_time``,
+    one per split edge: partitions do not carry a split's stored times yet). Creating the
     loader is collective: every process must give the same options and seed edges (compared
     by value and digest); processes that differ all raise ValueError naming the option and
     two ranks' values. An argument refused here, before the collective step, raises on this

@@ -267,7 +267,7 @@ static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo_
     nD = fo_dataset_num_nodes(fo_dataset_node_data(d, ty.dst_type));
     for (int64_t i = 0; i < L->n; i++)
       if (L->src[i] < 0 || L->src[i] >= nS || L->dst[i] < 0 || L->dst[i] >= nD) {
-        rc = FO_FAIL(FO_ERANGE, "create link loader: seed edge %lld (%lld, %lld) is not a pair of "
+        rc = FO_FAIL(FO_ERANGE, "seed edge %lld (%lld, %lld) is not a pair of "
                      "node ids of edge type '%s' (%lld x %lld)", (long long)i, (long long)L->src[i],
                      (long long)L->dst[i], ty.name, (long long)nS, (long long)nD);
         goto fail;
@@ -291,20 +291,28 @@ static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo_
           fo_dataset_edge_topology(d, et, FO_EDGE_DIR_OUT, &t) != FO_OK)
         t.time = NULL;
       fo_clear_error();
+      if (fo_dataset_num_parts(d)) {
+        /* the parts hold the edges' times by part, the top level only the split's endpoints */
+        rc = FO_FAIL(FO_EINVAL, "temporal sampling over edge split '%s' of partitioned dataset "
+                     "'%s' needs edge_label_time (partitions do not carry the split's edge times "
+                     "yet; give them, or sample the unpartitioned dataset)", o->edge_split,
+                     fo_dataset_path(d));
+        goto fail;
+      }
       if (!t.time) {
-        rc = FO_FAIL(FO_EINVAL, "create link loader: temporal sampling over edge split '%s' needs "
-                     "edge_label_time or the edge times of '%s' (import --edge-time or --time-col)",
-                     o->edge_split, ty.name);
+        rc = FO_FAIL(FO_EINVAL, "temporal sampling over edge split '%s' needs edge_label_time or "
+                     "the edge times of '%s' (import --edge-time or --time-col)", o->edge_split,
+                     ty.name);
         goto fail;
       }
       for (int64_t i = 0; i < L->n; i++) L->time[i] = t.time[split_eids[i]];
     } else if (L->n) {
-      rc = FO_FAIL(FO_EINVAL, "create link loader: temporal sampling needs edge_label_time (the "
+      rc = FO_FAIL(FO_EINVAL, "temporal sampling needs edge_label_time (the "
                    "seed edges' times)");
       goto fail;
     }
   } else if (o->edge_label_time) {
-    rc = FO_FAIL(FO_EINVAL, "create link loader: edge_label_time given, but the sampler is not "
+    rc = FO_FAIL(FO_EINVAL, "edge_label_time given, but the sampler is not "
                  "temporal (set temporal uniform or last)");
     goto fail;
   }
@@ -333,7 +341,7 @@ static int create(const fo_dataset_t *d, const fo_link_loader_opts *o, const fo_
     for (int64_t i = 0; L->ld.local_seeds && i < L->n; i++) {
       L->sd.owner[i] = L->ld.owner(L->ld.ctx, L->src[i], L->dst[i]);
       if (L->sd.owner[i] < 0 || L->sd.owner[i] >= L->ld.n_machines) {
-        rc = FO_FAIL(FO_EFORMAT, "create link loader: seed edge %lld (%lld, %lld) has owner %d, "
+        rc = FO_FAIL(FO_EFORMAT, "seed edge %lld (%lld, %lld) has owner %d, "
                      "not a machine in [0, %d)", (long long)i, (long long)L->src[i],
                      (long long)L->dst[i], (int)L->sd.owner[i], (int)L->ld.n_machines);
         goto fail;

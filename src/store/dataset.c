@@ -632,6 +632,15 @@ static int parse_partitioned(fo_dataset_t *d, json_t *root, fo_load_mode load, i
     return FO_FAIL(FO_EFORMAT, "%s: a partitioned dataset needs 'parts' (1..65536 names), "
                    "'book' (per node type when typed) and 'method'", FO_MANIFEST);
   np = (int64_t)json_array_size(jp);
+  {
+    /* written by every partitioner; the parts listed are what is opened, so they must agree */
+    json_t *jn = json_object_get(root, "num_parts");
+    if (jn && (!json_is_integer(jn) || json_integer_value(jn) != np))
+      return json_is_integer(jn) ?
+          FO_FAIL(FO_EFORMAT, "%s: 'num_parts' is %lld, but 'parts' lists %lld", FO_MANIFEST,
+                  (long long)json_integer_value(jn), (long long)np) :
+          FO_FAIL(FO_EFORMAT, "%s: 'num_parts' is not an integer", FO_MANIFEST);
+  }
   snprintf(d->method, sizeof d->method, "%s", json_string_value(jm));
   {
     json_t *ts = json_object_get(root, "train_split");

@@ -256,6 +256,29 @@ def temporal(parts, plain, ppm):
                 checked += 1
                 excluded += b.num_excluded
             del got
+        # a stored edge split: the parts carry its endpoints, not its edge times yet; with the
+        # split's stored times as edge_label_time the batches are LinkNeighborLoader's over it
+        kw = dict(num_neighbors=[4, 3], batch_size=16, seed=4, shuffle=True,
+                  neg_sampling=("binary", 1.0), edge_label_index="train", time_attr="edge",
+                  exclude_seed_edges=True)
+        want_l = fanout.LinkNeighborLoader(single, **kw)
+        want = {b.index: b for b in want_l}
+        try:
+            fanout.DistLinkNeighborLoader(ctx, ds, **kw)
+            fails.append("split without edge_label_time: no ValueError")
+        except ValueError as e:
+            if "partitions do not carry the split's edge times yet" not in str(e):
+                fails.append(f"split without edge_label_time: {e}")
+        got = list(fanout.DistLinkNeighborLoader(ctx, ds, edge_label_time=want_l._time, **kw))
+        if [b.index for b in got] != list(range(r, len(want), R)):
+            fails.append(f"split: batches {[b.index for b in got]} of {len(want)}")
+        for b in got:
+            for k in ("n_id", "e_id", "edge_index", "batch", "edge_label_index", "input_id",
+                      "num_excluded"):
+                if not np.array_equal(getattr(b, k), getattr(want[b.index], k)):
+                    fails.append(f"split: batch {b.index}: {k} differs")
+            checked += 1
+        del got
     if not excluded:
         fails.append("no seed edge excluded (the exclusion cases test nothing)")
     if fails:
@@ -383,11 +406,11 @@ def errors(parts, ppm):
            lambda: mk(neg_sampling=("triplet", 1.5)))
     expect(ValueError, "pipeline 1 needs cache_policy lookahead with cache_bytes > 0",
            lambda: mk(pipeline=1))
-    # a stored edge split: read by the C loader (partitions do not carry edge splits yet)
+    # a stored edge split: read by the C loader (these parts have none)
     expect(ValueError, "has no edge split 'train'", lambda: mk(edge_label_index="train"))
     expect(ValueError, "edge_label: not with the edge split 'train'",
            lambda: mk(edge_label_index="train", edge_label=[1]))
-    expect(ValueError, "edge_label_time: not with the edge split 'train' in a distributed loader",
+    expect(ValueError, "has no edge split 'train'",
            lambda: mk(edge_label_index="train", edge_label_time=[1], time_attr="edge"))
     # options that differ on rank 1: every rank raises naming the option (not a hang)
     one = ctx.rank == 1

@@ -1082,8 +1082,10 @@ with open("g.txt", "w") as f:
     for s, d in zip(rng.integers(0, n, m), rng.integers(0, n // 4, m)):
         f.write(f"{s} {d}\n")
 np.save("t.npy", rng.integers(0, 1000, m).astype(np.int64))
+np.save("split.npy", np.arange(0, m, 75, dtype=np.int64))
 EOF
-      rm -rf g g-h2 && "$FANOUT" import -q g.txt --num-nodes 400 --edge-time t.npy -o g > /dev/null &&
+      rm -rf g g-h2 && "$FANOUT" import -q g.txt --num-nodes 400 --edge-time t.npy \
+        --edge-split train=split.npy -o g > /dev/null &&
       "$FANOUT" partition g -n 2 -q -o g-h2 > /dev/null
   ); then fail "python link temporal: the graph's import or partition"; fi
   if mpi 2 $PY "$here/py_dist_link.py" temporal temporal/g-h2 temporal/g 1 > temporal.out 2>&1 &&

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fanout/link.h"
+#include "fanout/partition.h"
 
 static bool open_college(fot_ds *g) {
   char *in;
@@ -500,6 +501,35 @@ static void loader_and_errors(void **state) {
   lo.edge_label_time = T;
   assert_fo_error(fo_link_loader_create(d, &lo, &L), FO_EINVAL,
                   "edge_label_time given, but the sampler is not temporal");
+  {
+    /* over parts: the split's endpoints are carried, its edge times not yet; the message says
+     * so (not "import --edge-time": the dataset has them), and edge_label_time still works */
+    char *pdir = fot_path(tmp, "p2");
+    fo_partition_opts po;
+    fo_dataset_t *pd;
+    fo_partition_opts_init(&po);
+    po.n_parts = 2;
+    assert_fo_ok(fo_partition(g, pdir, &po, NULL));
+    assert_fo_ok(fo_dataset_open(pdir, NULL, &pd));
+    lo.link.sampler.temporal = FO_TEMPORAL_UNIFORM;
+    lo.edge_label_index = NULL;
+    lo.n_edges = 0;
+    lo.edge_label_time = NULL;
+    lo.edge_split = "train";
+    assert_fo_error(fo_link_loader_create(pd, &lo, &L), FO_EINVAL,
+                    "partitions do not carry the split's edge times yet");
+    assert_null(L);
+    lo.edge_label_time = (const int64_t[]){9, 7, 5};
+    assert_fo_ok(fo_link_loader_create(pd, &lo, &L));
+    fo_link_loader_destroy(L);
+    lo.edge_split = NULL;
+    lo.edge_label_time = T;
+    lo.edge_label_index = S;
+    lo.n_edges = 3;
+    lo.link.sampler.temporal = FO_TEMPORAL_NONE;
+    fo_dataset_close(pd);
+    free(pdir);
+  }
   fo_dataset_close(d);
   /* a split of a dataset without edge times */
   io.edge_time = NULL;

@@ -5,7 +5,8 @@
  *     labels (FO_EFORMAT naming the array and position, nothing written), the feature and label
  *     gather over a part whose rank directory is corrupt (FO_EFORMAT, never a wild read);
  *   - parts that do not belong together: parts of two partitionings in one directory, a part
- *     listed twice, a part that says it is another part (refused on open);
+ *     listed twice, a part that says it is another part, a 'num_parts' that is not the parts
+ *     listed (refused on open);
  *   - outputs that would replace their input (partition X -o X, an output containing the input);
  *   - stale temporary directories of dead writers (removed by the next run to the same output);
  *   - writers that accept what readers reject (labels, non-finite and out-of-range features).
@@ -280,6 +281,15 @@ static void mixed_parts_refused(void **state) {
   assert_int_equal(json_dump_file(root, mpath, JSON_INDENT(2) | JSON_PRESERVE_ORDER), 0);
   json_decref(root);
   assert_fo_error(fo_dataset_open(b, NULL, &pd), FO_EFORMAT, "says it is part 1 of 2");
+  /* 'num_parts' that is not the parts listed (it was never read: opened as 2 parts) */
+  root = json_load_file(mpath, JSON_PRESERVE_ORDER, &jerr);
+  json_array_set_new(json_object_get(root, "parts"), 0, json_string("part-0"));
+  json_array_set_new(json_object_get(root, "parts"), 1, json_string("part-1"));
+  json_object_set_new(root, "num_parts", json_integer(3));
+  assert_int_equal(json_dump_file(root, mpath, JSON_INDENT(2) | JSON_PRESERVE_ORDER), 0);
+  json_decref(root);
+  assert_fo_error(fo_dataset_open(b, NULL, &pd), FO_EFORMAT, "'num_parts' is 3, but 'parts' lists 2");
+  assert_null(pd);
   free(mpath);
   free(a1);
   free(b1);
