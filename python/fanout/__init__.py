@@ -411,6 +411,17 @@ def _bad(exc_type: type, msg: str, status: str = "FO_EINVAL") -> Exception:
     return e
 
 
+def _index(name: str, v: Any) -> int:
+    """``v`` as an int (``operator.index``: ints and numpy integers), or a TypeError naming the
+    argument; bools are refused (``pipeline=True`` is not a count)."""
+    if isinstance(v, (bool, np.bool_)):
+        raise _bad(TypeError, f"{name}: expected an integer, got bool {v!r}")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise _bad(TypeError, f"{name}: expected an integer, got {type(v).__name__} {v!r}") from None
+
+
 def _int_ids(name: str, a: Any, bound: Optional[int] = None, what: str = "node id") -> np.ndarray:
     """``a`` as a 1-D int64 array of ids, checked: integer dtype (an empty list is fine), one
     dimension, every value in [0, bound) when ``bound`` is given (else >= 0 is not required),
@@ -500,8 +511,8 @@ def _import_opts(
         edge_weight=_fspath(edge_weight),
         edge_time=_fspath(edge_time),
         node_time=_fspath(node_time),
-        weight_col=-1 if weight_col is None else operator.index(weight_col),
-        time_col=-1 if time_col is None else operator.index(time_col),
+        weight_col=-1 if weight_col is None else _index("weight_col", weight_col),
+        time_col=-1 if time_col is None else _index("time_col", time_col),
         time_format=str(time_format),
         **_columns(columns),
     )
@@ -1078,8 +1089,8 @@ class LinkNeighborLoader:
         et_fanouts = None
         if isinstance(num_neighbors, dict):
             num_neighbors, et_fanouts, _ = _edge_type_fanouts(dataset, num_neighbors)
-        self._fanouts = [operator.index(f) for f in num_neighbors]
-        batch_size = operator.index(batch_size)
+        self._fanouts = [_index(f"num_neighbors[{i}]", f) for i, f in enumerate(num_neighbors)]
+        batch_size = _index("batch_size", batch_size)
         if batch_size < 1:
             raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
         temporal = {"uniform": 1, "last": 2}[tk["temporal_strategy"]] if tk else 0
@@ -1621,9 +1632,9 @@ class DistNeighborLoader(NeighborLoader):
         if not isinstance(context, _fanout.Dist):
             raise TypeError(f"context: expected a fanout.DistContext, got "
                             f"{type(context).__name__}")
-        extra = {"seed_placement": str(seed_placement), "cache_bytes": operator.index(cache_bytes),
-                 "cache_policy": str(cache_policy), "lookahead": operator.index(lookahead),
-                 "pipeline": operator.index(pipeline)}
+        extra = {"seed_placement": str(seed_placement), "cache_bytes": _index("cache_bytes", cache_bytes),
+                 "cache_policy": str(cache_policy), "lookahead": _index("lookahead", lookahead),
+                 "pipeline": _index("pipeline", pipeline)}
         return super().__new__(cls, dataset, *args, _dist=(context, tail, extra), **kwargs)
 
     def __reduce__(self):
@@ -1690,8 +1701,8 @@ class DistLinkNeighborLoader(LinkNeighborLoader):
             if not isinstance(v, str):
                 raise _bad(TypeError, f"{name}: expected a string, got {type(v).__name__}")
         extra = {"tail": tail, "seed_placement": seed_placement,
-                 "cache_bytes": operator.index(cache_bytes), "pipeline": operator.index(pipeline),
-                 "cache_policy": cache_policy, "lookahead": operator.index(lookahead)}
+                 "cache_bytes": _index("cache_bytes", cache_bytes), "pipeline": _index("pipeline", pipeline),
+                 "cache_policy": cache_policy, "lookahead": _index("lookahead", lookahead)}
         super().__init__(dataset, *args, _dist=(context, extra), **kwargs)
 
     def __reduce__(self):

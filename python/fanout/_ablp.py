@@ -3,7 +3,6 @@ ABLP sampler (include/fanout/ablp.h), single process."""
 
 from __future__ import annotations
 
-import operator
 import types
 from typing import Any, Dict, Optional
 
@@ -90,7 +89,7 @@ class ABLPLoader:
                  drop_last: bool = False, seed: int = 0, replace: bool = False,
                  edge_dir: str = "in", epoch: int = 0, features: bool = True,
                  weighted: bool = False, weight_attr: Any = None):
-        from . import _bad, _edge_type_fanouts, _weight_attr
+        from . import _bad, _edge_type_fanouts, _index, _weight_attr
 
         weighted = _weight_attr(type(self).__name__, weight_attr, weighted)
 
@@ -99,11 +98,11 @@ class ABLPLoader:
         et_fanouts = None
         if isinstance(num_neighbors, dict):
             num_neighbors, et_fanouts, _ = _edge_type_fanouts(dataset, num_neighbors)
-        self._fanouts = [operator.index(f) for f in num_neighbors]
-        batch_size = operator.index(batch_size)
+        self._fanouts = [_index(f"num_neighbors[{i}]", f) for i, f in enumerate(num_neighbors)]
+        batch_size = _index("batch_size", batch_size)
         if batch_size < 1:
             raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
-        k = operator.index(num_random_negatives)
+        k = _index("num_random_negatives", num_random_negatives)
         self._s = _fanout.ABLPSampler(
             dataset, self._fanouts, _label_type_name(dataset, supervision_edge_type,
                                                       "supervision_edge_type"),
@@ -269,7 +268,7 @@ class DistABLPLoader(ABLPLoader):
                  tail: str = "keep", seed_placement: str = "global", cache_bytes: int = 0,
                  cache_policy: str = "degree", lookahead: int = 8,
                  weighted: bool = False, weight_attr: Any = None, pipeline: int = 0):
-        from . import _bad, _edge_type_fanouts, _weight_attr
+        from . import _bad, _edge_type_fanouts, _index, _weight_attr
 
         weighted = _weight_attr(type(self).__name__, weight_attr, weighted)
 
@@ -285,11 +284,11 @@ class DistABLPLoader(ABLPLoader):
         et_fanouts = None
         if isinstance(num_neighbors, dict):
             num_neighbors, et_fanouts, _ = _edge_type_fanouts(dataset, num_neighbors)
-        self._fanouts = [operator.index(f) for f in num_neighbors]
-        batch_size = operator.index(batch_size)
+        self._fanouts = [_index(f"num_neighbors[{i}]", f) for i, f in enumerate(num_neighbors)]
+        batch_size = _index("batch_size", batch_size)
         if batch_size < 1:
             raise _bad(ValueError, f"batch_size: expected >= 1, got {batch_size}")
-        k = operator.index(num_random_negatives)
+        k = _index("num_random_negatives", num_random_negatives)
         sup = _label_type_name(dataset, supervision_edge_type, "supervision_edge_type")
         neg = _label_type_name(dataset, negative_edge_type, "negative_edge_type")
         anchor_type = _anchor_type_of(dataset, sup)
@@ -316,8 +315,8 @@ class DistABLPLoader(ABLPLoader):
             context, dataset, self._fanouts, anchors, sup, neg, bool(hard_negatives), k,
             bool(strict), int(seed), bool(replace), edge_dir, et_fanouts, batch_size,
             bool(shuffle), bool(drop_last), int(epoch), bool(features), tail, seed_placement,
-            operator.index(cache_bytes), cache_policy, operator.index(lookahead),
-            weighted=bool(weighted), pipeline=operator.index(pipeline))
+            _index("cache_bytes", cache_bytes), cache_policy, _index("lookahead", lookahead),
+            weighted=bool(weighted), pipeline=_index("pipeline", pipeline))
         a_t, p_t, n_t = self._dl.types()
         nts = dataset.node_types
         lts = label_edge_types(dataset)

@@ -96,3 +96,21 @@ def test_import_nonfinite(tmp_path):
     fanout.import_edges(src, dst, str(tmp_path / "g"), features=str(xf), allow_nonfinite=True)
     with fanout.Dataset(str(tmp_path / "g")) as ds:
         assert np.isnan(ds.features[3, 1])
+
+
+def test_integer_arguments_named(cora):
+    """An integer argument of another type (float, str, None, bool) is a TypeError naming it,
+    not operator.index's bare message."""
+    eli = np.array([[0, 1], [1, 2]])
+    with pytest.raises(TypeError, match=r"batch_size: expected an integer, got float 2\.5"):
+        fanout.LinkNeighborLoader(cora, [2], edge_label_index=eli, batch_size=2.5)
+    with pytest.raises(TypeError, match=r"num_neighbors\[1\]: expected an integer, got str '5'"):
+        fanout.LinkNeighborLoader(cora, [2, "5"], edge_label_index=eli)
+    with pytest.raises(TypeError, match=r"batch_size: expected an integer, got NoneType None"):
+        fanout.LinkNeighborLoader(cora, [2], edge_label_index=eli, batch_size=None)
+    with pytest.raises(TypeError, match=r"num_neighbors\[0\]: expected an integer, got float"):
+        fanout.LinkNeighborLoader(cora, [2.0], edge_label_index=eli)
+    for bad, shown in ((True, "bool True"), (2.5, "float 2.5"), ("2", "str '2'"), (None, "NoneType None")):
+        with pytest.raises(TypeError, match=rf"pipeline: expected an integer, got {shown}"):
+            fanout._index("pipeline", bad)
+    assert fanout._index("pipeline", np.int32(3)) == 3
