@@ -376,8 +376,8 @@ FO_API int fo_dataset_edge_degree_stats(const fo_dataset_t *d, int32_t et, fo_ed
 
 /** Number of stored edge splits of edge type `et` (0 when out of range). A partitioned dataset
  * keeps them whole at its top level, with their endpoints (docs/FORMAT.md "edge_split_ends"),
- * so the link loader's edge_split works over parts; fo_dataset_edge_endpoints does not (the
- * parts hold no edge id -> row map). Cost: O(1). */
+ * so the link loader's edge_split works over parts (fo_dataset_edge_split_ends reads them);
+ * fo_dataset_edge_endpoints does not (the parts hold no edge id -> row map). Cost: O(1). */
 FO_API int64_t fo_dataset_num_edge_splits(const fo_dataset_t *d, int32_t et);
 
 /** Name of edge split `i` of edge type `et`, or NULL out of range. Owned by `d`. Cost: O(1). */
@@ -392,6 +392,19 @@ FO_API const char *fo_dataset_edge_split_name(const fo_dataset_t *d, int32_t et,
  */
 FO_API int fo_dataset_edge_split(const fo_dataset_t *d, int32_t et, const char *name,
                                  const int64_t **ids, int64_t *n);
+
+/**
+ * The stored endpoints of edge split `name` of edge type `et` of a partitioned dataset (its top
+ * level keeps them, docs/FORMAT.md "edge_split_ends"): `*ends` int64 [2, *n], row 0 the
+ * sources and row 1 the destinations (ids of the edge type's src and dst node types), in the
+ * split's stored order, so `ends[i]`, `ends[*n + i]` are the endpoints of split edge i.
+ * Over a dataset that is not partitioned use fo_dataset_edge_endpoints of fo_dataset_edge_split.
+ * @return FO_OK; FO_EINVAL for NULL ends or n, no such split (as fo_dataset_edge_split), or a
+ *         dataset that is not partitioned; FO_ERANGE if `et` is out of range.
+ * Cost: O(number of edge splits); owned by `d`, valid until close; thread-safe (read only).
+ */
+FO_API int fo_dataset_edge_split_ends(const fo_dataset_t *d, int32_t et, const char *name,
+                                      const int64_t **ends, int64_t *n);
 
 /**
  * The endpoints of edges `eids` [n] of edge type `et` (edge ids: positions in the edge-id

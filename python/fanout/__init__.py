@@ -1011,7 +1011,11 @@ class LinkNeighborLoader:
                 raise _bad(ValueError, f"edge_label: not with the edge split {edge_label_index!r} "
                            f"(its edges are all positives)")
             self.edge_split = edge_label_index
-            if _dist is None:  # distributed: the C loader reads the split itself
+            if _dist is None and "num_parts" in dataset.info:
+                # partitioned, one process: the split's endpoints stored at the top level
+                edge_label_index = np.array(dataset._edge_split_ends(
+                    _edge_type_index(dataset, edge_type, "edge_type"), edge_label_index))
+            elif _dist is None:  # distributed: the C loader reads the split itself
                 edge_label_index = dataset.edge_endpoints(
                     dataset.edge_split(edge_label_index, edge_type), edge_type)
         if _dist is not None and self.edge_split is not None:

@@ -251,6 +251,22 @@ static PyObject *dataset_edge_split(fopy_dataset *self, PyObject *args) {
   return dataset_view_typed(self, ids, 1, dims, NPY_INT64);
 }
 
+/* _edge_split_ends(et, name): the stored [2, k] endpoints of an edge split of a partitioned
+ * dataset (a read-only view). */
+static PyObject *dataset_edge_split_ends(fopy_dataset *self, PyObject *args) {
+  fo_dataset_t *d = fopy_dataset_get(self);
+  const char *name;
+  const int64_t *ends;
+  int64_t n;
+  int et, rc;
+  npy_intp dims[2];
+  if (!d || !PyArg_ParseTuple(args, "is", &et, &name)) return NULL;
+  if ((rc = fo_dataset_edge_split_ends(d, et, name, &ends, &n)) != FO_OK) return fopy_raise(rc);
+  dims[0] = 2;
+  dims[1] = (npy_intp)n;
+  return dataset_view_typed(self, ends, 2, dims, NPY_INT64);
+}
+
 /* _edge_endpoints(et, eids): a new int64 [2, k] array of the edges' src and dst ids. */
 static PyObject *dataset_edge_endpoints(fopy_dataset *self, PyObject *args) {
   fo_dataset_t *d = fopy_dataset_get(self);
@@ -668,6 +684,9 @@ static PyMethodDef dataset_methods[] = {
     {"_edge_split", (PyCFunction)dataset_edge_split, METH_VARARGS,
      "_edge_split(et, name=None)\n--\n\nEdge ids of stored edge split `name` of edge type "
      "index et (a read-only int64 view), or the names when name is None."},
+    {"_edge_split_ends", (PyCFunction)dataset_edge_split_ends, METH_VARARGS,
+     "_edge_split_ends(et, name)\n--\n\nThe stored int64 [2, k] endpoints of edge split `name` "
+     "of edge type index et of a partitioned dataset (a read-only view)."},
     {"_edge_endpoints", (PyCFunction)dataset_edge_endpoints, METH_VARARGS,
      "_edge_endpoints(et, eids)\n--\n\nA new int64 [2, k] array: src and dst ids of edges "
      "eids of edge type index et."},

@@ -109,6 +109,22 @@ int fo__edge_split_ends(const fo_dataset_t *d, int32_t et, const char *name, con
                  "partitioned dataset)", d->path, name);
 }
 
+int fo_dataset_edge_split_ends(const fo_dataset_t *d, int32_t et, const char *name,
+                               const int64_t **ends, int64_t *n) {
+  const int64_t *ids;
+  int rc;
+  if (!ends || !n) return FO_FAIL(FO_EINVAL, "edge split endpoints: ends or n is NULL");
+  *ends = NULL;
+  *n = 0;
+  if ((rc = fo_dataset_edge_split(d, et, name, &ids, n)) != FO_OK) return rc;
+  if (!d->n_parts) {
+    *n = 0;
+    return FO_FAIL(FO_EINVAL, "edge split endpoints: dataset '%s' is not partitioned (its "
+                   "splits' endpoints are fo_dataset_edge_endpoints of their edge ids)", d->path);
+  }
+  return fo__edge_split_ends(d, et, name, ends);
+}
+
 int fo_dataset_edge_endpoints(const fo_dataset_t *d, int32_t et, const int64_t *eids, int64_t n,
                               fo_nid_t *src, fo_nid_t *dst) {
   const fo_dataset_t *v = et_view(d, et);

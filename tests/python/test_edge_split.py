@@ -60,6 +60,27 @@ def test_loader_over_split(split_ds):
         fanout.LinkNeighborLoader(ds, [2], edge_label_index="nope")
 
 
+def test_loader_over_split_of_parts(split_ds, tmp_path, cli):
+    """A partitioned dataset in one process: the split's stored endpoints give the plain
+    dataset's batches (and Dataset._edge_split_ends refuses a plain dataset)."""
+    ds, eli, train = split_ds
+    out = str(tmp_path / "g2")
+    subprocess.run([cli, "partition", ds.path, "-n", "2", "-q", "-o", out], check=True,
+                   capture_output=True)
+    pd = fanout.Dataset(out)
+    np.testing.assert_array_equal(pd._edge_split_ends(0, "train"), eli[:, train])
+    with pytest.raises(ValueError, match="is not partitioned"):
+        ds._edge_split_ends(0, "train")
+    kw = dict(neg_sampling=("binary", 1), exclude_seed_edges=True, batch_size=32, shuffle=True,
+              seed=4, features=False)
+    A = fanout.LinkNeighborLoader(pd, [3, 2], edge_label_index="train", **kw)
+    B = fanout.LinkNeighborLoader(ds, [3, 2], edge_label_index="train", **kw)
+    assert len(A) == len(B) == 4
+    for a, b in zip(A, B):
+        for k in ("n_id", "e_id", "edge_index", "edge_label_index", "edge_label", "input_id"):
+            np.testing.assert_array_equal(getattr(a, k), getattr(b, k))
+
+
 def test_typed(tmp_path, cli):
     (tmp_path / "pa.txt").write_text("0 1\n1 0\n2 1\n3 2\n")
     (tmp_path / "pp.txt").write_text("1 0\n2 0\n")
