@@ -347,6 +347,19 @@ static void loader(void **state) {
     assert_fo_ok(fo_dataset_edge_split(pd, 0, "train", &pids, &pn));
     assert_int_equal(pn, 300);
     assert_memory_equal(pids, ids, 300 * sizeof *ids);
+    { /* the stored endpoints: [2, 300], the split's edges in its order */
+      const int64_t *ends;
+      int64_t ne;
+      assert_fo_ok(fo_dataset_edge_split_ends(pd, 0, "train", &ends, &ne));
+      assert_int_equal(ne, 300);
+      assert_memory_equal(ends, eli, 600 * sizeof *eli);
+      assert_fo_error(fo_dataset_edge_split_ends(pd, 0, "val", &ends, &ne), FO_EINVAL,
+                      "no edge split 'val'");
+      assert_fo_error(fo_dataset_edge_split_ends(pd, 0, "train", NULL, &ne), FO_EINVAL,
+                      "edge split endpoints: ends or n is NULL");
+      assert_fo_error(fo_dataset_edge_split_ends(d, 0, "train", &ends, &ne), FO_EINVAL,
+                      "is not partitioned");
+    }
     lo.edge_label_index = NULL;
     lo.n_edges = 0;
     lo.edge_split = "train";
