@@ -122,7 +122,8 @@ int fo_dataset_edge_split_ends(const fo_dataset_t *d, int32_t et, const char *na
     return FO_FAIL(FO_EINVAL, "edge split endpoints: dataset '%s' is not partitioned (its "
                    "splits' endpoints are fo_dataset_edge_endpoints of their edge ids)", d->path);
   }
-  return fo__edge_split_ends(d, et, name, ends);
+  if ((rc = fo__edge_split_ends(d, et, name, ends)) != FO_OK) *n = 0;
+  return rc;
 }
 
 int fo_dataset_edge_endpoints(const fo_dataset_t *d, int32_t et, const int64_t *eids, int64_t n,
